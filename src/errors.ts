@@ -1,0 +1,141 @@
+// The error hierarchy: every non-200 outcome of the engine is one of these.
+// `.body` is exactly the JSON the HTTP binding sends.
+
+import type { ErrorMetadata } from './types.js';
+
+export interface ErrorBody {
+  status: 'error';
+  error: string;
+  code: string;
+  retryable: boolean;
+  metadata: ErrorMetadata;
+  [field: string]: unknown;
+}
+
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/** Stamps an error body with timing; the engine fills these from its Clock. */
+export interface ErrorTiming {
+  response_time: number;
+  timestamp: string;
+}
+
+const noTiming = (): ErrorTiming => ({ response_time: 0, timestamp: new Date(0).toISOString() });
+
+export class WebsiftError extends Error {
+  override name = 'WebsiftError';
+  readonly status: number;
+  readonly code: string;
+  readonly retryable: boolean;
+  /** Extra fields of the body beyond the common shape. */
+  readonly extra: Record<string, unknown>;
+  timing: ErrorTiming;
+
+  constructor(
+    status: number,
+    code: string,
+    message: string,
+    options: { retryable?: boolean; extra?: Record<string, unknown>; timing?: ErrorTiming; cause?: unknown } = {},
+  ) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.status = status;
+    this.code = code;
+    this.retryable = options.retryable ?? false;
+    this.extra = options.extra ?? {};
+    this.timing = options.timing ?? noTiming();
+  }
+
+  get body(): ErrorBody {
+    return {
+      status: 'error',
+      error: this.message,
+      code: this.code,
+      retryable: this.retryable,
+      ...this.extra,
+      metadata: { status: 'error', ...this.timing },
+    };
+  }
+}
+
+export class InvalidRequestError extends WebsiftError {
+  override name = 'InvalidRequestError' as const;
+  readonly problems: FieldProblem[];
+  constructor(problems: FieldProblem[], code = 'invalid_request') {
+    const text = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
+    super(400, code, `Invalid request: ${text}`, { extra: { problems } });
+    this.problems = problems;
+  }
+}
+
+export class UnauthorizedError extends WebsiftError {
+  override name = 'UnauthorizedError' as const;
+  constructor(message = 'Missing or invalid API key', code: 'unauthorized' | 'unknown_organization' = 'unauthorized') {
+    super(401, code, message);
+  }
+}
+
+export class InsufficientCreditsError extends WebsiftError {
+  override name = 'InsufficientCreditsError' as const;
+  readonly creditsRequired: number;
+  readonly creditsAvailable: number;
+  constructor(required: number, available: number) {
+    super(402, 'insufficient_credits', `This request needs up to ${required} credits; ${available} available`, {
+      extra: { credits_required: required, credits_available: available },
+    });
+    this.creditsRequired = required;
+    this.creditsAvailable = available;
+  }
+}
+
+export interface RateLimitInfo {
+  /** Seconds until a request would be admitted (rounded up, at least 1). */
+  retryAfter: number;
+  /** Burst size (bucket capacity). */
+  limit: number;
+  /** Window of the policy in seconds. */
+  window: number;
+}
+
+export class RateLimitError extends WebsiftError {
+  override name = 'RateLimitError' as const;
+  readonly rateLimit: RateLimitInfo;
+  constructor(info: RateLimitInfo) {
+    super(429, 'rate_limited', `Rate limit exceeded; retry in ${info.retryAfter} s`, {
+      retryable: true,
+      extra: { retry_after: info.retryAfter },
+    });
+    this.rateLimit = info;
+  }
+}
+
+export class SearchUnavailableError extends WebsiftError {
+  override name = 'SearchUnavailableError' as const;
+  constructor(message = 'The search could not be completed after automatic retries. Please try again.', cause?: unknown) {
+    super(503, 'search_unavailable', message, { retryable: true, cause });
+  }
+  /** Exactly the spec's search error response (no `code`). */
+  override get body(): ErrorBody {
+    return {
+      status: 'error',
+      error: this.message,
+      retryable: true,
+      metadata: { status: 'error', ...this.timing },
+    } as ErrorBody;
+  }
+}
+
+export class ExtractTimeoutError extends WebsiftError {
+  override name = 'ExtractTimeoutError' as const;
+  constructor(deadlineMs: number) {
+    super(504, 'timeout', `The extract request did not finish within ${deadlineMs} ms; nothing was charged`, {
+      retryable: true,
+    });
+  }
+}
+
+export const isWebsiftError = (e: unknown): e is WebsiftError => e instanceof WebsiftError;
+export const isRateLimitError = (e: unknown): e is RateLimitError => e instanceof RateLimitError;
+export const isInvalidRequestError = (e: unknown): e is InvalidRequestError => e instanceof InvalidRequestError;

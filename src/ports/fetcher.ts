@@ -1,0 +1,43 @@
+// The Fetcher port: one raw HTTP exchange, with the safety policy of the adapter (address checks,
+// decoded-size cap, timeouts) applied. Redirects, robots.txt, type gating and decoding are layered on
+// top of it in src/fetch/, so every adapter gets them once.
+
+import type { ExtractErrorType } from '../types.js';
+
+export interface FetchOptions {
+  signal: AbortSignal;
+  /** Abort once this many *decoded* bytes have arrived (Content-Length above it: reject before reading). */
+  maxBytes: number;
+  headers?: Record<string, string>;
+}
+
+export interface RawResponse {
+  /** The URL this response answers (no redirect following at this level). */
+  url: string;
+  status: number;
+  /** Lower-case header names. */
+  headers: Record<string, string>;
+  /** Decoded (decompressed) body bytes. */
+  body: Uint8Array;
+}
+
+export interface Fetcher {
+  /** One request, no redirect following. Throws FetchFailure. */
+  fetch(url: string, options: FetchOptions): Promise<RawResponse>;
+  close?(): Promise<void>;
+}
+
+/** A per-URL failure with the `error_type` it maps to. */
+export class FetchFailure extends Error {
+  override name = 'FetchFailure' as const;
+  readonly type: ExtractErrorType;
+  /** HTTP status to report (0 when no response was had). */
+  readonly statusCode: number;
+  constructor(type: ExtractErrorType, message: string, statusCode = 0, options?: { cause?: unknown }) {
+    super(message, options);
+    this.type = type;
+    this.statusCode = statusCode;
+  }
+}
+
+export const isFetchFailure = (e: unknown): e is FetchFailure => e instanceof FetchFailure;

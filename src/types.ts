@@ -1,0 +1,220 @@
+// Public types: the ports users implement and the wire shapes of the spec's responses.
+
+/** Time, injected. Every time-based rule reads this and nothing else. */
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms` of this clock's time; rejects with the signal's reason when aborted. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** A parsed search query, as handed to every source. */
+export interface SearchQuery {
+  /** The query as searched (trimmed, whitespace collapsed). */
+  q: string;
+  /** Quoted phrases, without their quotes. */
+  phrases: string[];
+  /** Hosts from positive `site:` operators. */
+  sites: string[];
+  /** Hosts from `-site:` operators. */
+  excludedSites: string[];
+  /** Extensions from `filetype:` operators, lower-case, without a dot. */
+  filetypes: string[];
+  /** Remaining plain terms (including `-term` exclusions as written). */
+  terms: string[];
+}
+
+export interface SourceResult {
+  title: string;
+  url: string;
+  snippet: string;
+}
+
+export interface SourceAnswer {
+  results: SourceResult[];
+  /** True when the source explicitly stated that the query has no results. */
+  noResultsNotice?: boolean;
+}
+
+export interface SourceContext {
+  signal: AbortSignal;
+  /** How many results the engine wants. */
+  limit: number;
+}
+
+/** A search backend. A thrown error, a rejected promise, or an answer after `ctx.signal` aborted is a failure. */
+export interface SearchSource {
+  readonly id: string;
+  search(query: SearchQuery, ctx: SourceContext): Promise<SourceAnswer>;
+  /** Its empty answers do not count for multi-phrase (or filetype + phrase) queries. */
+  readonly unreliableEmpties?: boolean;
+}
+
+/** Who a call is made for. */
+export interface CallContext {
+  organization: string;
+}
+
+// ---- Requests (exactly the wire JSON; validated by the engine) ----
+
+export interface SearchRequest {
+  q?: unknown;
+  include_content?: unknown;
+  content_results?: unknown;
+  /** Deprecated, ignored. */
+  engine?: unknown;
+  /** Deprecated, ignored. */
+  engines?: unknown;
+  [field: string]: unknown;
+}
+
+export interface ExtractRequest {
+  urls?: unknown;
+  format?: unknown;
+  stealth?: unknown;
+  [field: string]: unknown;
+}
+
+// ---- Responses ----
+
+export interface SearchResultItem {
+  title: string;
+  url: string;
+  snippet: string;
+  position: number;
+  engine: 'auto';
+  content?: string;
+  content_error?: ContentError;
+}
+
+export type ContentError =
+  | 'blocked'
+  | 'robots_disallowed'
+  | 'timeout'
+  | 'http'
+  | 'unsupported_content_type'
+  | 'too_large'
+  | 'network'
+  | 'empty';
+
+export interface SearchMetadata {
+  number_of_results: number;
+  credits_used: number;
+  from_cache: boolean;
+  status: 'success' | 'no_results';
+  response_time: number;
+  timestamp: string;
+  content_requested?: number;
+  content_delivered?: number;
+  no_results_verified?: boolean;
+  charged?: boolean;
+  message?: string;
+}
+
+export interface SearchResponse {
+  id: string;
+  query: string;
+  engines: ['auto'];
+  results: SearchResultItem[];
+  metadata: SearchMetadata;
+}
+
+export interface EmptySearchResponse {
+  query: string;
+  results: [];
+  message: string;
+  metadata: SearchMetadata & { no_results_verified: boolean; charged: boolean; message: string };
+}
+
+export interface ErrorMetadata {
+  status: 'error';
+  response_time: number;
+  timestamp: string;
+}
+
+export type ExtractErrorType =
+  | 'http'
+  | 'unsupported_content_type'
+  | 'too_large'
+  | 'robots_disallowed'
+  | 'blocked_address'
+  | 'timeout'
+  | 'network'
+  | 'too_many_redirects'
+  | 'invalid_url';
+
+export interface ExtractResultItem {
+  url: string;
+  success: boolean;
+  markdown?: string;
+  html?: string;
+  status_code: number;
+  error?: string;
+  error_type?: ExtractErrorType;
+  stealth?: true;
+}
+
+export interface ExtractMetadata {
+  total_urls: number;
+  processed_urls: number;
+  successful_crawls: number;
+  failed_crawls: number;
+  credits_used: number;
+  response_time: number;
+  timestamp: string;
+  stealth?: true;
+  cached_free?: number;
+}
+
+export interface ExtractResponse {
+  success: boolean;
+  results: ExtractResultItem[];
+  metadata: ExtractMetadata;
+}
+
+export interface UsageResponse {
+  organization: string;
+  credits: { balance: number; used: number };
+  requests: { search: number; extract: number; total: number; free: number };
+  timestamp: string;
+}
+
+// ---- The engine ----
+
+export interface OrganizationInfo {
+  id: string;
+  balance: number;
+  used: number;
+}
+
+export interface SourceHealth {
+  id: string;
+  /** closed: in use; open: skipped until its cool-down ends; half_open: one trial allowed. */
+  state: 'closed' | 'open' | 'half_open';
+  errorRate: number;
+  latencyMs: number;
+  consecutiveFailures: number;
+  suspendedUntil?: string;
+}
+
+export interface Engine {
+  search(params: SearchRequest, ctx: CallContext): Promise<SearchResponse | EmptySearchResponse>;
+  extract(params: ExtractRequest, ctx: CallContext): Promise<ExtractResponse>;
+  usage(ctx: CallContext): Promise<UsageResponse>;
+  authenticate(key: string): Promise<{ organization: string } | null>;
+  readonly admin: {
+    createOrganization(id: string, options?: { credits?: number }): Promise<void>;
+    /** Resolves to the new balance. */
+    addCredits(id: string, credits: number): Promise<number>;
+    listOrganizations(): Promise<OrganizationInfo[]>;
+    /** The plaintext key, returned once; only its hash is stored. */
+    createApiKey(organization: string): Promise<string>;
+    /** Resolves true when a live key was revoked. */
+    revokeApiKey(key: string): Promise<boolean>;
+  };
+  /** Health snapshot of each configured source, in the configured order. */
+  sources(): SourceHealth[];
+  /** The rate-limit policy, for headers. */
+  readonly rateLimit: { limit: number; window: number };
+  close(): Promise<void>;
+}
