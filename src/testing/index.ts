@@ -1,0 +1,4 @@
+// websift/testing: helpers for offline tests.
+export { ManualClock } from './manual-clock.js';
+export { scriptedSource } from './scripted-source.js';
+export type { ScriptedAnswer, Script, ScriptedSource, ScriptedSourceOptions } from './scripted-source.js';

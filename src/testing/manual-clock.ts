@@ -1,0 +1,91 @@
+// A Clock that moves only when told to, so tests drive every time window without sleeping.
+
+import type { Clock } from '../types.js';
+
+interface Timer {
+  at: number;
+  seq: number;
+  resolve: () => void;
+}
+
+export class ManualClock implements Clock {
+  #now: number;
+  #timers: Timer[] = [];
+  #seq = 0;
+
+  constructor(start: number | string | Date = Date.UTC(2026, 0, 1)) {
+    this.#now = typeof start === 'number' ? start : new Date(start).getTime();
+  }
+
+  now(): number {
+    return this.#now;
+  }
+
+  sleep(ms: number, signal?: AbortSignal): Promise<void> {
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    return new Promise((resolve, reject) => {
+      const timer: Timer = {
+        at: this.#now + Math.max(0, ms),
+        seq: this.#seq++,
+        resolve: () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+      };
+      const onAbort = () => {
+        this.#timers = this.#timers.filter((t) => t !== timer);
+        reject(signal?.reason);
+      };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.#timers.push(timer);
+    });
+  }
+
+  /** Number of sleeps waiting on this clock. */
+  get pending(): number {
+    return this.#timers.length;
+  }
+
+  /**
+   * Moves time forward by `ms`, firing due timers in order and letting the code they wake run
+   * (including sleeps it starts that fall due within the same advance).
+   */
+  async advance(ms: number): Promise<void> {
+    const target = this.#now + ms;
+    await flush();
+    for (;;) {
+      this.#timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.#timers[0];
+      if (!next || next.at > target) break;
+      this.#timers.shift();
+      this.#now = Math.max(this.#now, next.at);
+      next.resolve();
+      await flush();
+    }
+    this.#now = target;
+    await flush();
+  }
+
+  /** Jumps to an absolute time (forward only), firing what falls due. */
+  async set(time: number | string | Date): Promise<void> {
+    const t = typeof time === 'number' ? time : new Date(time).getTime();
+    await this.advance(Math.max(0, t - this.#now));
+  }
+
+  /** Runs pending timers until none are left or `limitMs` of clock time has passed. */
+  async runAll(limitMs = 3_600_000): Promise<void> {
+    const end = this.#now + limitMs;
+    await flush();
+    while (this.#timers.length > 0 && this.#now < end) {
+      this.#timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.#timers[0]!;
+      await this.advance(Math.min(end, next.at) - this.#now);
+    }
+  }
+}
+
+/** Lets queued promise callbacks (several hops deep) run. */
+async function flush(): Promise<void> {
+  for (let i = 0; i < 20; i++) await Promise.resolve();
+  await new Promise<void>((r) => setImmediate(r));
+}
