@@ -1,0 +1,61 @@
+// include_content: the top result pages fetched through the extract pipeline under one deadline.
+
+import type { Clock, ContentError, SearchResultItem } from '../../types.js';
+import { clockDeadline } from './deadline.js';
+import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
+import { loadPage, type PageSourceDeps } from './page-source.js';
+import { mapLimit } from './pool.js';
+
+export interface ContentFetchDeps {
+  pages: PageSourceDeps;
+  clock: Clock;
+  /** Whole include_content phase; pages still loading then get `timeout`. */
+  deadlineMs: number;
+  concurrency: number;
+}
+
+export interface ContentFetchResult {
+  items: SearchResultItem[];
+  requested: number;
+  delivered: number;
+}
+
+/** Adds `content` or `content_error` to the first `count` results; the rest carry neither. */
+export async function fetchContents(
+  deps: ContentFetchDeps,
+  results: SearchResultItem[],
+  count: number,
+  signal?: AbortSignal,
+): Promise<ContentFetchResult> {
+  const targets = results.slice(0, count);
+  const deadline = clockDeadline(deps.clock, deps.deadlineMs, signal);
+  try {
+    const contents = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, deadline.signal));
+    const items = results.map((item, i) => {
+      const c = contents[i];
+      if (c === undefined) return item;
+      return 'content' in c ? { ...item, content: c.content } : { ...item, content_error: c.error };
+    });
+    return { items, requested: targets.length, delivered: contents.filter((c) => 'content' in c).length };
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function pageContent(
+  pages: PageSourceDeps,
+  url: string,
+  signal: AbortSignal,
+): Promise<{ content: string } | { error: ContentError }> {
+  const raw = await loadPage(pages, { url, format: 'html', stealth: false, signal });
+  if (!raw.ok) return { error: contentErrorOf(raw) };
+  const isHtml = raw.mimeType === 'text/html' || raw.mimeType === 'application/xhtml+xml';
+  if (isHtml && isBotChallenge(raw.text)) return { error: 'blocked' };
+  let content: string;
+  try {
+    content = pages.convert({ mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl }).trim();
+  } catch (error) {
+    return { error: contentErrorOf(failureOutcome(error)) };
+  }
+  return content ? { content } : { error: 'empty' };
+}

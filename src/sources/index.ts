@@ -1,0 +1,17 @@
+// websift/sources: the search source factories.
+export { localIndex } from './local-index.js';
+export type { LocalIndex, LocalIndexOptions } from './local-index.js';
+export type { IndexDocument } from './extracted-docs.js';
+export { searxng } from './searxng.js';
+export type { SearxngOptions } from './searxng.js';
+export { brave } from './brave.js';
+export type { BraveOptions } from './brave.js';
+export { googleCse } from './google-cse.js';
+export type { GoogleCseOptions } from './google-cse.js';
+export { duckduckgo } from './duckduckgo.js';
+export type { DuckduckgoOptions } from './duckduckgo.js';
+export { wikipedia } from './wikipedia.js';
+export type { WikipediaOptions } from './wikipedia.js';
+export type { FetchFn, RemoteSourceOptions } from './http.js';
+export { SourceError, isSourceError } from '../core/source-error.js';
+export type { SourceErrorReason } from '../core/source-error.js';

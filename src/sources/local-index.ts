@@ -1,0 +1,156 @@
+// localIndex: a SearchSource over the user's own documents in SQLite FTS5. It may share the engine's
+// database file, so it keeps to its own tables (index_documents, index_fts) and runs in WAL mode.
+
+import Database from 'better-sqlite3';
+import type { ExtractResponse, SearchQuery, SearchSource, SourceAnswer, SourceContext, SourceResult } from '../types.js';
+import { documentsFromExtract, type IndexDocument } from './extracted-docs.js';
+import { toFtsPlan } from './fts-query.js';
+import { checkContext } from './http.js';
+import { parseSite, urlFilter } from './operators.js';
+import { INDEX_SCHEMA, normaliseDocument } from './local-index-schema.js';
+
+export interface LocalIndexOptions {
+  /** A file path, ':memory:', or an open better-sqlite3 database (left open by close()). */
+  database: string | Database.Database;
+  /** Source id; default 'local'. */
+  id?: string;
+  /** Weight of a title match relative to a body match in bm25 ranking; default 10. */
+  titleWeight?: number;
+}
+
+export interface LocalIndex extends SearchSource {
+  /** Adds or replaces (by URL) documents; resolves to how many were written. */
+  add(docs: IndexDocument | IndexDocument[]): Promise<number>;
+  /** Indexes each successful result of `engine.extract` output; resolves to how many were written. */
+  addExtracted(response: ExtractResponse): Promise<number>;
+  /** Resolves true when a document with that URL was removed. */
+  remove(url: string): Promise<boolean>;
+  count(): Promise<number>;
+  close(): Promise<void>;
+}
+
+const SNIPPET_TOKENS = 32;
+const LEAD_CHARS = 240;
+
+export function localIndex(options: LocalIndexOptions): LocalIndex {
+  if (!options || (typeof options.database !== 'string' && !(options.database instanceof Database))) {
+    throw new TypeError("localIndex: `database` must be a file path, ':memory:' or a better-sqlite3 Database");
+  }
+  const titleWeight = options.titleWeight ?? 10;
+  if (!(Number.isFinite(titleWeight) && titleWeight > 0)) throw new RangeError('localIndex: titleWeight must be a positive number');
+  const owned = typeof options.database === 'string';
+  const db = owned ? new Database(options.database as string) : (options.database as Database.Database);
+  if (owned && options.database !== ':memory:') db.pragma('journal_mode = WAL');
+  db.pragma('busy_timeout = 5000');
+  db.exec(INDEX_SCHEMA);
+  // Operator filters run inside the query, before LIMIT, with the same matching code as every adapter.
+  db.function('websift_url_ok', { deterministic: true }, (url: unknown, filter: unknown) =>
+    typeof url === 'string' && typeof filter === 'string' && compiledFilter(filter)(url) ? 1 : 0,
+  );
+
+  const upsert = db.prepare(
+    `INSERT INTO index_documents (url, title, text) VALUES (@url, @title, @text)
+     ON CONFLICT(url) DO UPDATE SET title = excluded.title, text = excluded.text`,
+  );
+  const addMany = db.transaction((docs: IndexDocument[]) => {
+    for (const d of docs) upsert.run(d);
+    return docs.length;
+  });
+  const del = db.prepare('DELETE FROM index_documents WHERE url = ?');
+  const countStmt = db.prepare('SELECT count(*) AS n FROM index_documents');
+  const ranked = db.prepare(
+    `SELECT d.url, d.title, snippet(index_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) AS snippet, d.text
+       FROM index_fts JOIN index_documents d ON d.id = index_fts.rowid
+      WHERE index_fts MATCH @match AND (@filter IS NULL OR websift_url_ok(d.url, @filter))
+        AND (@exclude IS NULL OR d.id NOT IN (SELECT rowid FROM index_fts WHERE index_fts MATCH @exclude))
+      ORDER BY bm25(index_fts, @titleWeight, 1.0), d.id
+      LIMIT @limit`,
+  );
+  const unranked = db.prepare(
+    `SELECT d.url, d.title, '' AS snippet, d.text FROM index_documents d
+      WHERE (@filter IS NULL OR websift_url_ok(d.url, @filter))
+        AND (@exclude IS NULL OR d.id NOT IN (SELECT rowid FROM index_fts WHERE index_fts MATCH @exclude))
+      ORDER BY d.id
+      LIMIT @limit`,
+  );
+  let closed = false;
+  const open = () => {
+    if (closed) throw new Error('localIndex: the index is closed');
+  };
+
+  return {
+    id: options.id ?? 'local',
+    async search(query: SearchQuery, ctx: SourceContext): Promise<SourceAnswer> {
+      const limit = checkContext('localIndex', ctx);
+      open();
+      const plan = toFtsPlan(query);
+      // Nothing to look for (no words, no operators: `"` alone) lists nothing rather than the whole index.
+      const hasOperators = query.sites.length + query.excludedSites.length + query.filetypes.length > 0;
+      if (plan.unmatchable || unsatisfiable(query) || (plan.match === null && plan.exclude === null && !hasOperators)) {
+        return { results: [], noResultsNotice: true };
+      }
+      const params = {
+        // No operators, no per-row URL check.
+        filter: hasOperators ? JSON.stringify({ sites: query.sites, excludedSites: query.excludedSites, filetypes: query.filetypes }) : null,
+        exclude: plan.exclude,
+        limit,
+      };
+      const rows = (plan.match === null
+        ? unranked.all(params)
+        : ranked.all({ ...params, match: plan.match, titleWeight })) as { url: string; title: string; snippet: string; text: string }[];
+      ctx.signal.throwIfAborted();
+      const results: SourceResult[] = rows.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet.trim() || lead(r.text) }));
+      // The index holds every document it can answer from, so an empty answer is a definite "no results".
+      return results.length > 0 ? { results } : { results: [], noResultsNotice: true };
+    },
+    async add(docs) {
+      open();
+      const list = (Array.isArray(docs) ? docs : [docs]).map((d, i) => normaliseDocument(d, i));
+      return addMany(list);
+    },
+    async addExtracted(response) {
+      open();
+      const list = documentsFromExtract(response).map((d, i) => normaliseDocument(d, i));
+      return addMany(list);
+    },
+    async remove(url) {
+      open();
+      const key = normaliseDocument({ url, title: '', text: '' }, 0).url;
+      return del.run(key).changes > 0;
+    },
+    async count() {
+      open();
+      return (countStmt.get() as { n: number }).n;
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      if (owned) db.close();
+    },
+  };
+}
+
+let lastFilter: { json: string; test: (url: string) => boolean } | undefined;
+
+/** Compiles the per-query filter once, not once per row. */
+function compiledFilter(json: string): (url: string) => boolean {
+  if (lastFilter?.json !== json) {
+    const f = JSON.parse(json) as Pick<SearchQuery, 'sites' | 'excludedSites' | 'filetypes'>;
+    lastFilter = { json, test: urlFilter(f, { sites: true, filetypes: true }) };
+  }
+  return lastFilter.test;
+}
+
+/** Operators no stored URL can satisfy (an empty `site:` host) need no query. */
+function unsatisfiable(query: SearchQuery): boolean {
+  return query.sites.length > 0 && query.sites.every((s) => parseSite(s).host === '');
+}
+
+/** A snippet for a row matched on operators alone, or on its title only: the text's opening words. */
+function lead(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= LEAD_CHARS) return flat;
+  const cut = flat.slice(0, LEAD_CHARS);
+  const space = cut.lastIndexOf(' ');
+  return `${space > LEAD_CHARS / 2 ? cut.slice(0, space) : cut}…`;
+}
