@@ -8,6 +8,8 @@ export interface FetchOptions {
   signal: AbortSignal;
   /** Abort once this many *decoded* bytes have arrived (Content-Length above it: reject before reading). */
   maxBytes: number;
+  /** At the cap, return the first `maxBytes` decoded bytes instead of failing (robots.txt: parse the first 500 KiB). */
+  truncate?: boolean;
   headers?: Record<string, string>;
 }
 
@@ -17,7 +19,7 @@ export interface RawResponse {
   status: number;
   /** Lower-case header names. */
   headers: Record<string, string>;
-  /** Decoded (decompressed) body bytes. */
+  /** Decoded (decompressed) body bytes (the undici adapter leaves a 3xx-with-Location body unread: empty). */
   body: Uint8Array;
 }
 

@@ -1,0 +1,125 @@
+// The page loader: one URL in, decoded text (or a FetchFailure with its error_type) out. It layers the
+// per-URL rules over a Fetcher: extension gating before any request, robots.txt, manual redirects with
+// every hop re-checked, a total deadline, the HTTP status rule, content-type and byte-sniff gating, and
+// charset decoding.
+
+import { STATUS_CODES } from 'node:http';
+import type { Clock } from '../types.js';
+import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
+import { decodeBody } from './charset.js';
+import { toFetchFailure } from './fetch-errors.js';
+import { RedirectChain, redirectTarget } from './redirects.js';
+import { createRobotsPolicy, type RobotsPolicy } from './robots.js';
+import { binaryReason, extensionRejection, judgeContentType, mimeEssence, sniffTextType } from './type-gate.js';
+import { parseFetchableUrl } from './url-check.js';
+
+/** 10 MiB of decoded body (contract). */
+export const DEFAULT_MAX_BYTES = 10 * 1024 * 1024;
+export const DEFAULT_PAGE_TIMEOUT_MS = 15_000;
+
+export interface LoadedDocument {
+  /** The URL as requested. */
+  url: string;
+  /** The URL after redirects. */
+  finalUrl: string;
+  status: number;
+  /** Lower-case, without parameters: 'text/html', 'application/json'… (sniffed when the server sent none). */
+  mimeType: string;
+  /** The decoded body. */
+  text: string;
+  /** The encoding the body was decoded with (WHATWG name). */
+  charset: string;
+}
+
+export interface PageLoaderOptions {
+  fetcher: Fetcher;
+  /** Drives the robots.txt cache. */
+  clock: Clock;
+  userAgent: string;
+  maxBytes?: number;
+  /** Total time for one URL, robots.txt and redirects included (a real timer: network I/O is real). */
+  timeoutMs?: number;
+  /** Obey robots.txt (default true). */
+  robots?: boolean;
+}
+
+export interface PageLoader {
+  /** Throws FetchFailure (type = the error_type, statusCode = the status to report). */
+  load(url: string, options?: { signal?: AbortSignal }): Promise<LoadedDocument>;
+}
+
+/** "HTTP 404 Not Found". */
+export const statusLine = (status: number): string => `HTTP ${status}${STATUS_CODES[status] ? ` ${STATUS_CODES[status]}` : ''}`;
+
+export function createPageLoader(options: PageLoaderOptions): PageLoader {
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS;
+  const robots: RobotsPolicy | null =
+    options.robots === false
+      ? null
+      : createRobotsPolicy({ fetcher: options.fetcher, clock: options.clock, userAgent: options.userAgent });
+
+  /** Rules checked before a URL (the first or a redirect target) is requested. */
+  async function admit(url: URL, signal: AbortSignal, status: number): Promise<void> {
+    const rejection = extensionRejection(url);
+    if (rejection !== null) throw new FetchFailure('unsupported_content_type', rejection, status);
+    await robots?.check(url, signal);
+  }
+
+  async function accept(requested: string, response: RawResponse, finalUrl: URL): Promise<LoadedDocument> {
+    const { status } = response;
+    if (status < 200 || status > 299) throw new FetchFailure('http', statusLine(status), status);
+    const declared = response.headers['content-type'];
+    const essence = mimeEssence(declared);
+    const verdict = judgeContentType(essence);
+    if (verdict === 'reject') throw new FetchFailure('unsupported_content_type', `Unsupported content type ${essence}`, status);
+    // A binary body is refused whatever type it was served as.
+    const binary = await binaryReason(response.body);
+    if (binary !== null) throw new FetchFailure('unsupported_content_type', binary, status);
+    const decoded = decodeBody(response.body, declared);
+    return {
+      url: requested,
+      finalUrl: finalUrl.href,
+      status,
+      mimeType: verdict === 'sniff' ? sniffTextType(response.body) : essence,
+      text: decoded.text,
+      charset: decoded.charset,
+    };
+  }
+
+  async function run(requested: string, signal: AbortSignal): Promise<LoadedDocument> {
+    let current = parseFetchableUrl(requested);
+    const chain = new RedirectChain(current);
+    let lastStatus = 0;
+    for (;;) {
+      await admit(current, signal, lastStatus);
+      const response = await options.fetcher.fetch(current.href, {
+        signal,
+        maxBytes,
+        headers: { 'user-agent': options.userAgent },
+      });
+      const next = redirectTarget(response, current);
+      if (next === null) return accept(requested, response, current);
+      chain.follow(next, response.status);
+      lastStatus = response.status;
+      current = next;
+    }
+  }
+
+  return {
+    async load(url: string, loadOptions: { signal?: AbortSignal } = {}): Promise<LoadedDocument> {
+      const deadline = AbortSignal.timeout(timeoutMs);
+      const signal = loadOptions.signal ? AbortSignal.any([loadOptions.signal, deadline]) : deadline;
+      try {
+        return await run(url, signal);
+      } catch (err) {
+        const failure = toFetchFailure(err, signal);
+        // An error page too big to read is still an error page: report its status, not its size.
+        if (failure.type === 'too_large' && failure.statusCode !== 0 && (failure.statusCode < 200 || failure.statusCode > 299)) {
+          throw new FetchFailure('http', statusLine(failure.statusCode), failure.statusCode, { cause: failure });
+        }
+        throw failure;
+      }
+    },
+  };
+}
