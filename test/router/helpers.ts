@@ -1,0 +1,38 @@
+// Shared helpers for the router tests: a parsed query, a seeded random source, an event log.
+
+import type { SearchQuery, SourceResult } from '../../src/types.js';
+import type { SourceAttemptEvent } from '../../src/core/router.js';
+
+export const query = (q: string): SearchQuery => ({
+  q, phrases: [], sites: [], excludedSites: [], filetypes: [], terms: q.split(/\s+/),
+});
+
+export const hit = (n: number, from = 'x'): SourceResult => ({
+  title: `${from} ${n}`, url: `https://${from}.example/${n}`, snippet: `snippet ${n}`,
+});
+
+/** mulberry32: a small seeded PRNG, so jitter is the same on every run. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function eventLog(): { events: SourceAttemptEvent[]; onSourceAttempt: (e: SourceAttemptEvent) => void } {
+  const events: SourceAttemptEvent[] = [];
+  return { events, onSourceAttempt: (e) => events.push(e) };
+}
+
+/** Settles a promise while the manual clock is driven through every pending timer. */
+export async function settle<T>(clock: { runAll(limitMs?: number): Promise<void> }, p: Promise<T>): Promise<T> {
+  let done = false;
+  const tracked = p.finally(() => { done = true; });
+  tracked.catch(() => {});
+  for (let i = 0; i < 1000 && !done; i++) await clock.runAll();
+  return tracked;
+}
