@@ -72,6 +72,45 @@ export class ManualClock implements Clock {
     await this.advance(Math.max(0, t - this.#now));
   }
 
+  /**
+   * Moves time through every sleep `promise` waits on (retries, backoff, timeouts) until it settles,
+   * then returns its outcome. Between sleeps it lets real work (I/O, setImmediate) finish; it throws
+   * when the promise is still pending and no sleep within `limitMs` of clock time appears for
+   * `idleMs` of real time.
+   */
+  async drive<T>(promise: Promise<T>, limitMs = 3_600_000, idleMs = 5_000): Promise<T> {
+    let settled = false;
+    promise.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
+    const end = this.#now + limitMs;
+    const due = () => {
+      this.#timers.sort((a, b) => a.at - b.at || a.seq - b.seq);
+      const next = this.#timers[0];
+      return next && next.at <= end ? next : undefined;
+    };
+    await flush();
+    while (!settled) {
+      const next = due();
+      if (next) {
+        await this.advance(next.at - this.#now);
+        continue;
+      }
+      const idleSince = Date.now();
+      for (let turn = 0; !settled && !due(); turn++) {
+        if (Date.now() - idleSince > idleMs) {
+          throw new Error(this.#timers.length > 0
+            ? `ManualClock.drive: still pending after ${limitMs} ms of clock time`
+            : 'ManualClock.drive: still pending with no sleep to wake it');
+        }
+        // A few immediate turns first (cheap), then real 1 ms waits so I/O can progress without spinning.
+        await (turn < 50 ? flush() : new Promise<void>((r) => setTimeout(r, 1)));
+      }
+    }
+    return promise;
+  }
+
   /** Runs pending timers until none are left or `limitMs` of clock time has passed. */
   async runAll(limitMs = 3_600_000): Promise<void> {
     const end = this.#now + limitMs;

@@ -1,10 +1,11 @@
 // Validation of the extract request body (contract §3): every bad field is listed in one 400.
 
 import { InvalidRequestError, type FieldProblem } from '../../errors.js';
+import { invalidUrlReason } from '../../fetch/url-check.js';
 import type { ExtractRequest } from '../../types.js';
+import { parseBooleanParam } from '../search-params.js';
 
 export const MAX_URLS = 10;
-export const MAX_URL_LENGTH = 2048;
 
 export type ExtractFormat = 'markdown' | 'html';
 
@@ -24,7 +25,7 @@ export function parseExtractParams(body: ExtractRequest): ExtractParams {
   if (format !== 'markdown' && format !== 'html') {
     problems.push({ field: 'format', message: 'must be "markdown" or "html"' });
   }
-  const stealth = parseBoolean(body.stealth, 'stealth', problems);
+  const stealth = parseBooleanParam(body.stealth, 'stealth', problems) ?? false;
   if (problems.length > 0) throw new InvalidRequestError(problems);
   return { urls, format: format as ExtractFormat, stealth };
 }
@@ -42,32 +43,8 @@ function parseUrls(value: unknown, problems: FieldProblem[]): string[] {
     problems.push({ field: 'urls', message: `must hold 1 to ${MAX_URLS} URLs (got ${value.length})` });
   }
   value.forEach((item, i) => {
-    const problem = urlProblem(item);
+    const problem = invalidUrlReason(item);
     if (problem) problems.push({ field: `urls[${i}]`, message: problem });
   });
   return value.filter((v): v is string => typeof v === 'string');
-}
-
-/** Why a requested URL is unusable, or null. */
-export function urlProblem(value: unknown): string | null {
-  if (typeof value !== 'string') return 'must be a string';
-  if (value.length > MAX_URL_LENGTH) return `must be at most ${MAX_URL_LENGTH} characters`;
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    return 'must be an absolute http or https URL';
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'must use http or https';
-  if (url.username || url.password) return 'must not carry credentials';
-  return null;
-}
-
-function parseBoolean(value: unknown, field: string, problems: FieldProblem[]): boolean {
-  if (value === undefined || value === null) return false;
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  problems.push({ field, message: 'must be a boolean' });
-  return false;
 }

@@ -1,0 +1,122 @@
+// Opens the SQLite file that holds ledger, keys and counters (default ':memory:'), migrates it, and
+// registers this open as a session. Reservations belong to a session; on every open, sessions
+// whose process is gone (crashed) are removed with their reservations, so no credits stay stranded.
+
+import { randomUUID } from 'node:crypto';
+import Database from 'better-sqlite3';
+import { currentProcess, processAlive, type ProcessIdentity } from './process-alive.js';
+import { migrate } from './schema.js';
+
+export type Durability = 'full' | 'normal';
+
+export interface SqliteOptions {
+  /** File path, or ':memory:' (the default). */
+  database?: string;
+  /**
+   * 'full' (default): a commit that charges credits is fsynced (synchronous=FULL) before it returns.
+   * 'normal': charges survive a process crash but the last ones may be lost on power loss; faster.
+   * Reservations and free-request counters never need the fsync: a lost reservation is a released one.
+   */
+  durability?: Durability;
+}
+
+export interface SqliteDatabase {
+  readonly db: Database.Database;
+  readonly session: string;
+  /**
+   * Wraps `fn` as an IMMEDIATE transaction (built once: call the result per operation).
+   * `durable` decides per call whether the commit is fsynced (when durability is 'full').
+   */
+  transaction<A extends unknown[], R>(fn: (...args: A) => R): (durable: boolean, ...args: A) => R;
+  close(): void;
+}
+
+/** Sessions opened by this process and not yet closed: the only ones of our pid that are alive. */
+const liveSessions = new Set<string>();
+
+export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
+  const path = options.database ?? ':memory:';
+  const db = new Database(path);
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.pragma('foreign_keys = ON');
+    if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+    migrate(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+  const full = options.durability !== 'normal';
+  const syncFull = db.prepare('PRAGMA synchronous = FULL');
+  const syncNormal = db.prepare('PRAGMA synchronous = NORMAL');
+  let synced: boolean | undefined;
+
+  function transaction<A extends unknown[], R>(fn: (...args: A) => R) {
+    const tx = db.transaction(fn);
+    return (durable: boolean, ...args: A): R => {
+      const wantFull = full && durable;
+      if (synced !== wantFull) {
+        (wantFull ? syncFull : syncNormal).run();
+        synced = wantFull;
+      }
+      return tx.immediate(...args);
+    };
+  }
+
+  const session = randomUUID();
+  const me = currentProcess();
+  const sweep = sessionSweeper(db);
+  transaction(() => {
+    for (const dead of deadSessions(db, me)) sweep(dead);
+    sweep(null);
+    db.prepare('INSERT INTO sessions (id, pid, host, started, opened_at) VALUES (?, ?, ?, ?, ?)').run(
+      session, me.pid, me.host, me.started, Date.now(),
+    );
+  })(true);
+  liveSessions.add(session);
+
+  let closed = false;
+  return {
+    db,
+    session,
+    transaction,
+    close() {
+      if (closed) return;
+      closed = true;
+      liveSessions.delete(session);
+      // A clean close releases what this session still holds (requests cut short by close).
+      transaction(() => sweep(session))(true);
+      db.close();
+    },
+  };
+}
+
+/**
+ * A session is dead when its process is gone, or when it claims to be this very process but was not
+ * opened by it (a handle dropped without close, or a previous process that had our pid).
+ */
+function deadSessions(db: Database.Database, me: ProcessIdentity): string[] {
+  const rows = db.prepare('SELECT id, pid, host, started FROM sessions').all() as ({ id: string } & ProcessIdentity)[];
+  return rows
+    .filter((row) => {
+      const ours = row.pid === me.pid && row.host === me.host && row.started === me.started;
+      return !(ours ? liveSessions.has(row.id) : processAlive(row));
+    })
+    .map((row) => row.id);
+}
+
+/** Releases a session's reservations and removes it; `null`: reservations whose session row is gone. */
+function sessionSweeper(db: Database.Database): (session: string | null) => void {
+  const held = db.prepare(
+    `SELECT organization, SUM(amount) AS amount FROM reservations
+     WHERE (@session IS NULL AND session NOT IN (SELECT id FROM sessions)) OR session = @session GROUP BY organization`,
+  );
+  const unreserve = db.prepare('UPDATE organizations SET reserved = MAX(0, reserved - ?) WHERE id = ?');
+  const drop = db.prepare('DELETE FROM reservations WHERE (@session IS NULL AND session NOT IN (SELECT id FROM sessions)) OR session = @session');
+  const dropSession = db.prepare('DELETE FROM sessions WHERE id = ?');
+  return (session) => {
+    for (const row of held.all({ session }) as { organization: string; amount: number }[]) unreserve.run(row.amount, row.organization);
+    drop.run({ session });
+    if (session !== null) dropSession.run(session);
+  };
+}

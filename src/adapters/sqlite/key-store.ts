@@ -1,0 +1,27 @@
+// API keys on SQLite: digests only (see src/core/api-keys.ts).
+
+import type { KeyStore, StoredKey } from '../../ports/key-store.js';
+import type { SqliteDatabase } from './database.js';
+
+export function sqliteKeyStore(store: SqliteDatabase): KeyStore {
+  const { db } = store;
+  const find = db.prepare('SELECT hash, organization, revoked_at FROM api_keys WHERE hash = ?');
+  const insert = store.transaction((hash: string, organization: string, now: number) => {
+    db.prepare('INSERT INTO api_keys (hash, organization, created_at) VALUES (?, ?, ?)').run(hash, organization, now);
+  });
+  const revoke = store.transaction(
+    (hash: string, now: number) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(now, hash).changes > 0,
+  );
+  return {
+    async insert(hash, organization, now) {
+      insert(true, hash, organization, now);
+    },
+    async find(hash): Promise<StoredKey | null> {
+      const row = find.get(hash) as { hash: string; organization: string; revoked_at: number | null } | undefined;
+      return row ? { hash: row.hash, organization: row.organization, revoked: row.revoked_at !== null } : null;
+    },
+    async revoke(hash, now) {
+      return revoke(true, hash, now);
+    },
+  };
+}

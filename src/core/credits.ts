@@ -1,0 +1,63 @@
+// Reserve-then-settle (contract §3, 402): the worst case of a request is held before any work;
+// afterwards the actual price is charged and the rest released, in one ledger transaction.
+// Errors settle at 0, so no error outcome is ever charged.
+
+import { randomUUID } from 'node:crypto';
+import { InsufficientCreditsError, UnauthorizedError } from '../errors.js';
+import type { Ledger, RequestKind } from '../ports/ledger.js';
+import type { Clock } from '../types.js';
+
+export interface Hold {
+  readonly amount: number;
+  /** Charges `charged` (≤ amount) and counts the answered request. Resolves to the amount charged. */
+  settle(charged: number): Promise<number>;
+  /**
+   * Releases everything. `answered`: the request still got an answer (a 503 or 504), so it counts
+   * in usage as a free request. Safe to call after settle (then a no-op).
+   */
+  release(answered: boolean): Promise<void>;
+}
+
+export class Credits {
+  readonly #ledger: Ledger;
+  readonly #clock: Clock;
+
+  constructor(ledger: Ledger, clock: Clock) {
+    this.#ledger = ledger;
+    this.#clock = clock;
+  }
+
+  /** Throws InsufficientCreditsError (402) or UnauthorizedError('unknown_organization'). */
+  async hold(organization: string, kind: RequestKind, amount: number): Promise<Hold> {
+    const id = randomUUID();
+    if (amount > 0) {
+      const outcome = await this.#ledger.reserve({ id, organization, amount }, this.#clock.now());
+      if (!outcome.ok) {
+        if (outcome.reason === 'unknown_organization') throw unknownOrganization(organization);
+        throw new InsufficientCreditsError(amount, outcome.available);
+      }
+    }
+    let done = false;
+    const finish = async (charged: number, answered: boolean): Promise<number> => {
+      if (done) return 0;
+      done = true;
+      if (!(Number.isInteger(charged) && charged >= 0 && charged <= amount)) {
+        // A price above the reservation is a bug in the core; never charge what wasn't held.
+        await this.#ledger.settle({ id, organization, kind, charged: 0, answered: false });
+        throw new Error(`websift: price ${charged} outside the reservation of ${amount}`);
+      }
+      return this.#ledger.settle({ id, organization, kind, charged, answered });
+    };
+    return {
+      amount,
+      settle: (charged) => finish(charged, true),
+      release: async (answered) => {
+        await finish(0, answered);
+      },
+    };
+  }
+}
+
+export function unknownOrganization(organization: string): UnauthorizedError {
+  return new UnauthorizedError(`Unknown organization: ${organization}`, 'unknown_organization');
+}

@@ -1,0 +1,35 @@
+// The confirmed-empty cache: 15 minutes from confirmation, shared by every organization.
+// Unconfirmed empties never enter it. Keyed by query text only: an empty answer has no pages,
+// so content options don't change it.
+
+import type { CacheStore } from '../ports/cache.js';
+import type { Clock } from '../types.js';
+import { CONFIRMED_EMPTY_TTL_MS } from './billing.js';
+
+export interface ConfirmedEmpty {
+  /** Clock time of the fresh search that confirmed it. */
+  confirmedAt: number;
+  /** How many sources' notices counted. */
+  notices: number;
+}
+
+export class ConfirmedEmptyCache {
+  readonly #store: CacheStore<ConfirmedEmpty>;
+  readonly #clock: Clock;
+
+  constructor(store: CacheStore<ConfirmedEmpty>, clock: Clock) {
+    this.#store = store;
+    this.#clock = clock;
+  }
+
+  async find(queryText: string): Promise<ConfirmedEmpty | undefined> {
+    const entry = await this.#store.get(queryText);
+    if (!entry) return undefined;
+    return this.#clock.now() < entry.confirmedAt + CONFIRMED_EMPTY_TTL_MS ? entry : undefined;
+  }
+
+  async add(queryText: string, entry: ConfirmedEmpty): Promise<void> {
+    const ttl = Math.max(1, entry.confirmedAt + CONFIRMED_EMPTY_TTL_MS - this.#clock.now());
+    await this.#store.set(queryText, entry, ttl);
+  }
+}

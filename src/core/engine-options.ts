@@ -1,0 +1,62 @@
+// createEngine's options: the contract's (database, sources, clock, allowPrivateNetwork), the
+// injectable ports, and room for the extraction options.
+
+import type { ConfirmedEmpty } from './empty-cache.js';
+import type { RateLimitPolicy } from './rate-limit.js';
+import type { RepeatEntry } from './repeat-window.js';
+import type { RouterOptions } from './router.js';
+import type { ContentFetcher } from './search.js';
+import type { Durability } from '../adapters/sqlite/database.js';
+import type { CacheStore } from '../ports/cache.js';
+import type { KeyStore } from '../ports/key-store.js';
+import type { Ledger } from '../ports/ledger.js';
+import type { Clock, SearchSource } from '../types.js';
+import type { ExtractionOptions } from '../extract-wiring.js';
+
+/** The extraction options (allowPrivateNetwork, fetcher, renderer, userAgent, robots, deadlines,
+ * stealthRemovalDate…) are declared with the extraction pipeline in src/extract-wiring.ts. */
+export interface EngineOptions extends ExtractionOptions {
+  /** SQLite file for ledger, keys and counters; default ':memory:'. */
+  database?: string;
+  /** fsync policy of charging commits on the SQLite file (default 'full'; see docs/engine.md). */
+  durability?: Durability;
+  /** Ordered by preference; the router may reorder by health. */
+  sources?: SearchSource[];
+  /** Default: the system clock. */
+  clock?: Clock;
+  /** Per-organization token bucket; default { limit: 20, window: 2 } (10/s, burst 20). false: off. */
+  rateLimit?: RateLimitPolicy | false;
+  /** Results per search (default 10). */
+  resultsPerSearch?: number;
+  /** Replaces the SQLite ledger (balances, reservations, counters). */
+  ledger?: Ledger;
+  /** Replaces the SQLite key store. */
+  keyStore?: KeyStore;
+  /** Replace the in-process LRU caches. */
+  caches?: { repeats?: CacheStore<RepeatEntry>; confirmedEmpty?: CacheStore<ConfirmedEmpty> };
+  /** Router tuning (the engine supplies the clock). */
+  router?: Omit<RouterOptions, 'clock'>;
+  /** Internal hook for include_content on search (default: the extraction pipeline's, once wired). */
+  contentFetcher?: ContentFetcher;
+}
+
+export const DEFAULT_RESULTS_PER_SEARCH = 10;
+
+/** Checks the options the core reads; bad options fail at construction, naming the option. */
+export function checkEngineOptions(options: EngineOptions): void {
+  if (options === null || typeof options !== 'object') throw new TypeError('createEngine: options must be an object');
+  const n = options.resultsPerSearch;
+  if (n !== undefined && !(Number.isInteger(n) && n >= 1 && n <= 100)) {
+    throw new RangeError(`createEngine: resultsPerSearch must be an integer from 1 to 100 (got ${String(n)})`);
+  }
+  if (options.sources !== undefined && !Array.isArray(options.sources)) {
+    throw new TypeError('createEngine: sources must be an array of SearchSource');
+  }
+  const c = options.clock;
+  if (c !== undefined && (typeof c?.now !== 'function' || typeof c?.sleep !== 'function')) {
+    throw new TypeError('createEngine: clock must implement now() and sleep()');
+  }
+  if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal') {
+    throw new RangeError('createEngine: durability must be "full" or "normal"');
+  }
+}

@@ -1,0 +1,148 @@
+// engine.extract: per-URL fetching and conversion with the spec's billing.
+// Order: stealth date → free repeats → reserve the worst case (402) → fetch under the request
+// deadline (504, nothing charged) → settle 1 (or 5 with stealth) per charged success → open windows.
+
+import { ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
+import type { CacheStore } from '../../ports/cache.js';
+import type { Clock, ExtractResponse, ExtractResultItem } from '../../types.js';
+import { extractUrlPrice, REPEAT_WINDOW_MS } from '../billing.js';
+import type { Credits } from '../credits.js';
+import type { RepeatWindows } from '../repeat-window.js';
+import type { SingleFlight } from '../single-flight.js';
+import { timingSince } from '../timing.js';
+import { clockDeadline, DeadlineError } from './deadline.js';
+import type { PageOutcome } from './page-outcome.js';
+import { loadPage, type PageSourceDeps } from './page-source.js';
+import type { ExtractParams } from './params.js';
+import { mapLimit } from './pool.js';
+import { canonicalUrl } from './url-key.js';
+
+/** A delivered page kept for free repeats (content cache). */
+export interface CachedPage {
+  status: number;
+  text: string;
+}
+
+export interface ExtractDeps {
+  clock: Clock;
+  credits: Credits;
+  /** Marks of charged URLs per organization (the window); the page itself lives in `pages`. */
+  repeats: RepeatWindows<true>;
+  /** Content cache: may evict a page while its window still holds; the repeat is then re-fetched, free. */
+  pageCache: CacheStore<CachedPage>;
+  pages: PageSourceDeps;
+  flights: SingleFlight;
+  deadlineMs: number;
+  concurrency: number;
+  /** Clock time from which `stealth: true` is refused. */
+  stealthRemovedAt: number;
+}
+
+interface Target {
+  key: string;
+  url: string;
+  free: boolean;
+}
+
+export async function runExtract(deps: ExtractDeps, params: ExtractParams, org: string, start: number): Promise<ExtractResponse> {
+  if (params.stealth && deps.clock.now() >= deps.stealthRemovedAt) {
+    const date = new Date(deps.stealthRemovedAt).toISOString();
+    throw new InvalidRequestError([{ field: 'stealth', message: `stealth mode was removed on ${date}` }], 'stealth_unavailable');
+  }
+  const mode = params.stealth ? 'stealth' : 'normal';
+  const keyOf = (url: string) => `${canonicalUrl(url)}\u0000${params.format}\u0000${mode}`;
+  const keys = params.urls.map(keyOf);
+  // Identical requests of one organization run one after another, so a repeat can't race its charge.
+  return deps.flights.run(`extract\u0000${org}\u0000${[...new Set(keys)].sort().join('\u0001')}`, () =>
+    extractOnce(deps, params, org, start, keys),
+  );
+}
+
+async function extractOnce(deps: ExtractDeps, params: ExtractParams, org: string, start: number, keys: string[]): Promise<ExtractResponse> {
+  const price = extractUrlPrice(params.stealth);
+  const targets = new Map<string, Target>();
+  for (const [i, key] of keys.entries()) {
+    if (targets.has(key)) continue; // the same URL twice in one request is fetched (and charged) once
+    const free = (await deps.repeats.find(org, key)) !== undefined;
+    targets.set(key, { key, url: params.urls[i] as string, free });
+  }
+  const list = [...targets.values()];
+  const hold = await deps.credits.hold(org, 'extract', list.filter((t) => !t.free).length * price);
+
+  const deadline = clockDeadline(deps.clock, deps.deadlineMs);
+  let outcomes: PageOutcome[];
+  try {
+    const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, deadline.signal));
+    const timedOut = new Promise<never>((_, reject) => {
+      deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
+    });
+    outcomes = await Promise.race([work, timedOut]);
+  } catch (error) {
+    await hold.release(error instanceof DeadlineError);
+    throw error instanceof DeadlineError ? new ExtractTimeoutError(deps.deadlineMs) : error;
+  } finally {
+    deadline.clear();
+  }
+
+  try {
+    const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
+    const charged = list.filter((t) => !t.free && byKey.get(t.key)?.ok);
+    const credits = await hold.settle(charged.length * price);
+    for (const t of charged) {
+      const page = byKey.get(t.key) as PageOutcome & { ok: true };
+      await deps.repeats.open(org, t.key, start, true);
+      await deps.pageCache.set(t.key, { status: page.status, text: page.text }, REPEAT_WINDOW_MS);
+    }
+    const seen = new Set<string>();
+    let cachedFree = 0;
+    const results = keys.map((key, i) => {
+      const outcome = byKey.get(key) as PageOutcome;
+      const first = !seen.has(key);
+      seen.add(key);
+      if (outcome.ok && (targets.get(key)?.free || !first)) cachedFree++;
+      return resultItem(params.urls[i] as string, outcome, params);
+    });
+    const successes = results.filter((r) => r.success).length;
+    return {
+      success: true,
+      results,
+      metadata: {
+        total_urls: params.urls.length,
+        processed_urls: results.length,
+        successful_crawls: successes,
+        failed_crawls: results.length - successes,
+        credits_used: credits,
+        ...timingSince(deps.clock, start),
+        ...(params.stealth ? { stealth: true as const } : {}),
+        ...(cachedFree > 0 ? { cached_free: cachedFree } : {}),
+      },
+    };
+  } catch (error) {
+    await hold.release(false);
+    throw error;
+  }
+}
+
+/** A free repeat is served from the content cache while it holds the page; otherwise fetched again. */
+async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, signal: AbortSignal): Promise<PageOutcome> {
+  if (t.free) {
+    const cached = await deps.pageCache.get(t.key);
+    if (cached) return { ok: true, status: cached.status, finalUrl: t.url, mimeType: '', text: cached.text };
+  }
+  return loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, signal });
+}
+
+function resultItem(url: string, outcome: PageOutcome, params: ExtractParams): ExtractResultItem {
+  const field = params.format === 'html' ? 'html' : 'markdown';
+  const flag = params.stealth ? { stealth: true as const } : {};
+  if (outcome.ok) return { url, success: true, [field]: outcome.text, status_code: outcome.status, ...flag };
+  return {
+    url,
+    success: false,
+    [field]: '',
+    status_code: outcome.statusCode,
+    error: outcome.error,
+    error_type: outcome.type,
+    ...flag,
+  };
+}

@@ -1,0 +1,66 @@
+// Query parsing (quoted phrases, site:, -site:, filetype:, terms) and query sameness.
+
+import type { SearchQuery } from '../types.js';
+
+/** Trims and collapses every run of whitespace to one space. */
+export function collapseWhitespace(q: string): string {
+  return q.trim().replace(/\s+/gu, ' ');
+}
+
+/**
+ * Splits a query into its operators. A `"…"` pair is a phrase; an unclosed quote is dropped and the
+ * rest is read as plain terms. Operator names are case-insensitive; an operator without a value
+ * (`site:`) is a plain term.
+ */
+export function parseQuery(raw: string): SearchQuery {
+  const q = collapseWhitespace(raw);
+  const parsed: SearchQuery = { q, phrases: [], sites: [], excludedSites: [], filetypes: [], terms: [] };
+  let rest = q;
+  // Phrases first, so operators inside quotes stay part of the phrase.
+  rest = rest.replace(/"([^"]*)"/gu, (_, phrase: string) => {
+    const p = collapseWhitespace(phrase);
+    if (p) parsed.phrases.push(p);
+    return ' ';
+  });
+  for (const token of rest.replace(/"/gu, ' ').split(' ')) {
+    if (!token) continue;
+    const op = /^(-?)(site|filetype):(.+)$/iu.exec(token);
+    if (!op) {
+      parsed.terms.push(token);
+      continue;
+    }
+    const [, minus, name, value] = op as unknown as [string, string, string, string];
+    if (name.toLowerCase() === 'filetype') {
+      if (minus) parsed.terms.push(token);
+      else parsed.filetypes.push(value.toLowerCase().replace(/^\.+/u, ''));
+    } else {
+      (minus ? parsed.excludedSites : parsed.sites).push(siteValue(value));
+    }
+  }
+  return parsed;
+}
+
+/** `site:` values compare as lower-case hosts (or host/path) without scheme or trailing slash. */
+function siteValue(value: string): string {
+  return value.toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//u, '').replace(/\/+$/u, '');
+}
+
+/** The sameness key of a query text: collapsed, NFKC-normalized, case-folded. */
+export function queryText(q: string): string {
+  // toUpperCase().toLowerCase() folds ß/ẞ to "ss" and similar, as full case folding does.
+  return collapseWhitespace(q).normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+export interface ContentOptions {
+  includeContent: boolean;
+  contentResults: number;
+}
+
+/**
+ * The sameness key of a search request: query text plus content options. `content_results` has no
+ * effect without include_content, so it is left out of the key then.
+ */
+export function searchKey(q: string, content: ContentOptions): string {
+  const opts = content.includeContent ? `c${content.contentResults}` : 'p';
+  return `${opts}|${queryText(q)}`;
+}

@@ -1,0 +1,44 @@
+// Free-repeat windows (spec: 5 minutes from the charged request, per organization). A window opens
+// only when a request is charged and is never extended by the free repeats it serves.
+
+import type { CacheStore } from '../ports/cache.js';
+import type { Clock } from '../types.js';
+import { REPEAT_WINDOW_MS } from './billing.js';
+
+export interface RepeatEntry<T = unknown> {
+  /** Clock time of the charged request. */
+  chargedAt: number;
+  /** What a free repeat answers with (the charged answer). */
+  value: T;
+}
+
+export class RepeatWindows<T> {
+  readonly #store: CacheStore<RepeatEntry>;
+  readonly #clock: Clock;
+  readonly #kind: string;
+
+  /** `kind` separates search and extract windows sharing one store. */
+  constructor(store: CacheStore<RepeatEntry>, clock: Clock, kind: 'search' | 'extract') {
+    this.#store = store;
+    this.#clock = clock;
+    this.#kind = kind;
+  }
+
+  #key(organization: string, key: string): string {
+    return `${this.#kind}\u0000${organization}\u0000${key}`;
+  }
+
+  /** The charged answer when `organization` is inside the window of `key`; the window is not extended. */
+  async find(organization: string, key: string): Promise<RepeatEntry<T> | undefined> {
+    const entry = await this.#store.get(this.#key(organization, key));
+    if (!entry) return undefined;
+    // Free while strictly less than 5 minutes have passed since the charged request.
+    return this.#clock.now() < entry.chargedAt + REPEAT_WINDOW_MS ? (entry as RepeatEntry<T>) : undefined;
+  }
+
+  /** Opens (or re-opens, after expiry) the window of a charged request made at `chargedAt`. */
+  async open(organization: string, key: string, chargedAt: number, value: T): Promise<void> {
+    const ttl = Math.max(1, chargedAt + REPEAT_WINDOW_MS - this.#clock.now());
+    await this.#store.set(this.#key(organization, key), { chargedAt, value }, ttl);
+  }
+}

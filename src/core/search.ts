@@ -1,0 +1,125 @@
+// engine.search: the billing and confirmation rules of the spec, over the router's outcomes.
+// Order: free repeat (no credits needed) → reserve worst case (402) → confirmed-empty cache →
+// route → decide success / confirmed empty / unconfirmed empty / 503 → settle.
+
+import { SearchUnavailableError } from '../errors.js';
+import type { EmptySearchResponse, SearchResponse, SearchResultItem } from '../types.js';
+import type { Clock } from '../types.js';
+import { searchPrice, searchReserve } from './billing.js';
+import { emptyMessage, judgeEmpty, type EmptyVerdict } from './confirmation.js';
+import type { Credits } from './credits.js';
+import type { ConfirmedEmptyCache } from './empty-cache.js';
+import { parseQuery, queryText, searchKey } from './query.js';
+import type { RepeatWindows } from './repeat-window.js';
+import type { Router } from './route-types.js';
+import type { SearchParams } from './search-params.js';
+import { emptyResponse, successResponse, toResultItems, type ContentCounts } from './search-response.js';
+import { SingleFlight } from './single-flight.js';
+import { timingSince } from './timing.js';
+
+/** include_content hook: adds content/content_error to the first `count` results. */
+export type ContentFetcher = (
+  results: SearchResultItem[],
+  count: number,
+  signal?: AbortSignal,
+) => Promise<{ items: SearchResultItem[]; requested: number; delivered: number }>;
+
+/** What a free repeat answers with: the charged answer. */
+export type SearchSnapshot =
+  | { kind: 'success'; results: SearchResultItem[]; content?: ContentCounts }
+  | { kind: 'empty'; notices: number; content?: ContentCounts };
+
+export interface SearchDeps {
+  clock: Clock;
+  router: Router;
+  credits: Credits;
+  repeats: RepeatWindows<SearchSnapshot>;
+  empties: ConfirmedEmptyCache;
+  resultsPerSearch: number;
+  flights: SingleFlight;
+  contentFetcher: ContentFetcher;
+}
+
+type Answer = SearchResponse | EmptySearchResponse;
+
+export async function runSearch(deps: SearchDeps, params: SearchParams, organization: string, start: number): Promise<Answer> {
+  const key = searchKey(params.q, params);
+  // Identical requests of one organization run one at a time, so a repeat arriving while the
+  // charged request is in flight becomes a free repeat instead of a second charge.
+  return deps.flights.run(`${organization}\u0000${key}`, () => searchOnce(deps, params, organization, key, start));
+}
+
+async function searchOnce(deps: SearchDeps, params: SearchParams, org: string, key: string, start: number): Promise<Answer> {
+  const { clock } = deps;
+  const repeat = await deps.repeats.find(org, key);
+  if (repeat) {
+    const hold = await deps.credits.hold(org, 'search', 0);
+    await hold.settle(0);
+    return fromSnapshot(params.q, repeat.value, timingSince(clock, start));
+  }
+
+  const hold = await deps.credits.hold(org, 'search', searchReserve(params.includeContent, params.contentResults));
+  try {
+    const text = queryText(params.q);
+    const content = params.includeContent ? { requested: 0, delivered: 0 } : undefined;
+    const cached = await deps.empties.find(text);
+    if (cached) {
+      const credits = await hold.settle(searchPrice('confirmed_empty'));
+      const snapshot: SearchSnapshot = { kind: 'empty', notices: cached.notices, ...(content ? { content } : {}) };
+      await deps.repeats.open(org, key, start, snapshot);
+      const verdict: EmptyVerdict = { confirmed: true, notices: cached.notices };
+      const message = emptyMessage(verdict, 'charged_from_cache');
+      return emptyResponse(params.q, { credits, fromCache: true, verified: true, message }, timingSince(clock, start), content);
+    }
+
+    const query = parseQuery(params.q);
+    const route = await deps.router.route(query, { limit: deps.resultsPerSearch });
+    if (route.outcomes.every((o) => o.status === 'failed')) {
+      // No source finished (or none could be asked): 503, never charged, counted as answered.
+      await hold.release(true);
+      const last = route.outcomes.at(-1)?.error;
+      throw new SearchUnavailableError(undefined, last);
+    }
+
+    let results = toResultItems(route.results, deps.resultsPerSearch);
+    if (results.length > 0) {
+      let counts: ContentCounts | undefined;
+      if (params.includeContent) {
+        const fetched = await deps.contentFetcher(results, params.contentResults);
+        results = fetched.items;
+        counts = { requested: fetched.requested, delivered: fetched.delivered };
+      }
+      const credits = await hold.settle(searchPrice('success', counts?.delivered));
+      const snapshot: SearchSnapshot = { kind: 'success', results, ...(counts ? { content: counts } : {}) };
+      if (credits > 0) await deps.repeats.open(org, key, start, snapshot);
+      return successResponse(params.q, results, { credits, fromCache: false }, timingSince(clock, start), counts);
+    }
+
+    const verdict = judgeEmpty(query, route.outcomes);
+    if (!verdict.confirmed) {
+      // Unconfirmed: free, never cached, opens no window; a repeat searches afresh.
+      await hold.settle(0);
+      const message = emptyMessage(verdict, 'free');
+      return emptyResponse(params.q, { credits: 0, fromCache: false, verified: false, message }, timingSince(clock, start), content);
+    }
+    await deps.empties.add(text, { confirmedAt: start, notices: verdict.notices });
+    const credits = await hold.settle(searchPrice('confirmed_empty'));
+    const snapshot: SearchSnapshot = { kind: 'empty', notices: verdict.notices, ...(content ? { content } : {}) };
+    if (credits > 0) await deps.repeats.open(org, key, start, snapshot);
+    const message = emptyMessage(verdict, 'charged');
+    return emptyResponse(params.q, { credits, fromCache: false, verified: true, message }, timingSince(clock, start), content);
+  } catch (error) {
+    // Any failure after the reservation: nothing charged. A 503 already released as answered.
+    await hold.release(false);
+    throw error;
+  }
+}
+
+/** A free repeat: the charged answer again, from_cache true, 0 credits. */
+function fromSnapshot(query: string, snapshot: SearchSnapshot, timing: ReturnType<typeof timingSince>): Answer {
+  if (snapshot.kind === 'success') {
+    return successResponse(query, snapshot.results, { credits: 0, fromCache: true }, timing, snapshot.content);
+  }
+  const message = emptyMessage({ confirmed: true, notices: snapshot.notices }, 'free_repeat');
+  return emptyResponse(query, { credits: 0, fromCache: true, verified: true, message }, timing, snapshot.content);
+}

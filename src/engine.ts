@@ -1,0 +1,123 @@
+// createEngine: wires the defaults (SQLite ledger and keys, LRU caches, system clock, router, the
+// extraction pipeline) to the core and guards every call the same way: organization → rate limit →
+// the work (search: core/search.ts; extract: core/extract/run-extract.ts), with error timing.
+
+import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
+import { sqliteKeyStore } from './adapters/sqlite/key-store.js';
+import { sqliteLedger } from './adapters/sqlite/ledger.js';
+import { lruCacheStore } from './adapters/lru-cache-store.js';
+import { systemClock } from './adapters/system-clock.js';
+import { Accounts } from './core/accounts.js';
+import { Credits } from './core/credits.js';
+import { ConfirmedEmptyCache } from './core/empty-cache.js';
+import { DEFAULT_RATE_LIMIT, RateLimiter } from './core/rate-limit.js';
+import { RepeatWindows } from './core/repeat-window.js';
+import { createRouter } from './core/router.js';
+import { parseSearchParams } from './core/search-params.js';
+import { runSearch, type SearchDeps, type SearchSnapshot } from './core/search.js';
+import { SingleFlight } from './core/single-flight.js';
+import { parseExtractParams } from './core/extract/params.js';
+import { runExtract, type ExtractDeps } from './core/extract/run-extract.js';
+import { createExtraction } from './extract-wiring.js';
+import { stampError } from './core/timing.js';
+import { UnauthorizedError } from './errors.js';
+import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './core/engine-options.js';
+import type { CallContext, Engine } from './types.js';
+
+export type { EngineOptions } from './core/engine-options.js';
+
+export function createEngine(options: EngineOptions = {}): Engine {
+  checkEngineOptions(options);
+  const clock = options.clock ?? systemClock;
+  // Everything that can refuse its options is built before the database is opened.
+  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
+  const router = createRouter(options.sources ?? [], { ...options.router, clock });
+  const extraction = createExtraction(options, clock);
+  let sqlite: SqliteDatabase | undefined;
+  const store = () => (sqlite ??= openSqlite({
+    ...(options.database !== undefined ? { database: options.database } : {}),
+    ...(options.durability !== undefined ? { durability: options.durability } : {}),
+  }));
+  const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false });
+  const keys = options.keyStore ?? sqliteKeyStore(store());
+  const accounts = new Accounts(ledger, keys, clock);
+  const repeatStore = options.caches?.repeats ?? lruCacheStore();
+  const emptyStore = options.caches?.confirmedEmpty ?? lruCacheStore();
+  const credits = new Credits(ledger, clock);
+  const flights = new SingleFlight();
+  const searchDeps: SearchDeps = {
+    clock,
+    router,
+    credits,
+    repeats: new RepeatWindows<SearchSnapshot>(repeatStore, clock, 'search'),
+    empties: new ConfirmedEmptyCache(emptyStore, clock),
+    resultsPerSearch: options.resultsPerSearch ?? DEFAULT_RESULTS_PER_SEARCH,
+    flights,
+    contentFetcher: options.contentFetcher ?? extraction.contentFetcher,
+  };
+  const extractDeps: ExtractDeps = {
+    clock,
+    credits,
+    repeats: new RepeatWindows<true>(repeatStore, clock, 'extract'),
+    pageCache: extraction.pageCache,
+    pages: extraction.pages,
+    flights,
+    deadlineMs: extraction.deadlineMs,
+    concurrency: extraction.concurrency,
+    stealthRemovedAt: extraction.stealthRemovedAt,
+  };
+  let closed = false;
+  /** Calls in progress, so close() can let them finish before the database goes away. */
+  const inFlight = new Set<Promise<unknown>>();
+
+  /** Every call on behalf of an organization: checked, rate limited, errors stamped with timing. */
+  function guarded<T>(ctx: CallContext, work: (organization: string, start: number) => Promise<T>): Promise<T> {
+    const call = guardedCall(ctx, work);
+    inFlight.add(call);
+    const forget = () => inFlight.delete(call);
+    call.then(forget, forget);
+    return call;
+  }
+
+  async function guardedCall<T>(ctx: CallContext, work: (organization: string, start: number) => Promise<T>): Promise<T> {
+    const start = clock.now();
+    try {
+      if (closed) throw new Error('websift: the engine is closed');
+      const organization = ctx?.organization;
+      if (typeof organization !== 'string') {
+        throw new UnauthorizedError('ctx.organization must name an organization', 'unknown_organization');
+      }
+      await accounts.require(organization);
+      limiter?.take(organization);
+      return await work(organization, start);
+    } catch (error) {
+      throw stampError(error, clock, start);
+    }
+  }
+
+  return {
+    search: (params, ctx) => guarded(ctx, (org, start) => runSearch(searchDeps, parseSearchParams(params), org, start)),
+    extract: (params, ctx) => guarded(ctx, (org, start) => runExtract(extractDeps, parseExtractParams(params), org, start)),
+    usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
+    authenticate: (key) => accounts.authenticate(key),
+    admin: {
+      createOrganization: (id, opts) => accounts.createOrganization(id, opts),
+      addCredits: (id, credits) => accounts.addCredits(id, credits),
+      listOrganizations: () => accounts.listOrganizations(),
+      createApiKey: (org) => accounts.createApiKey(org),
+      revokeApiKey: (key) => accounts.revokeApiKey(key),
+    },
+    sources: () => router.health(),
+    rateLimit: limiter ? { ...limiter.policy } : { limit: 0, window: 0 },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await Promise.allSettled([...inFlight]);
+      await Promise.all([repeatStore.close?.(), emptyStore.close?.(), extraction.pageCache.close?.(), extraction.close()]);
+      if (options.ledger) {
+        // An injected ledger is the caller's to close.
+      } else await ledger.close();
+      sqlite?.close();
+    },
+  };
+}

@@ -1,0 +1,107 @@
+// Wires the extraction side of the engine: fetcher → page loader (robots, type gate, size cap),
+// the stealth renderer, the converter, the content cache; used by extract and include_content.
+
+import { LRUCache } from 'lru-cache';
+import { documentToMarkdown } from './convert/document-to-markdown.js';
+import type { CacheStore } from './ports/cache.js';
+import type { Fetcher } from './ports/fetcher.js';
+import type { Renderer } from './ports/renderer.js';
+import { createPageLoader, DEFAULT_MAX_BYTES } from './fetch/load-page.js';
+import { createUndiciFetcher, DEFAULT_USER_AGENT } from './fetch/undici-fetcher.js';
+import { createPlaywrightRenderer } from './render/playwright-renderer.js';
+import { fetchContents } from './core/extract/search-content.js';
+import type { CachedPage } from './core/extract/run-extract.js';
+import type { PageSourceDeps } from './core/extract/page-source.js';
+import type { ContentFetcher } from './core/search.js';
+import type { Clock } from './types.js';
+
+export interface ExtractionOptions {
+  allowPrivateNetwork?: boolean;
+  /** Replaces the undici fetcher (its address policy and size cap included). */
+  fetcher?: Fetcher;
+  /** Replaces the playwright-core renderer used by stealth mode. */
+  renderer?: Renderer;
+  userAgent?: string;
+  /** Obey robots.txt (default true). */
+  robots?: boolean;
+  /** Total time for one URL, robots.txt and redirects included (default 15 s). */
+  pageTimeoutMs?: number;
+  /** Whole extract request (default 30 s); past it the request answers 504, nothing charged. */
+  extractDeadlineMs?: number;
+  /** include_content phase of a search (default 10 s); pages still loading get `timeout`. */
+  contentDeadlineMs?: number;
+  /** Pages fetched at once per request (default 10). */
+  extractConcurrency?: number;
+  /** Bytes of page text kept for free repeats (default 64 MiB). */
+  pageCacheBytes?: number;
+  /** `stealth: true` is refused from this date (default 2026-11-01T00:00:00Z). */
+  stealthRemovalDate?: string | number | Date;
+}
+
+export const STEALTH_REMOVAL_DATE = '2026-11-01T00:00:00Z';
+
+export interface Extraction {
+  pages: PageSourceDeps;
+  pageCache: CacheStore<CachedPage>;
+  contentFetcher: ContentFetcher;
+  deadlineMs: number;
+  concurrency: number;
+  stealthRemovedAt: number;
+  close(): Promise<void>;
+}
+
+export function createExtraction(options: ExtractionOptions, clock: Clock): Extraction {
+  const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
+  const allowPrivateNetwork = options.allowPrivateNetwork ?? false;
+  const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, userAgent });
+  const loader = createPageLoader({
+    fetcher,
+    clock,
+    userAgent,
+    maxBytes: DEFAULT_MAX_BYTES,
+    ...(options.pageTimeoutMs !== undefined ? { timeoutMs: options.pageTimeoutMs } : {}),
+    ...(options.robots !== undefined ? { robots: options.robots } : {}),
+  });
+  // The browser launches on the first stealth request only.
+  const renderer = options.renderer ?? createPlaywrightRenderer({ allowPrivateNetwork, robotsUserAgent: userAgent, clock });
+  const pages: PageSourceDeps = { loader, renderer, convert: documentToMarkdown, maxBytes: DEFAULT_MAX_BYTES };
+  const concurrency = options.extractConcurrency ?? 10;
+  const contentDeadlineMs = options.contentDeadlineMs ?? 10_000;
+  const stealthRemovedAt = new Date(options.stealthRemovalDate ?? STEALTH_REMOVAL_DATE).getTime();
+  if (Number.isNaN(stealthRemovedAt)) throw new RangeError('createEngine: stealthRemovalDate is not a date');
+
+  return {
+    pages,
+    pageCache: pageCacheStore(options.pageCacheBytes ?? 64 * 1024 * 1024),
+    contentFetcher: (results, count, signal) =>
+      fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal),
+    deadlineMs: options.extractDeadlineMs ?? 30_000,
+    concurrency,
+    stealthRemovedAt,
+    async close() {
+      await Promise.all([renderer.close(), fetcher.close?.()]);
+    },
+  };
+}
+
+/** An LRU bounded by bytes of text, so one 10 MiB page can't crowd memory. Expiry is the core's (Clock). */
+function pageCacheStore(maxBytes: number): CacheStore<CachedPage> {
+  const cache = new LRUCache<string, CachedPage>({
+    maxSize: maxBytes,
+    sizeCalculation: (page) => Math.max(1, page.text.length * 2),
+  });
+  return {
+    async get(key) {
+      return cache.get(key);
+    },
+    async set(key, value) {
+      if (value.text.length * 2 <= maxBytes) cache.set(key, value);
+    },
+    async delete(key) {
+      cache.delete(key);
+    },
+    async close() {
+      cache.clear();
+    },
+  };
+}

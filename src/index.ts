@@ -1,0 +1,28 @@
+// websift: the embeddable search-and-extraction engine.
+export { createEngine } from './engine.js';
+export type { EngineOptions } from './core/engine-options.js';
+export { htmlToMarkdown } from './convert/html-to-markdown.js';
+export type { HtmlToMarkdownOptions } from './convert/html-to-markdown.js';
+export {
+  WebsiftError,
+  InvalidRequestError,
+  UnauthorizedError,
+  InsufficientCreditsError,
+  RateLimitError,
+  SearchUnavailableError,
+  ExtractTimeoutError,
+  isWebsiftError,
+  isRateLimitError,
+  isInvalidRequestError,
+} from './errors.js';
+export type { ErrorBody, FieldProblem, ErrorTiming, RateLimitInfo } from './errors.js';
+export type * from './types.js';
+export type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts, RequestKind } from './ports/ledger.js';
+export type { CacheStore } from './ports/cache.js';
+export type { KeyStore, StoredKey } from './ports/key-store.js';
+export type { Fetcher, FetchOptions, RawResponse } from './ports/fetcher.js';
+export type { Renderer, RenderOptions, RenderedPage } from './ports/renderer.js';
+export type { RateLimitPolicy } from './core/rate-limit.js';
+export type { RepeatEntry } from './core/repeat-window.js';
+export type { ConfirmedEmpty } from './core/empty-cache.js';
+export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './core/router.js';
