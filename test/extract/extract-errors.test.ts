@@ -74,7 +74,7 @@ describe('extract per-URL errors', () => {
     ]);
     expect(res.success).toBe(true);
     expect(res.results[1]).toMatchObject({ status_code: 404, markdown: '', error: 'HTTP 404 Not Found' });
-    expect(res.results[0]?.markdown).toContain('# Working page');
+    expect(res.results[0]?.markdown).toContain('Working page paragraph 1');
     expect(res.results[0]?.markdown).not.toContain('Copyright footer');
     expect(res.results[9]?.markdown).toContain('```json');
     expect(res.metadata).toMatchObject({ total_urls: 10, processed_urls: 10, successful_crawls: 2, failed_crawls: 8, credits_used: 2 });
