@@ -7,6 +7,7 @@ import type { CacheStore } from './ports/cache.js';
 import type { Fetcher } from './ports/fetcher.js';
 import type { Renderer } from './ports/renderer.js';
 import { createPageLoader, DEFAULT_MAX_BYTES } from './fetch/load-page.js';
+import { createRobotsPolicy } from './fetch/robots.js';
 import { createUndiciFetcher, DEFAULT_USER_AGENT } from './fetch/undici-fetcher.js';
 import { createPlaywrightRenderer } from './render/playwright-renderer.js';
 import { fetchContents } from './core/extract/search-content.js';
@@ -21,6 +22,8 @@ export interface ExtractionOptions {
   fetcher?: Fetcher;
   /** Replaces the playwright-core renderer used by stealth mode. */
   renderer?: Renderer;
+  /** The Chromium the stealth renderer launches (default /usr/bin/chromium, Debian package `chromium`). */
+  chromiumPath?: string;
   userAgent?: string;
   /** Obey robots.txt (default true). */
   robots?: boolean;
@@ -54,16 +57,26 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const allowPrivateNetwork = options.allowPrivateNetwork ?? false;
   const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, userAgent });
+  // One robots.txt cache for the fetcher and the browser.
+  const robots = options.robots === false ? false : createRobotsPolicy({ fetcher, clock, userAgent });
   const loader = createPageLoader({
     fetcher,
     clock,
     userAgent,
+    robots,
     maxBytes: DEFAULT_MAX_BYTES,
     ...(options.pageTimeoutMs !== undefined ? { timeoutMs: options.pageTimeoutMs } : {}),
-    ...(options.robots !== undefined ? { robots: options.robots } : {}),
   });
   // The browser launches on the first stealth request only.
-  const renderer = options.renderer ?? createPlaywrightRenderer({ allowPrivateNetwork, robotsUserAgent: userAgent, clock });
+  const renderer =
+    options.renderer ??
+    createPlaywrightRenderer({
+      allowPrivateNetwork,
+      robots,
+      robotsUserAgent: userAgent,
+      clock,
+      ...(options.chromiumPath !== undefined ? { executablePath: options.chromiumPath } : {}),
+    });
   const pages: PageSourceDeps = { loader, renderer, convert: documentToMarkdown, maxBytes: DEFAULT_MAX_BYTES };
   const concurrency = options.extractConcurrency ?? 10;
   const contentDeadlineMs = options.contentDeadlineMs ?? 10_000;

@@ -39,8 +39,8 @@ export interface PageLoaderOptions {
   maxBytes?: number;
   /** Total time for one URL, robots.txt and redirects included (a real timer: network I/O is real). */
   timeoutMs?: number;
-  /** Obey robots.txt (default true). */
-  robots?: boolean;
+  /** Obey robots.txt (default true); a RobotsPolicy shares one robots.txt cache with the stealth renderer. */
+  robots?: boolean | RobotsPolicy;
 }
 
 export interface PageLoader {
@@ -57,7 +57,9 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
   const robots: RobotsPolicy | null =
     options.robots === false
       ? null
-      : createRobotsPolicy({ fetcher: options.fetcher, clock: options.clock, userAgent: options.userAgent });
+      : typeof options.robots === 'object'
+        ? options.robots
+        : createRobotsPolicy({ fetcher: options.fetcher, clock: options.clock, userAgent: options.userAgent });
 
   /** Rules checked before a URL (the first or a redirect target) is requested. */
   async function admit(url: URL, signal: AbortSignal, status: number): Promise<void> {
