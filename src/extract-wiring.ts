@@ -1,7 +1,7 @@
 // Wires the extraction side of the engine: fetcher → page loader (robots, type gate, size cap),
 // the stealth renderer, the converter, the content cache; used by extract and include_content.
 
-import { LRUCache } from 'lru-cache';
+import { pageCacheStore } from './adapters/page-cache-store.js';
 import { documentToMarkdown } from './convert/document-to-markdown.js';
 import type { CacheStore } from './ports/cache.js';
 import type { Fetcher } from './ports/fetcher.js';
@@ -93,28 +93,6 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     stealthRemovedAt,
     async close() {
       await Promise.all([renderer.close(), fetcher.close?.()]);
-    },
-  };
-}
-
-/** An LRU bounded by bytes of text, so one 10 MiB page can't crowd memory. Expiry is the core's (Clock). */
-function pageCacheStore(maxBytes: number): CacheStore<CachedPage> {
-  const cache = new LRUCache<string, CachedPage>({
-    maxSize: maxBytes,
-    sizeCalculation: (page) => Math.max(1, page.text.length * 2),
-  });
-  return {
-    async get(key) {
-      return cache.get(key);
-    },
-    async set(key, value) {
-      if (value.text.length * 2 <= maxBytes) cache.set(key, value);
-    },
-    async delete(key) {
-      cache.delete(key);
-    },
-    async close() {
-      cache.clear();
     },
   };
 }

@@ -1,0 +1,35 @@
+// Markdown → the plain text the WCXB metric scores (README: strip link targets, image syntax,
+// emphasis and heading marks, code-fence language tags and table pipes, so URLs and markup
+// never count as words).
+
+export function stripMarkdown(md: string): string {
+  const lines: string[] = [];
+  let inFence = false;
+  for (const raw of md.split('\n')) {
+    if (/^\s*(`{3,}|~{3,})/.test(raw)) {
+      inFence = !inFence;
+      continue; // the fence line, with its language tag
+    }
+    if (inFence) {
+      lines.push(raw);
+      continue;
+    }
+    let line = raw;
+    if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) continue; // table separator
+    if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) continue; // horizontal rule
+    line = line
+      .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
+      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(/<[^>]+>/g, ' ')
+      .replace(/^\s*#{1,6}\s+/, '')
+      .replace(/^\s*(?:>\s*)+/, '')
+      .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(/\|/g, ' ')
+      .replace(/(\*\*|__|~~)/g, '')
+      .replace(/(^|[^\w\\])[*_]+(?=\w)/g, '$1')
+      .replace(/(\w)[*_]+(?=[^\w]|$)/g, '$1')
+      .replace(/\\([\\`*_{}[\]()#+\-.!|>~])/g, '$1');
+    lines.push(line);
+  }
+  return lines.join('\n');
+}

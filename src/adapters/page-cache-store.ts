@@ -1,0 +1,28 @@
+// The default content cache of extract (pages kept for free repeats): an in-process LRU bounded by
+// bytes of text, so one 10 MiB page can't crowd memory. A page larger than the whole bound is not
+// kept (the repeat is then re-fetched, still free). Expiry is the core's (Clock), not lru-cache's.
+
+import { LRUCache } from 'lru-cache';
+import type { CachedPage } from '../core/extract/run-extract.js';
+import type { CacheStore } from '../ports/cache.js';
+
+export function pageCacheStore(maxBytes: number): CacheStore<CachedPage> {
+  const cache = new LRUCache<string, CachedPage>({
+    maxSize: maxBytes,
+    sizeCalculation: (page) => Math.max(1, page.text.length * 2),
+  });
+  return {
+    async get(key) {
+      return cache.get(key);
+    },
+    async set(key, value) {
+      if (value.text.length * 2 <= maxBytes) cache.set(key, value);
+    },
+    async delete(key) {
+      cache.delete(key);
+    },
+    async close() {
+      cache.clear();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+// `websift serve`: the HTTP API on node:http with the embedded defaults.
+
+import { expectPositionals, intOption, parse, stringOption } from '../args.js';
+import { loadConfig } from '../config.js';
+import { databasePath, openEngine } from '../open-engine.js';
+import { say } from '../output.js';
+import { startServer, untilSignal } from '../server.js';
+
+export async function serveCommand(args: string[]): Promise<void> {
+  const parsed = parse('serve', args, { port: { type: 'string' }, host: { type: 'string' } });
+  expectPositionals(parsed, 'serve', []);
+  const port = intOption(parsed, 'port', 8080, 0, 65535);
+  const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+  const config = loadConfig(stringOption(parsed, 'config'));
+  const opened = await openEngine({ database: databasePath(stringOption(parsed, 'db')), config });
+  let server;
+  try {
+    server = await startServer({ engine: opened.engine, host, port });
+  } catch (error) {
+    await opened.close();
+    throw error;
+  }
+  const sources = opened.engine.sources().map((s) => s.id).join(', ') || 'none';
+  say(`websift listening on ${server.url} (database ${opened.database}; sources: ${sources})`);
+  if ((await opened.engine.admin.listOrganizations()).length === 0) {
+    say("no organizations yet: create one with 'websift org create <id> --credits N' and a key with 'websift key create <id>'");
+  }
+  const signal = await untilSignal();
+  say(`${signal}: finishing in-flight requests…`);
+  await server.close();
+  await opened.close();
+  say('stopped');
+}

@@ -1,0 +1,26 @@
+// Opens the engine for a one-shot command from its --db/--config options, and picks the organization.
+
+import { CliError } from '../cli-error.js';
+import { loadConfig } from '../config.js';
+import { databasePath, openEngine, type OpenedEngine } from '../open-engine.js';
+import { stringOption, type Parsed } from '../args.js';
+
+export async function withEngine<T>(parsed: Parsed, run: (opened: OpenedEngine) => Promise<T>): Promise<T> {
+  const config = loadConfig(stringOption(parsed, 'config'));
+  const opened = await openEngine({ database: databasePath(stringOption(parsed, 'db')), config });
+  try {
+    return await run(opened);
+  } finally {
+    await opened.close();
+  }
+}
+
+/** --org, else the only organization in the database. */
+export async function organizationOf(parsed: Parsed, opened: OpenedEngine): Promise<string> {
+  const chosen = stringOption(parsed, 'org');
+  if (chosen !== undefined) return chosen;
+  const orgs = await opened.engine.admin.listOrganizations();
+  if (orgs.length === 1) return orgs[0]!.id;
+  if (orgs.length === 0) throw new CliError(`no organization in ${opened.database}; create one with 'websift org create <id>'`);
+  throw new CliError(`${orgs.length} organizations in ${opened.database}; choose one with --org`);
+}

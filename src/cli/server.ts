@@ -1,0 +1,80 @@
+// The CLI's HTTP server: the node handler behind node:http, one log line per request, and a shutdown
+// that stops accepting, lets in-flight requests finish (so settled charges are answered) and then
+// closes the engine.
+
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createNodeHandler } from '../http/node-handler.js';
+import type { Engine } from '../types.js';
+import { say } from './output.js';
+
+export interface ServeOptions {
+  engine: Engine;
+  host: string;
+  port: number;
+  /** Answers a request before the API does (the demo serves its corpus); false: not handled. */
+  preHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
+  log?: (line: string) => void;
+}
+
+export interface RunningServer {
+  url: string;
+  /** Stops accepting, waits for in-flight requests, then resolves. The engine is not closed here. */
+  close(): Promise<void>;
+}
+
+export async function startServer(options: ServeOptions): Promise<RunningServer> {
+  const log = options.log ?? say;
+  const api = createNodeHandler(options.engine, {
+    onError: (error, request) => log(`error ${request.method} ${new URL(request.url).pathname}: ${(error as Error)?.stack ?? String(error)}`),
+  });
+  let inFlight = 0;
+  let idle: (() => void) | undefined;
+  const server = createServer((req, res) => {
+    const started = performance.now();
+    inFlight++;
+    res.once('close', () => {
+      inFlight--;
+      const path = (req.url ?? '/').split('?')[0];
+      log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+      if (inFlight === 0) idle?.();
+    });
+    if (options.preHandler?.(req, res)) return;
+    api(req, res);
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const { address, port } = server.address() as AddressInfo;
+  const host = address.includes(':') ? `[${address}]` : address;
+  return {
+    url: `http://${host}:${port}`,
+    async close() {
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      // Idle keep-alive sockets would hold close() open; busy ones close after their response.
+      server.closeIdleConnections();
+      if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+      server.closeIdleConnections();
+      await closed;
+    },
+  };
+}
+
+/** Resolves on the first SIGINT or SIGTERM; a second one exits at once. */
+export function untilSignal(): Promise<NodeJS.Signals> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
+      process.once('SIGINT', () => process.exit(130));
+      process.once('SIGTERM', () => process.exit(143));
+      resolve(signal);
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}

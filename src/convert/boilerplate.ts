@@ -1,0 +1,80 @@
+// Boilerplate removal that generalizes: page chrome by element and ARIA role, widgets by class/id
+// words (cookie banners, share bars, related-content boxes…), and navigation-like link lists.
+// An element holding most of the root's text is never removed: a page that names its main
+// wrapper "page-header-layout" must not lose its content to a word in a class name.
+
+import { CHROME_SELECTOR } from './clean-dom.js';
+import { qsa } from './dom-utils.js';
+import { computeTextStats, type TextStats } from './text-stats.js';
+
+const BOILERPLATE_WORDS =
+  /(?:^|[-_\s])(nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|footer|masthead|cookies?|consent|gdpr|newsletter|subscribe|subscription|signup|sign-up|social|share|sharing|sharedaddy|related|recommended|recommendations|promo|promotion|advert|advertisement|ads|adsbygoogle|ad-slot|banner|popup|modal|overlay|toolbar|pagination|pager|skip-link|sponsor|sponsored|outbrain|taboola|disqus|author-bio|print|login|searchform|search-form|widget)(?:[-_\s]|$)/i;
+
+export function looksLikeBoilerplate(el: Element): boolean {
+  return BOILERPLATE_WORDS.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`);
+}
+
+/** Share of an element's words that sit inside links. */
+export function linkDensity(s: TextStats): number {
+  return s.words === 0 ? 0 : Math.min(1, s.linkWords / s.words);
+}
+
+export interface BoilerplateOptions {
+  /** Remove elements whose class/id names a widget (default true). */
+  hints?: boolean;
+  /** Remove lists and blocks that are nearly all short links (default true). */
+  linkLists?: boolean;
+}
+
+const NEVER_BY_HINT = new Set(['body', 'main', 'article', 'html']);
+
+export function removeBoilerplate(root: Element, options: BoilerplateOptions = {}): void {
+  const stats = computeTextStats(root);
+  const zero: TextStats = { words: 0, linkWords: 0, links: 0 };
+  const st = (el: Element) => stats.get(el) ?? zero;
+  const total = Math.max(1, st(root).words);
+  const guarded = (el: Element) => st(el).words > 0.4 * total;
+  const remove = (el: Element) => {
+    if (el !== root && root.contains(el) && !guarded(el)) el.remove();
+  };
+  for (const el of qsa(root, CHROME_SELECTOR)) remove(el);
+  if (options.hints !== false) {
+    for (const el of qsa(root, '[class], [id]')) {
+      if (!NEVER_BY_HINT.has(el.localName) && looksLikeBoilerplate(el)) remove(el);
+    }
+  }
+  if (options.linkLists !== false) {
+    for (const el of qsa(root, 'ul, ol, div, section, p, table')) {
+      const s = st(el);
+      // Menus and link farms: nearly all link text, and every link short.
+      if (s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6) remove(el);
+    }
+  }
+}
+
+/**
+ * Descends from `root` while one child holds nearly all of the current element's words that are
+ * not link text, so the result is the smallest element that still contains all of the content
+ * (every post, card or section) without the page's periphery.
+ */
+export function dominantContainer(root: Element, share = 0.85): Element {
+  const stats = computeTextStats(root);
+  const own = (el: Element) => {
+    const s = stats.get(el);
+    return s ? s.words - s.linkWords : 0;
+  };
+  let current = root;
+  for (;;) {
+    const here = own(current);
+    if (here === 0) return current;
+    let next: Element | null = null;
+    for (let c = current.firstElementChild; c; c = c.nextElementSibling) {
+      if (own(c) >= share * here) {
+        next = c;
+        break;
+      }
+    }
+    if (!next) return current;
+    current = next;
+  }
+}

@@ -1,0 +1,65 @@
+// CSV (RFC 4180: quoted fields, doubled quotes, newlines inside quotes) → a GFM table whose first
+// row is the header. The delimiter is sniffed from the first line (comma, semicolon or tab).
+
+const MAX_ROWS = 50_000;
+
+export function detectDelimiter(firstLine: string): string {
+  const candidates = [',', ';', '\t', '|'];
+  let best = ',';
+  let bestCount = 0;
+  for (const d of candidates) {
+    const n = firstLine.split(d).length - 1;
+    if (n > bestCount) {
+      best = d;
+      bestCount = n;
+    }
+  }
+  return best;
+}
+
+export function parseCsv(text: string, delimiter: string): string[][] {
+  const rows: string[][] = [];
+  let row: string[] = [];
+  let field = '';
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (quoted) {
+      if (ch === '"') {
+        if (text[i + 1] === '"') {
+          field += '"';
+          i++;
+        } else quoted = false;
+      } else field += ch;
+    } else if (ch === '"' && field === '') quoted = true;
+    else if (ch === delimiter) {
+      row.push(field);
+      field = '';
+    } else if (ch === '\n' || ch === '\r') {
+      if (ch === '\r' && text[i + 1] === '\n') i++;
+      row.push(field);
+      rows.push(row);
+      if (rows.length >= MAX_ROWS) return rows;
+      row = [];
+      field = '';
+    } else field += ch;
+  }
+  if (field !== '' || row.length > 0) {
+    row.push(field);
+    rows.push(row);
+  }
+  return rows.filter((r) => r.some((c) => c.trim() !== ''));
+}
+
+const cell = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+
+export function csvToMarkdown(text: string): string {
+  const source = text.replace(/^\uFEFF/, '');
+  const firstLine = source.split(/\r?\n/, 1)[0] ?? '';
+  const rows = parseCsv(source, detectDelimiter(firstLine));
+  if (rows.length === 0) return '';
+  const cols = rows.reduce((m, r) => Math.max(m, r.length), 0);
+  const line = (r: string[]) => '| ' + Array.from({ length: cols }, (_, i) => cell(r[i] ?? '')).join(' | ') + ' |';
+  const [head, ...body] = rows;
+  return [line(head!), '|' + ' --- |'.repeat(cols), ...body.map(line)].join('\n');
+}

@@ -1,0 +1,72 @@
+// Bounds on what the extractor will hand to Readability and turndown. Both are recursive and
+// super-linear in nesting depth (Readability: depth 2,000 → 33 s; turndown: RangeError near 5,000),
+// and Readability's own maxElemsToParse never fires on linkedom (its getElementsByTagName('*') is
+// empty), so the counts are taken here, before either library sees the document.
+
+/** Elements deeper than this are flattened to their text; real pages rarely pass ~60. */
+export const MAX_DEPTH = 100;
+/** Above this many elements Readability is skipped and the linear fallback path is used. */
+export const MAX_READABILITY_ELEMENTS = 25_000;
+
+export interface DomStats {
+  elements: number;
+  maxDepth: number;
+}
+
+/** Walks the tree iteratively (no recursion, so hostile depth cannot overflow the stack). */
+export function measureDom(root: Element): DomStats {
+  let elements = 0;
+  let maxDepth = 0;
+  const stack: Array<[Element, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [el, depth] = stack.pop()!;
+    elements++;
+    if (depth > maxDepth) maxDepth = depth;
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, depth + 1]);
+  }
+  return { elements, maxDepth };
+}
+
+/**
+ * Replaces every subtree that starts deeper than `maxDepth` with a paragraph holding its text, so
+ * no text is lost but the tree becomes shallow enough for the recursive libraries.
+ */
+export function flattenDeepNodes(root: Element, maxDepth = MAX_DEPTH): number {
+  let flattened = 0;
+  const stack: Array<[Element, number]> = [[root, 0]];
+  while (stack.length > 0) {
+    const [el, depth] = stack.pop()!;
+    if (depth >= maxDepth) {
+      const text = textOf(el);
+      const doc = el.ownerDocument;
+      const p = doc.createElement('p');
+      p.textContent = text;
+      el.replaceWith(p);
+      flattened++;
+      continue;
+    }
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, depth + 1]);
+  }
+  return flattened;
+}
+
+/** Text of a subtree, gathered iteratively (block boundaries become spaces). */
+function textOf(root: Element): string {
+  const parts: string[] = [];
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3) {
+      parts.push(node.nodeValue ?? '');
+      continue;
+    }
+    if (node.nodeType !== 1) continue;
+    const name = (node as Element).localName;
+    if (name === 'script' || name === 'style' || name === 'noscript' || name === 'template') continue;
+    parts.push(' ');
+    const kids: Node[] = [];
+    for (let c = node.firstChild; c; c = c.nextSibling) kids.push(c);
+    for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+  }
+  return parts.join('').replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,53 @@
+// HTML → main-content Markdown: linkedom parse, size/depth guard, invisible-element clean-up,
+// main-content selection (main-content.ts), turndown, tidy.
+
+import { markCodeLanguages } from './code-language.js';
+import { removeInvisible } from './clean-dom.js';
+import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
+import { absolutizeLinks, documentBase } from './links.js';
+import { tidyMarkdown } from './markdown-tidy.js';
+import { parseHtmlDocument } from './parse-html.js';
+import { selectMainContent } from './main-content.js';
+import { readStructuredData } from './structured-data.js';
+import { prepareTables } from './tables.js';
+import { createTurndown } from './turndown-service.js';
+
+export interface HtmlToMarkdownOptions {
+  /** The page's URL: relative links and images are made absolute against it (or its <base href>). */
+  url?: string;
+}
+
+export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): string {
+  if (typeof html !== 'string') throw new TypeError('htmlToMarkdown: html must be a string');
+  const doc = parseHtmlDocument(html);
+  const body = doc.body;
+  const stats = measureDom(body);
+  if (stats.maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
+
+  const data = readStructuredData(doc); // before scripts are removed
+  removeInvisible(doc.documentElement);
+  absolutizeLinks(body, documentBase(doc, options.url));
+  markCodeLanguages(body);
+  // Before Readability, so layout tables read as the blocks they are and data tables keep their marks.
+  prepareTables(body);
+
+  const text = plainText(body); // the last resort, taken before Readability rewrites the tree
+  if (text === '') return '';
+  const { element } = selectMainContent(doc, stats.elements, data);
+  return toMarkdown(element) || text;
+}
+
+const turndown = createTurndown();
+
+function toMarkdown(root: Element): string {
+  try {
+    return tidyMarkdown(turndown.turndown(root as unknown as HTMLElement));
+  } catch {
+    // turndown recurses per element; anything that still overflows falls back to plain text.
+    return '';
+  }
+}
+
+function plainText(root: Element): string {
+  return (root.textContent ?? '').replace(/[ \t\r\f\v]+/g, ' ').replace(/\s*\n\s*/g, '\n').replace(/\n{2,}/g, '\n\n').trim();
+}

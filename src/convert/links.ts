@@ -1,0 +1,58 @@
+// Absolute links and image sources. Readability rewrites every URL with `new URL(u, base).href`,
+// which changes links the page wrote (a trailing slash on bare origins, readability #980), so the
+// resolved URL is kept in a data attribute that Readability leaves alone and turndown reads back.
+import { qsa } from './dom-utils.js';
+
+
+export const HREF_ATTR = 'data-ws-href';
+export const SRC_ATTR = 'data-ws-src';
+
+/** Resolves `value` against `base`; keeps an already absolute http(s) URL exactly as written. */
+export function resolveUrl(value: string, base: string | undefined): string | undefined {
+  const v = value.trim();
+  if (v === '' || /^(javascript|data|vbscript|blob):/i.test(v)) return undefined;
+  if (/^https?:\/\//i.test(v)) return v;
+  if (v.startsWith('#') && base === undefined) return undefined;
+  if (base === undefined) return /^[a-z][a-z0-9+.-]*:/i.test(v) ? v : undefined;
+  try {
+    return new URL(v, base).href;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The base URL of a document: its `<base href>` resolved against the page URL, else the page URL. */
+export function documentBase(doc: Document, pageUrl: string | undefined): string | undefined {
+  const baseHref = doc.querySelector('base[href]')?.getAttribute('href');
+  if (baseHref) {
+    const resolved = resolveUrl(baseHref, pageUrl);
+    if (resolved) return resolved;
+  }
+  return pageUrl && /^https?:/i.test(pageUrl) ? pageUrl : undefined;
+}
+
+const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
+
+/** Stores the absolute form of every link and image source on the element itself. */
+export function absolutizeLinks(root: ParentNode, base: string | undefined): void {
+  for (const a of qsa(root, 'a[href]')) {
+    const abs = resolveUrl(a.getAttribute('href') ?? '', base);
+    if (abs) a.setAttribute(HREF_ATTR, abs);
+    else a.removeAttribute('href');
+  }
+  for (const img of qsa(root, 'img')) {
+    let src = img.getAttribute('src') ?? '';
+    // Lazy-loading pages put a placeholder (often a data: URI) in src and the real one elsewhere.
+    if (src === '' || src.startsWith('data:')) {
+      for (const attr of LAZY_SRC_ATTRS) {
+        const v = img.getAttribute(attr);
+        if (v) {
+          src = v;
+          break;
+        }
+      }
+    }
+    const abs = resolveUrl(src, base);
+    if (abs) img.setAttribute(SRC_ATTR, abs);
+  }
+}

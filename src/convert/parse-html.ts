@@ -1,0 +1,45 @@
+// HTML text → linkedom Document with a guaranteed <html>/<head>/<body> shape. linkedom builds no
+// implied elements: a fragment becomes the documentElement itself and `document.body` then throws
+// or comes back empty, so the shape is repaired here once for every caller.
+
+import { parseHTML } from 'linkedom';
+
+const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
+
+export function parseHtmlDocument(html: string): Document {
+  let { document } = parseHTML(html) as unknown as { document: Document };
+  if (document.documentElement?.localName !== 'html') {
+    const body = html.replace(/^\s*<!doctype[^>]*>/i, '');
+    const wrapped = /<body[\s>]/i.test(body) ? `<html>${body}</html>` : `<html><head></head><body>${body}</body></html>`;
+    document = (parseHTML(wrapped) as unknown as { document: Document }).document;
+  }
+  ensureHeadAndBody(document);
+  return document;
+}
+
+/** Moves stray children of <html> into <head>/<body> so `document.body` holds all page content. */
+function ensureHeadAndBody(doc: Document): void {
+  const root = doc.documentElement;
+  let head: Element | null = null;
+  let body: Element | null = null;
+  for (let c = root.firstElementChild; c; c = c.nextElementSibling) {
+    if (c.localName === 'head' && !head) head = c;
+    else if (c.localName === 'body' && !body) body = c;
+  }
+  if (!head) {
+    head = doc.createElement('head');
+    root.insertBefore(head, root.firstChild);
+  }
+  if (!body) {
+    body = doc.createElement('body');
+    root.appendChild(body);
+  }
+  const strays: Node[] = [];
+  for (let c = root.firstChild; c; c = c.nextSibling) if (c !== head && c !== body) strays.push(c);
+  for (const node of strays) {
+    const isHeadOnly = node.nodeType === 1 && HEAD_ONLY.has((node as Element).localName);
+    if (isHeadOnly && !body.firstChild) head.appendChild(node);
+    else if (node.nodeType === 1 || (node.nodeType === 3 && (node.nodeValue ?? '').trim() !== '')) body.appendChild(node);
+    else node.parentNode?.removeChild(node);
+  }
+}

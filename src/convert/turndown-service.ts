@@ -1,0 +1,114 @@
+// The one turndown configuration: ATX headings, fenced code with its language, GFM tables,
+// absolute links (from the attributes links.ts wrote), no empty links, nothing kept as raw HTML.
+
+import TurndownService from 'turndown';
+import { LANG_ATTR } from './code-language.js';
+import { HREF_ATTR, SRC_ATTR } from './links.js';
+import { addTableRules } from './tables.js';
+
+/** Elements that never carry readable main content. */
+export const DROPPED_TAGS = [
+  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas',
+  'button', 'input', 'select', 'textarea', 'option', 'audio', 'video', 'source', 'track', 'map', 'dialog',
+] as const;
+
+/** Text of a <pre>, with <br> as newlines (highlighters split lines into spans and <br>s). */
+function preText(pre: Node): string {
+  const parts: string[] = [];
+  const stack: Node[] = [pre];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3) parts.push(node.nodeValue ?? '');
+    else if (node.nodeType === 1) {
+      if ((node as Element).localName === 'br') parts.push('\n');
+      const kids: Node[] = [];
+      for (let c = node.firstChild; c; c = c.nextSibling) kids.push(c);
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]!);
+    }
+  }
+  return parts.join('');
+}
+
+function fenceFor(code: string): string {
+  const runs = code.match(/`{3,}/g) ?? [];
+  const longest = runs.reduce((m, r) => Math.max(m, r.length), 0);
+  return '`'.repeat(Math.max(3, longest + 1));
+}
+
+const escapeLinkText = (s: string) => s.replace(/([[\]])/g, '\\$1');
+const escapeUrl = (s: string) => s.replace(/[()\s]/g, (c) => encodeURIComponent(c));
+
+export function createTurndown(): TurndownService {
+  const service = new TurndownService({
+    headingStyle: 'atx',
+    codeBlockStyle: 'fenced',
+    bulletListMarker: '-',
+    emDelimiter: '_',
+    strongDelimiter: '**',
+    hr: '---',
+  });
+  service.remove([...DROPPED_TAGS] as unknown as TurndownService.Filter);
+
+  service.addRule('fencedCode', {
+    filter: (node) => node.nodeName === 'PRE',
+    replacement: (_content, node) => {
+      const el = node as Element;
+      const code = preText(el).replace(/^\n+|\s+$/g, '');
+      if (code.trim() === '') return '';
+      const lang = el.getAttribute(LANG_ATTR) ?? '';
+      const fence = fenceFor(code);
+      return `\n\n${fence}${lang}\n${code}\n${fence}\n\n`;
+    },
+  });
+  service.addRule('heading', {
+    filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
+    replacement: (content, node) => {
+      const text = content.replace(/\s*\n+\s*/g, ' ').trim();
+      if (text === '') return '';
+      const level = Number(node.nodeName.charAt(1));
+      return `\n\n${'#'.repeat(level)} ${text}\n\n`;
+    },
+  });
+  service.addRule('link', {
+    filter: (node) => node.nodeName === 'A',
+    replacement: (content, node) => {
+      const href = (node as Element).getAttribute(HREF_ATTR);
+      const text = content.trim();
+      if (text === '') return '';
+      // A link around blocks (a card) cannot be one Markdown link; keep the blocks, drop the link.
+      if (!href || text.includes('\n')) return content;
+      return `[${text}](${escapeUrl(href)})`;
+    },
+  });
+  service.addRule('image', {
+    filter: 'img',
+    replacement: (_content, node) => {
+      const el = node as Element;
+      const src = el.getAttribute(SRC_ATTR);
+      const alt = (el.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
+      if (!src || alt === '') return '';
+      return `![${escapeLinkText(alt)}](${escapeUrl(src)})`;
+    },
+  });
+  service.addRule('strikethrough', {
+    filter: ['del', 's'],
+    replacement: (content) => (content.trim() ? `~~${content}~~` : ''),
+  });
+  service.addRule('listItem', {
+    filter: 'li',
+    replacement: (content, node, options) => {
+      const text = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, '\n   ');
+      if (text.trim() === '') return '';
+      const parent = node.parentNode as Element | null;
+      let prefix = `${options.bulletListMarker} `;
+      if (parent?.nodeName === 'OL') {
+        const start = Number(parent.getAttribute('start') ?? '1') || 1;
+        const index = Array.from(parent.children).filter((c) => c.localName === 'li').indexOf(node as Element);
+        prefix = `${start + index}. `;
+      }
+      return prefix + text.trimEnd() + '\n';
+    },
+  });
+  addTableRules(service);
+  return service;
+}

@@ -1,0 +1,94 @@
+// The HTTP API itself, shared by both bindings: routing, auth, parameter parsing and headers. Every
+// decision about results and billing stays in the engine.
+
+import { UnauthorizedError } from '../errors.js';
+import type { Engine } from '../types.js';
+import { apiKeyOf } from './auth.js';
+import type { ApiReply, ApiRequest } from './exchange.js';
+import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
+import { resolveOptions, DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions } from './options.js';
+import { searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
+import { readJsonObject } from './request-body.js';
+import { errorReply, jsonReply } from './responses.js';
+
+export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
+
+interface RequestState {
+  url: URL;
+  deprecated: boolean;
+}
+
+interface Route {
+  methods: readonly string[];
+  /** Whether `x-api-key` is accepted besides the bearer token (search only, as the spec says). */
+  apiKeyHeader: boolean;
+  run(engine: Engine, request: ApiRequest, organization: string, state: RequestState, options: ResolvedOptions): Promise<unknown>;
+}
+
+const ROUTES: Record<string, Route> = {
+  '/api/search': {
+    methods: ['GET', 'POST'],
+    apiKeyHeader: true,
+    async run(engine, request, organization, state, options) {
+      const params =
+        request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options.maxBodyBytes);
+      if (usesDeprecatedEngine(params)) state.deprecated = true;
+      return engine.search(params, { organization });
+    },
+  },
+  '/api/crawl': {
+    methods: ['POST'],
+    apiKeyHeader: false,
+    async run(engine, request, organization, _state, options) {
+      return engine.extract(await readJsonObject(request, options.maxBodyBytes), { organization });
+    },
+  },
+  '/api/usage': {
+    methods: ['GET'],
+    apiKeyHeader: false,
+    run: (engine, _request, organization) => engine.usage({ organization }),
+  },
+};
+
+export function createApiHandler(engine: Engine, options: FetchHandlerOptions = {}): ApiHandler {
+  const resolved = resolveOptions(options);
+  return async (request) => {
+    const startedAt = resolved.clock.now();
+    let reply: ApiReply;
+    let state: RequestState | undefined;
+    try {
+      state = { url: new URL(request.url), deprecated: false };
+      reply = await handle(engine, request, state, resolved);
+    } catch (error) {
+      reply = errorReply(error, { request, startedAt, now: () => resolved.clock.now(), onError: resolved.onError });
+    }
+    if (state?.deprecated) {
+      reply.headers['deprecation'] = DEPRECATION_DATE;
+      reply.headers['link'] = `<${resolved.deprecationLink}>; rel="deprecation"`;
+    }
+    return reply;
+  };
+}
+
+async function handle(engine: Engine, request: ApiRequest, state: RequestState, options: ResolvedOptions): Promise<ApiReply> {
+  const { pathname, searchParams } = state.url;
+  const route = findRoute(pathname, options.basePath);
+  if (!route) throw new NotFoundError(pathname);
+  if (route.apiKeyHeader && request.method === 'GET') {
+    // Known before auth, so even a 401 to a GET that names `engine` carries the header.
+    if (searchParams.has('engine') || searchParams.has('engines')) state.deprecated = true;
+  }
+  if (!route.methods.includes(request.method)) throw new MethodNotAllowedError(request.method, pathname, route.methods);
+
+  const key = apiKeyOf(request, route.apiKeyHeader);
+  const identity = key === null ? null : await engine.authenticate(key);
+  if (!identity) throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
+
+  return jsonReply(200, await route.run(engine, request, identity.organization, state, options));
+}
+
+function findRoute(pathname: string, basePath: string): Route | undefined {
+  if (!pathname.startsWith(basePath)) return undefined;
+  const rest = pathname.slice(basePath.length).replace(/\/+$/, '');
+  return Object.hasOwn(ROUTES, rest) ? ROUTES[rest] : undefined;
+}

@@ -1,0 +1,52 @@
+// Options of the HTTP bindings and their defaults, in one place.
+
+import type { Clock } from '../types.js';
+import type { RequestInfo } from './exchange.js';
+
+export interface FetchHandlerOptions {
+  /** Prefix of every route, e.g. `/v1` → `/v1/api/search`. Default: none. */
+  basePath?: string;
+  /** Largest accepted request body in bytes; larger bodies answer 413. Default 64 KiB. */
+  maxBodyBytes?: number;
+  /** Target of the `Link: <…>; rel="deprecation"` header sent when `engine`/`engines` is used. */
+  deprecationLink?: string;
+  /** Called with every unexpected exception (answered as a generic 500). Default: console.error. */
+  onError?: (error: unknown, request: RequestInfo) => void;
+  /** Clock for the timing of errors the binding itself raises (400/404/405/413). Default: system time. */
+  clock?: Pick<Clock, 'now'>;
+}
+
+export interface ResolvedOptions {
+  basePath: string;
+  maxBodyBytes: number;
+  deprecationLink: string;
+  onError: (error: unknown, request: RequestInfo) => void;
+  clock: Pick<Clock, 'now'>;
+}
+
+export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+/** RFC 9745 structured date: 2026-01-01T00:00:00Z, when `engine`/`engines` became deprecated. */
+export const DEPRECATION_DATE = '@1767225600';
+export const DEFAULT_DEPRECATION_LINK = 'https://www.npmjs.com/package/websift#deprecated-search-parameters';
+
+export function resolveOptions(options: FetchHandlerOptions = {}): ResolvedOptions {
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
+    throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(options.maxBodyBytes)}`);
+  }
+  return {
+    basePath: normalizeBasePath(options.basePath ?? ''),
+    maxBodyBytes,
+    deprecationLink: options.deprecationLink ?? DEFAULT_DEPRECATION_LINK,
+    onError: options.onError ?? ((error) => console.error('websift/http: unexpected error', error)),
+    clock: options.clock ?? { now: () => Date.now() },
+  };
+}
+
+/** '' or '/prefix' without a trailing slash. */
+function normalizeBasePath(path: string): string {
+  const trimmed = path.replace(/\/+$/, '');
+  if (trimmed === '') return '';
+  if (!trimmed.startsWith('/')) throw new TypeError(`basePath must start with '/', got '${path}'`);
+  return trimmed;
+}

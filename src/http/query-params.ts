@@ -1,0 +1,37 @@
+// Maps a GET query string to the typed search parameters the engine takes (the same shape as the POST body).
+
+import { InvalidRequestError, type FieldProblem } from '../errors.js';
+import type { SearchRequest } from '../types.js';
+
+const BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
+/** Parameters that may appear once; unknown parameters are ignored like unknown body fields. */
+const SINGLE = ['q', 'include_content', 'content_results'] as const;
+
+export function searchParamsFromQuery(query: URLSearchParams): SearchRequest {
+  const problems: FieldProblem[] = [];
+  const params: SearchRequest = {};
+  for (const name of SINGLE) {
+    const values = query.getAll(name);
+    if (values.length > 1) problems.push({ field: name, message: `given ${values.length} times; send it once` });
+    const value = values[0];
+    if (value === undefined || values.length > 1) continue;
+    if (name === 'q') params.q = value;
+    else if (name === 'include_content') {
+      const flag = BOOLEANS[value.toLowerCase()];
+      if (flag === undefined) problems.push({ field: name, message: `must be true, false, 1 or 0, got '${value}'` });
+      else params.include_content = flag;
+    } else {
+      if (!/^-?\d+$/.test(value.trim())) problems.push({ field: name, message: `must be an integer, got '${value}'` });
+      else params.content_results = Number(value);
+    }
+  }
+  // Deprecated and ignored, but passed on so the engine sees the same parameters as with POST.
+  if (query.has('engine')) params.engine = query.get('engine');
+  if (query.has('engines')) params.engines = query.getAll('engines');
+  if (problems.length > 0) throw new InvalidRequestError(problems);
+  return params;
+}
+
+/** True when a request names a deprecated search parameter. */
+export const usesDeprecatedEngine = (params: Record<string, unknown>): boolean =>
+  Object.hasOwn(params, 'engine') || Object.hasOwn(params, 'engines');

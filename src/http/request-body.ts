@@ -1,0 +1,66 @@
+// Reads a JSON request body under a byte limit, without buffering more than the limit.
+
+import { InvalidRequestError } from '../errors.js';
+import type { ApiRequest } from './exchange.js';
+import { PayloadTooLargeError } from './http-errors.js';
+
+/**
+ * The body as a JSON object; an absent or empty body is `{}` so the engine can name the missing fields.
+ * Throws PayloadTooLargeError (stops reading at the limit) or InvalidRequestError (not a JSON object).
+ */
+export async function readJsonObject(request: ApiRequest, limit: number): Promise<Record<string, unknown>> {
+  const text = await readText(request, limit);
+  if (text.trim() === '') return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw new InvalidRequestError([{ field: 'body', message: `malformed JSON (${(error as Error).message})` }]);
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    throw new InvalidRequestError([{ field: 'body', message: `must be a JSON object, got ${kind}` }]);
+  }
+  return value as Record<string, unknown>;
+}
+
+async function readText(request: ApiRequest, limit: number): Promise<string> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) {
+    await request.body?.cancel().catch(() => {});
+    throw new PayloadTooLargeError(limit);
+  }
+  if (request.body === null) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    let chunk: ReadableStreamReadResult<Uint8Array>;
+    try {
+      chunk = await reader.read();
+    } catch {
+      // The client went away or broke the transfer: a bad request, not a server fault.
+      throw new InvalidRequestError([{ field: 'body', message: 'could not be read to its end' }]);
+    }
+    const { done, value } = chunk;
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      // Stop reading: the rest of the body is never pulled.
+      await reader.cancel().catch(() => {});
+      throw new PayloadTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  const bytes = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    bytes.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    throw new InvalidRequestError([{ field: 'body', message: 'is not valid UTF-8' }]);
+  }
+}

@@ -1,0 +1,68 @@
+// Every reply the bindings send is built here: JSON bodies, and the single error → reply mapping.
+
+import { RateLimitError, UnauthorizedError, WebsiftError, type ErrorBody } from '../errors.js';
+import type { ApiReply, RequestInfo } from './exchange.js';
+import { MethodNotAllowedError } from './http-errors.js';
+
+const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+
+export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): ApiReply {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: Buffer.from(JSON.stringify(body), 'utf8') };
+}
+
+export interface ErrorContext {
+  request: RequestInfo;
+  /** When the request arrived (ms since epoch), for the timing of errors raised before the engine ran. */
+  startedAt: number;
+  now: () => number;
+  onError: (error: unknown, request: RequestInfo) => void;
+}
+
+/**
+ * The one place an error becomes a reply. A WebsiftError keeps its status and `.body`, with the
+ * headers its status calls for; anything else is reported through `onError` and answered as a
+ * generic 500 that leaks nothing of the exception.
+ */
+export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
+  if (!(error instanceof WebsiftError)) {
+    try {
+      ctx.onError(error, ctx.request);
+    } catch {
+      // A failing reporter must not turn a 500 into a crash.
+    }
+    return jsonReply(500, internalErrorBody(ctx));
+  }
+  stampTiming(error, ctx);
+  const headers: Record<string, string> = {};
+  if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer';
+  if (error instanceof RateLimitError) {
+    const { retryAfter, limit, window } = error.rateLimit;
+    headers['retry-after'] = String(retryAfter);
+    headers['ratelimit-policy'] = `"default";q=${limit};w=${window}`;
+    headers['ratelimit'] = `"default";r=0;t=${retryAfter}`;
+  }
+  if (error instanceof MethodNotAllowedError) headers['allow'] = error.allow.join(', ');
+  return jsonReply(error.status, error.body, headers);
+}
+
+/** Errors the binding raises itself carry no timing yet (epoch 0); give them the request's. */
+function stampTiming(error: WebsiftError, ctx: ErrorContext): void {
+  if (error.timing.timestamp !== new Date(0).toISOString()) return;
+  const now = ctx.now();
+  error.timing = { response_time: Math.max(0, Math.round(now - ctx.startedAt)), timestamp: new Date(now).toISOString() };
+}
+
+function internalErrorBody(ctx: ErrorContext): ErrorBody {
+  const now = ctx.now();
+  return {
+    status: 'error',
+    error: 'Internal server error',
+    code: 'internal_error',
+    retryable: false,
+    metadata: {
+      status: 'error',
+      response_time: Math.max(0, Math.round(now - ctx.startedAt)),
+      timestamp: new Date(now).toISOString(),
+    },
+  };
+}

@@ -1,0 +1,74 @@
+// vitest is a dev dependency: the conformance suites may use it, but no production entry point
+// (websift, websift/http, websift/sources, the CLI) may load it, and websift/testing must load it
+// only inside a vitest worker. Checked in a child process with a resolve hook that reports every
+// `vitest` import, and statically for the CLI (importing its main would run it).
+
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { describe, expect, it } from 'vitest';
+
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const src = (path: string) => join(root, 'src', path);
+
+const hook = `data:text/javascript,${encodeURIComponent(
+  `import { register } from 'node:module';
+   register('data:text/javascript,' + encodeURIComponent("export async function resolve(s, c, next) { if (/^vitest($|\\\\/)/.test(s)) process.stderr.write('VITEST-LOADED ' + s + '\\\\n'); return next(s, c); }"));`,
+)}`;
+
+const child = `
+  const entries = ${JSON.stringify(['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts'].map(src))};
+  const loaded = [];
+  for (const entry of entries) loaded.push(Object.keys(await import(entry)).length);
+  const testing = await import(entries[3]);
+  let message = '';
+  try { testing.describeLedgerConformance('x', async () => ({})); } catch (error) { message = error.message; }
+  console.log(JSON.stringify({ loaded, clock: typeof testing.ManualClock, message }));
+  await import('vitest'); // on purpose: proves the hook reports a vitest import
+`;
+
+const STATIC_IMPORT = /^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gms;
+const DYNAMIC_IMPORT = /\bimport\(\s*'([^']+)'\s*\)/g;
+
+/** Every bare module specifier reachable from `entry` (through static imports, and dynamic ones too if asked). */
+function packagesOf(entry: string, dynamic: boolean, seen = new Set<string>(), found = new Set<string>()): Set<string> {
+  if (seen.has(entry)) return found;
+  seen.add(entry);
+  const text = readFileSync(entry, 'utf8');
+  const specs = [...text.matchAll(STATIC_IMPORT), ...(dynamic ? text.matchAll(DYNAMIC_IMPORT) : [])].map((m) => m[1]!);
+  for (const spec of specs) {
+    if (spec.startsWith('.')) packagesOf(resolve(dirname(entry), spec.replace(/\.js$/, '.ts')), dynamic, seen, found);
+    else found.add(spec);
+  }
+  return found;
+}
+
+describe('entry points and vitest', () => {
+  it('production entry points never load vitest; websift/testing loads it only inside vitest', async () => {
+    const env = { ...process.env };
+    delete env['VITEST'];
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child],
+      { cwd: root, env, timeout: 15_000 },
+    );
+    expect(stderr.match(/VITEST-LOADED/g)).toHaveLength(1); // only the child's deliberate import
+    const report = JSON.parse(stdout.trim().split('\n').at(-1)!);
+    expect(report.loaded.every((n: number) => n > 0)).toBe(true);
+    expect(report.clock).toBe('function');
+    expect(report.message).toMatch(/call them from a test file run by `vitest run`/);
+  }, 20_000);
+
+  it('the CLI never imports vitest, statically or dynamically', () => {
+    const packages = packagesOf(src('cli/main.ts'), true);
+    expect(packages).toContain('better-sqlite3'); // the walk really followed the CLI's imports
+    expect([...packages].filter((p) => p.startsWith('vitest'))).toEqual([]);
+  });
+
+  it('the conformance suites import vitest only lazily (so websift/testing stays importable without it)', () => {
+    expect([...packagesOf(src('testing/index.ts'), true)]).toContain('vitest'); // the walk sees the lazy one
+    expect([...packagesOf(src('testing/index.ts'), false)].filter((p) => p.startsWith('vitest'))).toEqual([]);
+  });
+});

@@ -1,0 +1,50 @@
+// Hostile input must complete and keep its text: deep nesting (Readability is super-linear in
+// depth, turndown overflows its stack near 5,000), huge element counts, and a 10 MiB page.
+// The time limits are generous "it completes" bounds, not performance assertions.
+
+import { describe, expect, it } from 'vitest';
+import { flattenDeepNodes, measureDom, MAX_DEPTH } from '../../src/convert/dom-guard.js';
+import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { parseHtmlDocument } from '../../src/convert/parse-html.js';
+
+describe('hostile HTML', () => {
+  it('flattens nesting 5,000 deep and keeps the innermost text', () => {
+    const html = `<html><body>${'<div>'.repeat(5000)}<p>deep inner text</p>${'</div>'.repeat(5000)}<p>after</p></body></html>`;
+    const started = Date.now();
+    const md = htmlToMarkdown(html);
+    expect(md).toContain('deep inner text');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
+  it('measures and flattens depth without recursion', () => {
+    const doc = parseHtmlDocument(`<html><body>${'<span>'.repeat(3000)}x${'</span>'.repeat(3000)}</body></html>`);
+    expect(measureDom(doc.body).maxDepth).toBeGreaterThan(2999);
+    flattenDeepNodes(doc.body);
+    expect(measureDom(doc.body).maxDepth).toBeLessThanOrEqual(MAX_DEPTH);
+    expect(doc.body.textContent).toContain('x');
+  });
+
+  it('converts a page of 200,000 elements', () => {
+    const html = `<html><body><article>${'<p>word <b>bold</b></p>'.repeat(100_000)}</article></body></html>`;
+    const started = Date.now();
+    const md = htmlToMarkdown(html);
+    expect(md.startsWith('word **bold**')).toBe(true);
+    expect(Date.now() - started).toBeLessThan(50_000);
+  }, 60_000);
+
+  it('converts a 10 MiB page', () => {
+    const para = `<p>${'lorem ipsum dolor sit amet '.repeat(40)}</p>`;
+    const html = `<html><body><article>${para.repeat(Math.ceil((10 * 1024 * 1024) / para.length))}</article></body></html>`;
+    expect(html.length).toBeGreaterThanOrEqual(10 * 1024 * 1024);
+    const started = Date.now();
+    const md = htmlToMarkdown(html);
+    expect(md).toContain('lorem ipsum dolor sit amet');
+    expect(Date.now() - started).toBeLessThan(50_000);
+  }, 60_000);
+
+  it('handles unclosed tags, stray closers and binary-looking junk', () => {
+    const md = htmlToMarkdown('<div><p>open <b>bold <i>both</div></p></span>\u0000\u0001 tail');
+    expect(md).toContain('open');
+    expect(md).toContain('tail');
+  });
+});

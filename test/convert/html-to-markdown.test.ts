@@ -1,0 +1,121 @@
+import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { articlePage, lorem, page } from './fixtures.js';
+
+const URL_ = 'https://site.test/blog/post.html';
+
+describe('htmlToMarkdown: main content', () => {
+  it('keeps the article and drops navigation, header, sidebar and footer', () => {
+    const md = htmlToMarkdown(articlePage(`<h2>Section one</h2><p>${lorem(12)}</p><p>${lorem(8, 'more')}</p>`), { url: URL_ });
+    expect(md).toContain('## Section one');
+    expect(md).toContain('content0 sentence number 0');
+    for (const chrome of ['HomeNavLink', 'SiteLogo', 'SidebarLink', 'FooterCopyright']) expect(md).not.toContain(chrome);
+  });
+
+  it('drops scripts, styles, hidden elements and form controls', () => {
+    const md = htmlToMarkdown(articlePage(`<p>${lorem(12)}</p><script>var secretScript = 1;</script><style>.x{color:red}</style>
+      <div hidden>HiddenAttrText</div><div style="display: none">DisplayNoneText</div><button>ClickMeButton</button>`));
+    for (const gone of ['secretScript', 'color:red', 'HiddenAttrText', 'DisplayNoneText', 'ClickMeButton']) expect(md).not.toContain(gone);
+  });
+
+  it('survives SVG inside the article (readability #742: className is not a string)', () => {
+    const md = htmlToMarkdown(articlePage(`<p>${lorem(12)}</p><svg class="icon" viewBox="0 0 10 10"><path d="M0 0"/><text>SvgText</text></svg>`));
+    expect(md).toContain('content0 sentence number 0');
+    expect(md).not.toContain('SvgText');
+  });
+
+  it('returns the empty string only for a page without text', () => {
+    expect(htmlToMarkdown(page('<div><img src="a.png"></div>'))).toBe('');
+    expect(htmlToMarkdown('')).toBe('');
+  });
+
+  it('accepts fragments without <html> or <body>', () => {
+    expect(htmlToMarkdown('<p>just a <b>fragment</b></p>')).toBe('just a **fragment**');
+  });
+
+  it('rejects non-string input with a clear error', () => {
+    expect(() => htmlToMarkdown(42 as unknown as string)).toThrow(TypeError);
+  });
+});
+
+describe('htmlToMarkdown: fallback when Readability finds no article', () => {
+  it('uses the body without its chrome for a short page', () => {
+    const md = htmlToMarkdown(page(`<nav><a href="/">NavOnly</a></nav><div><p>Opening hours: Monday to Friday.</p></div>
+      <form><label>FormLabel</label><input></form><footer>FooterText</footer>`));
+    expect(md).toBe('Opening hours: Monday to Friday.');
+  });
+
+  it('never answers empty for a page whose only text sits in its chrome', () => {
+    const md = htmlToMarkdown(page('<header><h1>Only a header</h1></header><footer>and a footer</footer>'));
+    expect(md).toContain('Only a header');
+  });
+});
+
+describe('htmlToMarkdown: Markdown fidelity', () => {
+  it('renders data tables as GFM tables, escaping pipes, with or without <th>', () => {
+    const md = htmlToMarkdown(articlePage(`<p>${lorem(10)}</p>
+      <table><tr><td>Name</td><td>Value</td></tr><tr><td>alpha</td><td>1|2</td></tr><tr><td>beta</td></tr></table>
+      <table><thead><tr><th>H1</th><th>H2</th></tr></thead><tbody><tr><td>x</td><td>y</td></tr></tbody></table>`));
+    expect(md).toContain('| Name | Value |\n| --- | --- |\n| alpha | 1\\|2 |\n| beta | |');
+    expect(md).toContain('| H1 | H2 |\n| --- | --- |\n| x | y |');
+    expect(md).not.toMatch(/<\/?t[dhr]/);
+  });
+
+  it('renders single-column layout tables as plain blocks', () => {
+    const md = htmlToMarkdown(page(`<table><tr><td><p>${lorem(10)}</p></td></tr><tr><td><p>${lorem(10, 'second')}</p></td></tr></table>`));
+    expect(md).not.toContain('|');
+    expect(md).toContain('second0 sentence number 0');
+  });
+
+  it('fences code with the language from its class', () => {
+    const md = htmlToMarkdown(articlePage(`<p>${lorem(10)}</p>
+      <pre><code class="language-python">def f(x):\n    return x * 2</code></pre>
+      <div class="highlight-source-rust"><pre>fn main() {}</pre></div>
+      <pre>no language here</pre>`));
+    expect(md).toContain('```python\ndef f(x):\n    return x * 2\n```');
+    expect(md).toContain('```rust\nfn main() {}\n```');
+    expect(md).toContain('```\nno language here\n```');
+  });
+
+  it('uses a longer fence when the code contains backticks', () => {
+    const md = htmlToMarkdown(page(`<p>${lorem(10)}</p><pre><code>\`\`\`md\ninner\n\`\`\`</code></pre>`));
+    expect(md).toContain('````\n```md\ninner\n```\n````');
+  });
+
+  it('makes links and images absolute against the page URL and <base href>', () => {
+    const body = `<p>${lorem(10)} <a href="../other">relative</a> <a href="/root">rooted</a> <a href="#frag">fragment</a>
+      <img src="img/pic.png" alt="A picture"></p>`;
+    const md = htmlToMarkdown(articlePage(body), { url: URL_ });
+    expect(md).toContain('[relative](https://site.test/other)');
+    expect(md).toContain('[rooted](https://site.test/root)');
+    expect(md).toContain('[fragment](https://site.test/blog/post.html#frag)');
+    expect(md).toContain('![A picture](https://site.test/blog/img/pic.png)');
+    const based = htmlToMarkdown(page(`<p>${lorem(10)} <a href="x">based</a></p>`, '<base href="https://cdn.test/base/">'), { url: URL_ });
+    expect(based).toContain('[based](https://cdn.test/base/x)');
+  });
+
+  it('keeps absolute links exactly as written (no trailing slash added, readability #980)', () => {
+    const md = htmlToMarkdown(articlePage(`<p>${lorem(10)} <a href="https://example.com">bare origin</a> <a href="https://example.com/a?b=1">query</a></p>`), { url: URL_ });
+    expect(md).toContain('[bare origin](https://example.com)');
+    expect(md).toContain('[query](https://example.com/a?b=1)');
+  });
+
+  it('drops empty links and javascript: links but keeps their text', () => {
+    const md = htmlToMarkdown(articlePage(`<p>${lorem(10)} <a href="/x"></a><a href="javascript:void(0)">jslink</a></p>`), { url: URL_ });
+    expect(md).not.toContain('[]');
+    expect(md).not.toContain('javascript:');
+    expect(md).toContain('jslink');
+  });
+
+  it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
+    const md = htmlToMarkdown(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
+      <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
+      <blockquote><p>Quoted words.</p></blockquote><p><strong>Bold</strong> and <del>gone</del>.</p>`));
+    expect(md).toContain('## Heading two');
+    expect(md).toContain('- first item\n- second _item_');
+    expect(md).toContain('3. three\n4. four');
+    expect(md).toContain('> Quoted words.');
+    expect(md).toContain('**Bold** and ~~gone~~.');
+    expect(md).not.toMatch(/<[a-z][^>]*>/i);
+  });
+});
