@@ -1,4 +1,6 @@
-// The SQLite ledger on real files: schema versioning, reserve/settle, sessions and crash recovery.
+// The SQLite ledger on real files: schema versioning, its own reserve/settle choices, group commit,
+// sessions and crash recovery. The port's contract (reserve, settle, usage, concurrency, restarts, a
+// second handle) is checked by the Ledger conformance suite in test/conformance/sqlite-ledger.test.ts.
 
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -56,14 +58,6 @@ describe('schema', () => {
     raw.close();
     expect(() => open()).toThrow(/schema version 99 is newer/);
   });
-
-  it('works in memory by default', async () => {
-    const db = openSqlite();
-    const ledger = sqliteLedger(db);
-    expect(await ledger.createOrganization('a', 1, 0)).toBe(true);
-    expect(await ledger.createOrganization('a', 1, 0)).toBe(false);
-    await ledger.close();
-  });
 });
 
 describe('reserve and settle', () => {
@@ -71,25 +65,6 @@ describe('reserve and settle', () => {
   beforeEach(async () => {
     ledger = open().ledger;
     await ledger.createOrganization('acme', 5, 0);
-  });
-
-  it('grants a reservation only from balance minus pending reservations', async () => {
-    expect(await ledger.reserve({ id: 'r1', organization: 'acme', amount: 3 }, 0)).toEqual({ ok: true });
-    expect(await ledger.reserve({ id: 'r2', organization: 'acme', amount: 3 }, 0)).toEqual({ ok: false, reason: 'insufficient_credits', available: 2 });
-    expect(await ledger.reserve({ id: 'r3', organization: 'nobody', amount: 1 }, 0)).toEqual({ ok: false, reason: 'unknown_organization' });
-    expect((await ledger.usage('acme'))!.balance).toBe(5); // reservations don't move the balance
-  });
-
-  it('charges at most the reservation, releases the rest, and counts answered requests', async () => {
-    await ledger.reserve({ id: 'r1', organization: 'acme', amount: 3 }, 0);
-    expect(await ledger.settle({ id: 'r1', organization: 'acme', kind: 'search', charged: 9, answered: true })).toBe(3);
-    await ledger.reserve({ id: 'r2', organization: 'acme', amount: 1 }, 0);
-    expect(await ledger.settle({ id: 'r2', organization: 'acme', kind: 'search', charged: 0, answered: true })).toBe(0);
-    expect(await ledger.settle({ id: 'free', organization: 'acme', kind: 'extract', charged: 0, answered: true })).toBe(0);
-    await ledger.reserve({ id: 'r3', organization: 'acme', amount: 1 }, 0);
-    await ledger.settle({ id: 'r3', organization: 'acme', kind: 'search', charged: 0, answered: false });
-    expect(await ledger.usage('acme')).toEqual({ balance: 2, used: 3, requests: { search: 2, extract: 1 }, free: 2 });
-    expect(pendingOf(file, 'acme')).toBe(0);
   });
 
   it('without a reservation, charges only what no one else holds (never negative)', async () => {
@@ -124,17 +99,6 @@ describe('group commit', () => {
     const usage = (await ledger.usage('acme'))!;
     expect(usage.balance).toBe(100 - charged);
     expect(pendingOf(file, 'acme')).toBe(2); // the rejected one's reservation is still held until released
-  });
-});
-
-describe('two handles on one file', () => {
-  it('never overdraw together', async () => {
-    const a = open().ledger;
-    const b = open().ledger;
-    await a.createOrganization('acme', 3, 0);
-    const tries = Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).reserve({ id: `r${i}`, organization: 'acme', amount: 1 }, 0));
-    const granted = (await Promise.all(tries)).filter((o) => o.ok).length;
-    expect(granted).toBe(3);
   });
 });
 

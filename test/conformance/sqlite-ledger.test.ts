@@ -25,7 +25,7 @@ function onFile(durability: Durability) {
 describeLedgerConformance('SQLite file, durability full', onFile('full'), { knownGaps: SQLITE_LEDGER_GAPS });
 describeLedgerConformance('SQLite file, durability normal', onFile('normal'), { knownGaps: SQLITE_LEDGER_GAPS });
 describeLedgerConformance(
-  'SQLite :memory:',
-  async () => ({ ledger: sqliteLedger(openSqlite({ database: ':memory:' })), cleanup: async () => {} }),
+  'SQLite :memory: (the default database)',
+  async () => ({ ledger: sqliteLedger(openSqlite()), cleanup: async () => {} }),
   { knownGaps: SQLITE_LEDGER_GAPS },
 );
