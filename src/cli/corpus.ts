@@ -23,7 +23,7 @@ export function corpusHandler(dir = CORPUS_DIR): (req: IncomingMessage, res: Ser
       return true;
     }
     if (!path.startsWith(CORPUS_PREFIX)) return false;
-    const name = decodeURIComponent(path.slice(CORPUS_PREFIX.length));
+    const name = safeDecode(path.slice(CORPUS_PREFIX.length));
     if (req.method !== 'GET' && req.method !== 'HEAD') {
       res.writeHead(405, { allow: 'GET, HEAD' }).end();
     } else if (!files.has(name)) {
@@ -33,4 +33,13 @@ export function corpusHandler(dir = CORPUS_DIR): (req: IncomingMessage, res: Ser
     }
     return true;
   };
+}
+
+/** Malformed percent-encoding names no file (and must not throw inside the server). */
+function safeDecode(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return '';
+  }
 }

@@ -7,7 +7,7 @@ import { printJson, say } from './output.js';
 
 export const USAGE = `usage: websift <command> [options]
 
-  serve [--port 8080] [--host 127.0.0.1]     serve the HTTP API
+  serve [--port 8080] [--host 127.0.0.1] [--grace 30]   serve the HTTP API
   demo [--keep-serving] [--port 0]           index the shipped corpus, serve it, and call the API
   org create <id> [--credits N]              create an organization
   org credit <id> <credits>                  add credits

@@ -19,8 +19,12 @@ export interface ServeOptions {
 
 export interface RunningServer {
   url: string;
-  /** Stops accepting, waits for in-flight requests, then resolves. The engine is not closed here. */
-  close(): Promise<void>;
+  /**
+   * Stops accepting, waits up to `graceMs` for in-flight requests, then drops what is left (a client
+   * that never finishes its request must not hold the shutdown forever). The engine is not closed here.
+   * Resolves to the number of requests that were dropped.
+   */
+  close(graceMs?: number): Promise<number>;
 }
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
@@ -53,13 +57,26 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const host = address.includes(':') ? `[${address}]` : address;
   return {
     url: `http://${host}:${port}`,
-    async close() {
+    async close(graceMs = 30_000) {
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
       // Idle keep-alive sockets would hold close() open; busy ones close after their response.
       server.closeIdleConnections();
-      if (inFlight > 0) await new Promise<void>((resolve) => (idle = resolve));
+      let dropped = 0;
+      if (inFlight > 0) {
+        let timer: NodeJS.Timeout | undefined;
+        const finished = await Promise.race([
+          new Promise<boolean>((resolve) => (idle = () => resolve(true))),
+          new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), graceMs))),
+        ]);
+        clearTimeout(timer);
+        if (!finished) {
+          dropped = inFlight;
+          server.closeAllConnections();
+        }
+      }
       server.closeIdleConnections();
       await closed;
+      return dropped;
     },
   };
 }

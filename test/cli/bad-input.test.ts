@@ -32,6 +32,7 @@ describe('bad input: non-zero exit and a one-line reason on stderr, nothing on s
     [['index', 'add', 'package.json', '--base-url', 'https://x.test/'], 2, /only \.html/],
     [['index', 'remove'], 2, /index: expected add/],
     [['serve', '--port', '99999'], 2, /--port must be between 0 and 65535/],
+    [['serve', '--grace', 'soon'], 2, /--grace must be a number of seconds/],
     [['usage', '--config', badConfig], 2, /unknown type 'altavista'/],
     [['usage', '--config', brokenConfig], 2, /not valid JSON/],
     [['usage', '--config', '/no/such/config.json'], 2, /cannot read config/],

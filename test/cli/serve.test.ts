@@ -72,6 +72,29 @@ describe('websift serve', () => {
     expect(after).toMatchObject({ credits: { balance: 9, used: 1 }, requests: { search: 1 } });
   });
 
+  it('drops requests still unfinished after --grace and exits', async () => {
+    const db = tempDb();
+    const config = join(dirname(db), 'config.json');
+    const baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
+    // The process ends once the abandoned search gives up, so let the source time out quickly.
+    writeFileSync(config, JSON.stringify({ localIndex: false, sources: [{ type: 'searxng', baseUrl }], engine: { router: { attemptTimeoutMs: 600, retries: 0 } } }));
+    await mainCaptured(['org', 'create', 'acme', '--credits', '10', '--db', db]);
+    const key = JSON.parse((await mainCaptured(['key', 'create', 'acme', '--db', db])).stdout).key as string;
+    const child = startCli(['serve', '--port', '0', '--grace', '0.2', '--db', db, '--config', config]);
+    const exited = once(child, 'exit');
+    const [, url] = await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/);
+    const arrived = fake.nextRequest();
+    const search = fetch(`${url}/api/search?q=never`, { headers: { authorization: `Bearer ${key}` } }).catch((e: Error) => e);
+    await arrived; // the source holds its answer; nobody releases it
+    child.kill('SIGTERM');
+    await waitForLine(child, /dropped 1 request\(s\) still unfinished after 0\.2 s/);
+    expect((await exited)[0]).toBe(0);
+    expect(await search).toBeInstanceOf(Error); // the connection was dropped
+    fake.release();
+    const after = JSON.parse((await mainCaptured(['usage', '--db', db])).stdout);
+    expect(after.credits).toEqual({ balance: 10, used: 0 }); // nothing charged for the dropped search
+  });
+
   it('reports a port in use as a one-line error with exit 1', async () => {
     const blocker = createServer();
     blocker.listen(0, '127.0.0.1');

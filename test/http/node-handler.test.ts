@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { createNodeHandler } from '../../src/http/index.js';
@@ -111,6 +111,27 @@ describe('createNodeHandler behind node:http', () => {
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain('secret');
     expect(seen).toHaveLength(1);
+  });
+
+  it('answers odd request lines and Host headers without crashing', async () => {
+    const s = await serve();
+    const raw = (text: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(s.port, '127.0.0.1', () => socket.end(text));
+        let out = '';
+        socket.on('data', (d) => (out += d.toString()));
+        socket.on('end', () => resolve(out));
+        socket.on('error', reject);
+      });
+    const badHost = await raw(`GET /api/search?q=cats HTTP/1.1\r\nHost: a b<c>\r\nAuthorization: Bearer ${s.key}\r\nConnection: close\r\n\r\n`);
+    expect(badHost).toMatch(/^HTTP\/1\.1 (200|400) /);
+    const absolute = await raw('GET http://elsewhere.test/api/usage HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(absolute).toMatch(/^HTTP\/1\.1 404 /);
+    const head = await raw('HEAD /api/usage HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 405 /);
+    expect(head).toMatch(/allow: GET/i);
+    // The server is still up.
+    expect((await fetch(`${s.base}/api/usage`, { headers: { authorization: `Bearer ${s.key}` } })).status).toBe(200);
   });
 
   it('does not patch globals', async () => {
