@@ -13,7 +13,7 @@ CREATE TABLE IF NOT EXISTS index_documents (
 CREATE VIRTUAL TABLE IF NOT EXISTS index_fts USING fts5(
   title, text,
   content = 'index_documents', content_rowid = 'id',
-  tokenize = 'unicode61 remove_diacritics 2'
+  tokenize = 'porter unicode61 remove_diacritics 2'
 );
 CREATE TRIGGER IF NOT EXISTS index_documents_ai AFTER INSERT ON index_documents BEGIN
   INSERT INTO index_fts (rowid, title, text) VALUES (new.id, new.title, new.text);

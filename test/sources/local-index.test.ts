@@ -45,12 +45,19 @@ describe('localIndex', () => {
   });
 
   it('gives snippet() excerpts around the match, without markup', async () => {
-    const [hit] = (await index.search(q('bm25 ranks'), ctx(1))).results;
+    const [hit] = (await index.search(q('bm25 function ranks matches'), ctx(1))).results;
     expect(hit!.url).toBe('https://www.sqlite.org/fts5.html');
     expect(hit!.snippet).toMatch(/bm25 function ranks matches/);
     expect(hit!.snippet.startsWith('…')).toBe(true);
     expect(hit!.snippet.length).toBeLessThan(400);
     expect(hit!.snippet).not.toMatch(/[<>]/);
+  });
+
+  it('stems English words (porter): "honeybees" finds "honeybee", "ranks" finds "ranking"', async () => {
+    await index.add({ url: 'https://bees.test/', title: 'Hive notes', text: 'A honeybee colony in spring.' });
+    expect(await urls('honeybees')).toEqual(['https://bees.test/']);
+    expect(await urls('ranks papers')).toEqual(['https://example.com/papers/ranking.pdf']);
+    await index.remove('https://bees.test/');
   });
 
   it('matches quoted phrases as adjacent words only', async () => {
