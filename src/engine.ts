@@ -70,6 +70,16 @@ export function createEngine(options: EngineOptions = {}): Engine {
   /** Calls in progress, so close() can let them finish before the database goes away. */
   const inFlight = new Set<Promise<unknown>>();
 
+  /** Admin calls: not rate limited, but their errors carry timing like every other. */
+  async function stamped<T>(work: () => Promise<T>): Promise<T> {
+    const start = clock.now();
+    try {
+      return await work();
+    } catch (error) {
+      throw stampError(error, clock, start);
+    }
+  }
+
   /** Every call on behalf of an organization: checked, rate limited, errors stamped with timing. */
   function guarded<T>(ctx: CallContext, work: (organization: string, start: number) => Promise<T>): Promise<T> {
     const call = guardedCall(ctx, work);
@@ -101,11 +111,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
     usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
     authenticate: (key) => accounts.authenticate(key),
     admin: {
-      createOrganization: (id, opts) => accounts.createOrganization(id, opts),
-      addCredits: (id, credits) => accounts.addCredits(id, credits),
-      listOrganizations: () => accounts.listOrganizations(),
-      createApiKey: (org) => accounts.createApiKey(org),
-      revokeApiKey: (key) => accounts.revokeApiKey(key),
+      createOrganization: (id, opts) => stamped(() => accounts.createOrganization(id, opts)),
+      addCredits: (id, credits) => stamped(() => accounts.addCredits(id, credits)),
+      listOrganizations: () => stamped(() => accounts.listOrganizations()),
+      createApiKey: (org) => stamped(() => accounts.createApiKey(org)),
+      revokeApiKey: (key) => stamped(() => accounts.revokeApiKey(key)),
     },
     sources: () => router.health(),
     rateLimit: limiter ? { ...limiter.policy } : { limit: 0, window: 0 },

@@ -50,7 +50,10 @@ describe('organizations and credits', () => {
     }
     expect((await rejection(engine.admin.createOrganization('acme', 100 as never))).body.problems[0].field).toBe('options');
     await engine.admin.createOrganization('acme');
-    expect((await rejection(engine.admin.createOrganization('acme'))).code).toBe('organization_exists');
+    const exists = await rejection(engine.admin.createOrganization('acme'));
+    expect(exists.code).toBe('organization_exists');
+    // Admin errors carry the engine clock's timestamp like every other error body.
+    expect(exists.body.metadata.timestamp).toBe(new Date(Date.UTC(2026, 0, 1)).toISOString());
     expect((await rejection(engine.admin.addCredits('acme', -5))).status).toBe(400);
     expect((await rejection(engine.admin.addCredits('nobody', 5))).code).toBe('unknown_organization');
   });
