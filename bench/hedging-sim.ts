@@ -5,6 +5,7 @@ import { createRouter } from '../src/core/router.js';
 import { ManualClock } from '../src/testing/manual-clock.js';
 import { scriptedSource } from '../src/testing/scripted-source.js';
 import type { SearchQuery } from '../src/types.js';
+import { seededRandom } from '../src/testing/seeded-random.js';
 
 export interface LatencyModel {
   /** Median of the lognormal body, ms. */
@@ -38,16 +39,7 @@ export interface SimResult {
   hedges: number;
 }
 
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+
 
 /** One latency draw: lognormal body (Box–Muller), or the tail. */
 export function drawLatency(model: LatencyModel, random: () => number): number {
@@ -64,7 +56,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const clock = new ManualClock();
   // Each source draws from its own seeded stream, so hedging on/off see the same latencies per call index.
   const make = (id: string, seed: number) => {
-    const random = mulberry32(seed);
+    const random = seededRandom(seed);
     return scriptedSource(id, () => ({ results: [{ title: id, url: `https://${id}.example/`, snippet: '' }] }), {
       clock, latencyMs: () => drawLatency(options.model, random),
     });
@@ -73,7 +65,7 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const b = make('b', options.seed * 2 + 2);
   let hedges = 0;
   const router = createRouter([a, b], {
-    clock, hedging: options.hedging, random: mulberry32(options.seed),
+    clock, hedging: options.hedging, random: seededRandom(options.seed),
     ...(options.hedgePercentile === undefined ? {} : { hedgePercentile: options.hedgePercentile }),
     onSourceAttempt: (e) => { if (e.hedged) hedges++; },
   });

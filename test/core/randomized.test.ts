@@ -14,17 +14,8 @@ import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
 import type { EmptySearchResponse, SearchResponse } from '../../src/types.js';
 import { drive, hits, notice, silentEmpty } from './helpers.js';
+import { seededRandom as mulberry32 } from '../../src/testing/seeded-random.js';
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const QUERIES = [
   'rust async', 'nothing at all', 'site:example.com docs', 'words -site:spam.com', '"one phrase" "two phrase"',

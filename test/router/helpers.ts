@@ -2,6 +2,7 @@
 
 import type { SearchQuery, SourceResult } from '../../src/types.js';
 import type { SourceAttemptEvent } from '../../src/core/router.js';
+import { seededRandom } from '../../src/testing/seeded-random.js';
 
 export const query = (q: string): SearchQuery => ({
   q, phrases: [], sites: [], excludedSites: [], filetypes: [], terms: q.split(/\s+/),
@@ -11,17 +12,7 @@ export const hit = (n: number, from = 'x'): SourceResult => ({
   title: `${from} ${n}`, url: `https://${from}.example/${n}`, snippet: `snippet ${n}`,
 });
 
-/** mulberry32: a small seeded PRNG, so jitter is the same on every run. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom as seeded };
 
 export function eventLog(): { events: SourceAttemptEvent[]; onSourceAttempt: (e: SourceAttemptEvent) => void } {
   const events: SourceAttemptEvent[] = [];

@@ -5,6 +5,7 @@
 // is fixed, so the gap can't outlive the bug. Unknown titles in `knownGaps` fail the suite (typos).
 
 import { vitestApi } from './vitest-api.js';
+import { seededRandom } from '../seeded-random.js';
 
 export interface ConformanceOptions {
   /** Titles of this suite's tests the adapter is known to fail (they run as expected failures). */
@@ -45,17 +46,7 @@ export function suiteKit(options: ConformanceOptions = {}): SuiteKit {
   };
 }
 
-/** mulberry32: a tiny deterministic PRNG, so a randomized interleaving replays identically. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
 
 /**
  * Resolves to the rejection reason of `call()`; fails when it fulfils, or when it throws
