@@ -40,9 +40,12 @@ async function direct(run: number): Promise<Sample> {
   return timeLoop(N, (i) => s.search(parseQuery(`direct ${run} query ${i}`), ctx));
 }
 
-/** The router alone (same zero-latency source): its share of the engine's overhead. */
-async function routerLoop(run: number): Promise<Sample> {
-  const router = createRouter([source()], { clock: systemClock });
+/**
+ * The router alone (same zero-latency source): its share of the engine's overhead. With two sources the
+ * first answers every search, and after 20 searches a hedge mark exists (the hedging path runs).
+ */
+async function routerLoop(run: number, sources = 1): Promise<Sample> {
+  const router = createRouter(Array.from({ length: sources }, (_, k) => scriptedSource(`zero${k}`, () => ({ results }))), { clock: systemClock });
   return timeLoop(N, (i) => router.route(parseQuery(`router ${run} query ${i}`), { limit: 10 }));
 }
 
@@ -64,9 +67,9 @@ async function ledgerLoop(run: number, durability: 'full' | 'normal'): Promise<S
 }
 
 /** `concurrency` searches in flight at once (wall and CPU per search over the whole batch). */
-async function engineConcurrent(run: number, concurrency: number): Promise<Sample> {
+async function engineConcurrent(run: number, concurrency: number, durability: 'full' | 'normal'): Promise<Sample> {
   const dir = mkdtempSync(join(tmpdir(), 'websift-bench-'));
-  const engine = createEngine({ database: join(dir, 'bench.db'), sources: [source()], rateLimit: false });
+  const engine = createEngine({ database: join(dir, 'bench.db'), durability, sources: [source()], rateLimit: false });
   try {
     await engine.admin.createOrganization('bench', { credits: 10 * N });
     let next = 0;
@@ -98,15 +101,19 @@ async function engineLoop(run: number, durability: 'full' | 'normal', repeat: bo
 }
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const rows: Record<string, Sample[]> = { direct: [], full: [], normal: [], repeat: [], concurrent: [], router: [], ledgerFull: [], ledgerNormal: [] };
+const rows: Record<string, Sample[]> = {
+  direct: [], full: [], normal: [], repeat: [], concurrent: [], concurrentNormal: [], router: [], router2: [], ledgerFull: [], ledgerNormal: [],
+};
 // Interleaved runs, medians: the machine is shared and noisy.
 for (let run = 0; run < 3; run++) {
   rows.direct!.push(await direct(run));
   rows.full!.push(await engineLoop(run, 'full', false));
   rows.normal!.push(await engineLoop(run, 'normal', false));
   rows.repeat!.push(await engineLoop(run, 'full', true));
-  rows.concurrent!.push(await engineConcurrent(run, 32));
+  rows.concurrent!.push(await engineConcurrent(run, 32, 'full'));
+  rows.concurrentNormal!.push(await engineConcurrent(run, 32, 'normal'));
   rows.router!.push(await routerLoop(run));
+  rows.router2!.push(await routerLoop(run, 2));
   rows.ledgerFull!.push(await ledgerLoop(run, 'full'));
   rows.ledgerNormal!.push(await ledgerLoop(run, 'normal'));
 }
@@ -124,6 +131,8 @@ console.log(line('engine, charged, durability full (default)', 'full'));
 console.log(line('engine, charged, durability normal', 'normal'));
 console.log(line('engine, free repeat', 'repeat'));
 console.log(line('engine, charged, full, 32 in flight (group commit)', 'concurrent'));
+console.log(line('engine, charged, normal, 32 in flight', 'concurrentNormal'));
 console.log(line('part: router.route alone', 'router'));
+console.log(line('part: router.route, 2 sources (hedging on)', 'router2'));
 console.log(line('part: ledger reserve + settle, full', 'ledgerFull'));
 console.log(line('part: ledger reserve + settle, normal', 'ledgerNormal'));

@@ -56,7 +56,9 @@ export class SourceHealthTracker {
   #errorRateAt = 0;
   #latency: number | undefined;
   #latencyAt = 0;
+  /** The window in arrival order, and the same values kept sorted (the percentile is read every search). */
   #samples: number[] = [];
+  #sorted: number[] = [];
   #consecutiveFailures = 0;
   /** Set while the breaker is open or half-open: the time the cool-down ends. */
   #openUntil: number | undefined;
@@ -137,7 +139,7 @@ export class SourceHealthTracker {
   /** Recent latency at `percentile` (nearest rank), or undefined with too few samples. */
   latencyPercentile(percentile: number): number | undefined {
     if (this.#samples.length < HEDGE_MIN_SAMPLES) return undefined;
-    const sorted = [...this.#samples].sort((a, b) => a - b);
+    const sorted = this.#sorted;
     const rank = Math.max(1, Math.ceil(percentile * sorted.length));
     return sorted[rank - 1];
   }
@@ -163,6 +165,7 @@ export class SourceHealthTracker {
     this.#errorRate = 0;
     this.#latency = undefined;
     this.#samples = [];
+    this.#sorted = [];
     this.#consecutiveFailures = 0;
     this.#openUntil = undefined;
     this.#trialInFlight = false;
@@ -205,8 +208,24 @@ export class SourceHealthTracker {
 
   #pushSample(latencyMs: number): void {
     this.#samples.push(latencyMs);
-    if (this.#samples.length > LATENCY_WINDOW) this.#samples.shift();
+    this.#sorted.splice(lowerBound(this.#sorted, latencyMs), 0, latencyMs);
+    if (this.#samples.length > LATENCY_WINDOW) {
+      const oldest = this.#samples.shift()!;
+      this.#sorted.splice(lowerBound(this.#sorted, oldest), 1);
+    }
   }
+}
+
+/** Index of the first element of `sorted` that is not below `value`. */
+function lowerBound(sorted: number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 const ewma = (previous: number, value: number) => previous + EWMA_ALPHA * (value - previous);

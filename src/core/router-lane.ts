@@ -21,7 +21,11 @@ export interface LaneInput {
   query: SearchQuery;
   limit: number;
   hedged: boolean;
+  /** The lane's controller (aborted by the router, or by an attempt timeout) and its signal. */
+  controller: AbortController;
   signal: AbortSignal;
+  /** Called before the lane waits on anything (a pending call, a backoff): starts the route deadline. */
+  onWait: () => void;
   /** Clock time after which no new attempt or backoff starts. */
   deadlineAt: number;
   /** True once the router has decided this lane lost a hedge (its time still counts as a latency sample). */
@@ -35,7 +39,7 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
     attempts++;
     const verdict = await runAttempt({
       source: lane.source, query: lane.query, limit: lane.limit, clock,
-      timeoutMs: options.attemptTimeoutMs, signal: lane.signal,
+      timeoutMs: options.attemptTimeoutMs, controller: lane.controller, signal: lane.signal, onWait: lane.onWait,
     });
     const now = clock.now();
 
@@ -63,7 +67,10 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
     const delay = backoffDelay(attempts, options);
     if (now + delay >= lane.deadlineAt) return failed;
     try {
-      if (delay > 0) await clock.sleep(delay, lane.signal);
+      if (delay > 0) {
+        lane.onWait();
+        await clock.sleep(delay, lane.signal);
+      }
     } catch {
       // Stopped while waiting to retry: the source was consulted and failed, and stays failed.
       return lane.lostHedge() ? cancelled(lane.signal.reason, attempts) : failed;

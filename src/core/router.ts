@@ -10,6 +10,7 @@ import { SourceHealthTracker } from './router-health.js';
 import { rankSources, type RankedSource } from './router-order.js';
 import { runLane, type LaneResult } from './router-lane.js';
 import { RouteDeadlineError } from './source-error.js';
+import { ClockTimer } from './router-timer.js';
 
 export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './router-options.js';
 export { ROUTER_DEFAULTS } from './router-options.js';
@@ -34,6 +35,9 @@ interface Lane {
   lost: boolean;
   startedAt: number;
   done: Promise<{ lane: Lane; result: LaneResult }>;
+  /** Set, and resolved, when the lane first waits (a pending call, a backoff): only then can a hedge be due. */
+  isWaiting: boolean;
+  waiting: Promise<'waiting'>;
 }
 
 export function createRouter(sources: SearchSource[], options: RouterOptions): SearchRouter {
@@ -72,60 +76,83 @@ async function route(
   const callerSignal = routeOptions.signal;
   if (callerSignal?.aborted) throw callerSignal.reason;
 
-  // Everything this route starts hangs off one controller: the deadline and the caller both abort it.
-  const routeController = new AbortController();
-  const onCallerAbort = () => routeController.abort(callerSignal?.reason);
-  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
-  const deadlineTimer = new AbortController();
-  const deadlineAt = clock.now() + opts.deadlineMs;
-  clock.sleep(opts.deadlineMs, deadlineTimer.signal).then(
-    () => routeController.abort(new RouteDeadlineError(opts.deadlineMs)),
-    () => {},
-  );
-
-  const queue = rankSources(entries, clock.now(), opts.attemptTimeoutMs);
   const active: Lane[] = [];
   const finished: { lane: Lane; result: LaneResult }[] = [];
+  // The deadline and the caller stop the route: every lane in flight is aborted, no new lane starts.
+  let stopped = false;
+  const stop = (reason: unknown) => {
+    if (stopped) return;
+    stopped = true;
+    for (const lane of active) lane.controller.abort(reason);
+  };
+  const onCallerAbort = () => stop(callerSignal?.reason);
+  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  const deadlineAt = clock.now() + opts.deadlineMs;
+  // Armed by the first wait (a pending call, a backoff, a hedge mark): a route whose sources all answer
+  // at once never waits, so the deadline could not have fired during it.
+  const deadline = new ClockTimer(clock, deadlineAt, () => stop(new RouteDeadlineError(opts.deadlineMs)));
+
+  const queue = rankSources(entries, clock.now(), opts.attemptTimeoutMs);
   let seq = 0;
   let winner: LaneResult | undefined;
 
   /** Starts the next source whose breaker lets a call through; false when none is left. */
   const startNext = (hedged: boolean): boolean => {
-    if (routeController.signal.aborted) return false;
+    if (stopped) return false;
     for (;;) {
       const entry = queue.shift();
       if (!entry) return false;
       if (!entry.tracker.acquire(clock.now())) continue; // opened (or its trial taken) since ranking
       const controller = new AbortController();
-      routeController.signal.addEventListener('abort', () => controller.abort(routeController.signal.reason), { once: true });
-      const lane: Lane = { seq: seq++, entry, controller, lost: false, startedAt: clock.now(), done: undefined! };
+      let markWaiting!: (w: 'waiting') => void;
+      const waiting = new Promise<'waiting'>((resolve) => (markWaiting = resolve));
+      const lane: Lane = {
+        seq: seq++, entry, controller, lost: false, startedAt: clock.now(), done: undefined!, isWaiting: false, waiting,
+      };
+      const onLaneWait = () => {
+        deadline.arm();
+        lane.isWaiting = true;
+        markWaiting('waiting');
+      };
       lane.done = runLane(opts, {
         source: entry.source, tracker: entry.tracker, query, limit, hedged,
-        signal: controller.signal, deadlineAt, lostHedge: () => lane.lost,
+        controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost,
       }).then((result) => ({ lane, result }));
       active.push(lane);
       return true;
     }
   };
   const canHedge = () =>
-    opts.hedging && active.length === 1 && !routeController.signal.aborted &&
-    queue.some((e) => e.tracker.available(clock.now()));
+    opts.hedging && active.length === 1 && !stopped && queue.some((e) => e.tracker.available(clock.now()));
 
   try {
     startNext(false);
     while (active.length > 0) {
-      const waits: Promise<{ lane: Lane; result: LaneResult } | 'hedge'>[] = active.map((l) => l.done);
-      const hedgeTimer = new AbortController();
+      let event: { lane: Lane; result: LaneResult } | 'hedge';
       const current = active[0]!;
       const mark = canHedge() ? current.entry.tracker.hedgeMark() : undefined;
-      if (mark !== undefined) {
-        const wait = current.startedAt + mark - clock.now();
-        // Already past its mark (the other lane just finished): hedge now rather than on the next tick.
-        if (wait <= 0 && startNext(true)) continue;
-        waits.push(clock.sleep(Math.max(0, wait), hedgeTimer.signal).then(() => 'hedge' as const, () => new Promise<never>(() => {})));
+      if (mark === undefined) {
+        event = active.length === 1 ? await current.done : await Promise.race(active.map((l) => l.done));
+      } else {
+        // Waiting and already past its mark (the other lane just finished): hedge now, not on the next tick.
+        // A lane that has not waited yet is never hedged at once, even with a mark of 0 (a source that
+        // answers within the clock's resolution): that would call the next source on every search.
+        if (current.isWaiting && current.startedAt + mark <= clock.now() && startNext(true)) continue;
+        // A lane that finishes without waiting needs no hedge timer: the timer starts when the lane waits,
+        // and still fires at `startedAt + mark`.
+        const first = await Promise.race([current.done, current.waiting]);
+        if (first === 'waiting') {
+          let hedgeTimer: ClockTimer | undefined;
+          const hedge = new Promise<'hedge'>((resolve) => {
+            hedgeTimer = new ClockTimer(clock, current.startedAt + mark, () => resolve('hedge'));
+            hedgeTimer.arm();
+          });
+          event = await Promise.race([current.done, hedge]);
+          hedgeTimer?.clear();
+        } else {
+          event = first;
+        }
       }
-      const event = await Promise.race(waits);
-      hedgeTimer.abort();
       if (event === 'hedge') {
         startNext(true);
         continue;
@@ -145,7 +172,7 @@ async function route(
       if (active.length === 0) startNext(false);
     }
   } finally {
-    deadlineTimer.abort();
+    deadline.clear();
     callerSignal?.removeEventListener('abort', onCallerAbort);
   }
   if (callerSignal?.aborted) throw callerSignal.reason;

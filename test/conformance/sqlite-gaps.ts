@@ -4,8 +4,6 @@
 export const SQLITE_LEDGER_GAPS: readonly string[] = [
   // reserve(1.5) is granted (reserved becomes REAL) and reserve(NaN) answers insufficient_credits.
   'reserve rejects amounts that are not positive safe integers and holds nothing',
-  // settle() with a bad charge of 0 or less throws synchronously instead of rejecting.
-  'settle rejects charges that are not non-negative safe integers and keeps the reservation',
   // createOrganization(-1) resolves false ("exists"), createOrganization(1.5)/addCredits(1.5) succeed.
   'createOrganization and addCredits reject credits that are not non-negative safe integers',
   // A settled id leaves no trace: a second settle charges again (from the free balance) and counts again.

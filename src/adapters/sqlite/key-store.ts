@@ -5,13 +5,14 @@ import type { SqliteDatabase } from './database.js';
 
 export function sqliteKeyStore(store: SqliteDatabase): KeyStore {
   const { db } = store;
+  // Statements prepared once, not per call.
   const find = db.prepare('SELECT hash, organization, revoked_at FROM api_keys WHERE hash = ?');
+  const insertKey = db.prepare('INSERT INTO api_keys (hash, organization, created_at) VALUES (?, ?, ?)');
+  const revokeKey = db.prepare('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL');
   const insert = store.transaction((hash: string, organization: string, now: number) => {
-    db.prepare('INSERT INTO api_keys (hash, organization, created_at) VALUES (?, ?, ?)').run(hash, organization, now);
+    insertKey.run(hash, organization, now);
   });
-  const revoke = store.transaction(
-    (hash: string, now: number) => db.prepare('UPDATE api_keys SET revoked_at = ? WHERE hash = ? AND revoked_at IS NULL').run(now, hash).changes > 0,
-  );
+  const revoke = store.transaction((hash: string, now: number) => revokeKey.run(now, hash).changes > 0);
   return {
     async insert(hash, organization, now) {
       insert(true, hash, organization, now);

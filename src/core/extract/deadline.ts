@@ -1,6 +1,7 @@
 // A Clock-driven deadline as an AbortSignal: tests move time instead of waiting.
 
 import type { Clock } from '../../types.js';
+import { ClockTimer } from '../router-timer.js';
 
 export class DeadlineError extends Error {
   override name = 'TimeoutError' as const;
@@ -14,18 +15,20 @@ export interface Deadline {
 
 export function clockDeadline(clock: Clock, ms: number, parent?: AbortSignal): Deadline {
   const controller = new AbortController();
-  const timer = new AbortController();
-  const abort = (reason: unknown) => {
-    if (!controller.signal.aborted) controller.abort(reason);
-    timer.abort();
+  const onParentAbort = () => abort(parent?.reason);
+  const timer = new ClockTimer(clock, clock.now() + ms, () => abort(new DeadlineError(`Deadline of ${ms} ms passed`)));
+  const clear = () => {
+    timer.clear(); // cleared with a shared reason: abort() without one builds a DOMException each time
+    parent?.removeEventListener('abort', onParentAbort);
   };
-  clock.sleep(ms, timer.signal).then(
-    () => abort(new DeadlineError(`Deadline of ${ms} ms passed`)),
-    () => undefined,
-  );
+  function abort(reason: unknown): void {
+    if (!controller.signal.aborted) controller.abort(reason);
+    clear();
+  }
+  timer.arm();
   if (parent) {
     if (parent.aborted) abort(parent.reason);
-    else parent.addEventListener('abort', () => abort(parent.reason), { once: true });
+    else parent.addEventListener('abort', onParentAbort, { once: true });
   }
-  return { signal: controller.signal, clear: () => timer.abort() };
+  return { signal: controller.signal, clear };
 }
