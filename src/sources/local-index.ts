@@ -99,7 +99,7 @@ export function localIndex(options: LocalIndexOptions): LocalIndex {
         ? unranked.all(params)
         : ranked.all({ ...params, match: plan.match, titleWeight })) as { url: string; title: string; snippet: string; text: string }[];
       ctx.signal.throwIfAborted();
-      const results: SourceResult[] = rows.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet.trim() || lead(r.text) }));
+      const results: SourceResult[] = rows.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet.replace(/\s+/g, ' ').trim() || lead(r.text) }));
       // The index holds every document it can answer from, so an empty answer is a definite "no results".
       return results.length > 0 ? { results } : { results: [], noResultsNotice: true };
     },

@@ -53,6 +53,14 @@ describe('localIndex', () => {
     expect(hit!.snippet).not.toMatch(/[<>]/);
   });
 
+  it('flattens line breaks in snippets', async () => {
+    await index.add({ url: 'https://md.test/', title: 'Notes', text: '# Heading\n\nFirst line about quokkas.\nSecond line.' });
+    const [hit] = (await index.search(q('quokkas'), ctx(1))).results;
+    expect(hit!.snippet).not.toMatch(/\n/);
+    expect(hit!.snippet).toContain('First line about quokkas. Second line.');
+    await index.remove('https://md.test/');
+  });
+
   it('stems English words (porter): "honeybees" finds "honeybee", "ranks" finds "ranking"', async () => {
     await index.add({ url: 'https://bees.test/', title: 'Hive notes', text: 'A honeybee colony in spring.' });
     expect(await urls('honeybees')).toEqual(['https://bees.test/']);
