@@ -21,6 +21,9 @@ export type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts, Requ
 export type { CacheStore } from './ports/cache.js';
 export type { KeyStore, StoredKey } from './ports/key-store.js';
 export type { Fetcher, FetchOptions, RawResponse } from './ports/fetcher.js';
+// Custom Fetcher and Renderer adapters report per-URL failures with this (its `type` is the error_type).
+export { FetchFailure, isFetchFailure } from './ports/fetcher.js';
+export { SourceError, isSourceError } from './core/source-error.js';
 export type { Renderer, RenderOptions, RenderedPage } from './ports/renderer.js';
 export type { RateLimitPolicy } from './core/rate-limit.js';
 export type { RepeatEntry } from './core/repeat-window.js';
