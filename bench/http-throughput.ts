@@ -1,19 +1,38 @@
-// HTTP throughput: requests/s of GET /api/search through createNodeHandler (real engine, in-memory
-// SQLite, a zero-latency scripted source) beside a bare node:http JSON echo, measured in the same run
-// with the same keep-alive client. Target: websift ≥ 50% of the bare server.
+// HTTP throughput: requests/s of GET /api/search through createNodeHandler (real engine, SQLite in
+// memory by default, a zero-latency scripted source) beside a bare node:http JSON echo, measured in the
+// same run with the same keep-alive client. Target: websift ≥ 50% of the bare server.
 //   npx tsx bench/http-throughput.ts [--requests 2000] [--connections 16] [--rounds 7]
+//                                    [--durability full|normal] [--database file]
+// Without --durability the ledger is in memory (nothing to fsync: durability does not apply). With it,
+// the ledger runs on a fresh file in a temp directory (or on --database) in WAL mode with that durability.
 
+import { mkdtempSync, rmSync } from 'node:fs';
 import { Agent, createServer, request, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/engine.js';
 import { createNodeHandler } from '../src/http/index.js';
 import { scriptedSource } from '../src/testing/index.js';
 
-const { values } = parseArgs({ options: { requests: { type: 'string' }, connections: { type: 'string' }, rounds: { type: 'string' } } });
+const { values } = parseArgs({
+  options: {
+    requests: { type: 'string' },
+    connections: { type: 'string' },
+    rounds: { type: 'string' },
+    database: { type: 'string' },
+    durability: { type: 'string' },
+  },
+});
 const REQUESTS = Number(values.requests ?? 2000);
 const CONNECTIONS = Number(values.connections ?? 16);
 const ROUNDS = Number(values.rounds ?? 7);
+const DURABILITY = values.durability ?? 'full';
+if (DURABILITY !== 'full' && DURABILITY !== 'normal') throw new Error(`--durability must be full or normal, got ${DURABILITY}`);
+const onFile = values.durability !== undefined || values.database !== undefined;
+const scratch = onFile && values.database === undefined ? mkdtempSync(join(tmpdir(), 'websift-http-bench-')) : undefined;
+const DATABASE = scratch ? join(scratch, 'bench.db') : values.database;
 
 const RESULTS = Array.from({ length: 10 }, (_, i) => ({ title: `Result ${i}`, url: `https://bench.test/${i}`, snippet: `Snippet number ${i} of the benchmark` }));
 
@@ -55,7 +74,11 @@ const bare = await listen((req, res) => {
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
 });
 
-const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results: RESULTS }))], rateLimit: false });
+const engine = createEngine({
+  ...(DATABASE !== undefined ? { database: DATABASE, durability: DURABILITY } : {}),
+  sources: [scriptedSource('bench', () => ({ results: RESULTS }))],
+  rateLimit: false,
+});
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const key = await engine.admin.createApiKey('bench');
 const websift = await listen(createNodeHandler(engine));
@@ -93,11 +116,13 @@ for (let round = 0; round < ROUNDS; round++) {
 bare.server.close();
 websift.server.close();
 await engine.close();
+if (scratch) rmSync(scratch, { recursive: true, force: true });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const row = (name: string, v: Variant) =>
   `| ${name} | ${Math.round(median(rps[v]))} | ${(median(ratios[v]) * 100).toFixed(0)}% (${(Math.min(...ratios[v]) * 100).toFixed(0)}–${(Math.max(...ratios[v]) * 100).toFixed(0)}%) |`;
-console.log(`${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} keep-alive connections, Node ${process.version}`);
+const ledgerMode = DATABASE === undefined ? 'SQLite in memory (nothing to fsync)' : `SQLite file, durability ${DURABILITY}`;
+console.log(`${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} keep-alive connections, ${ledgerMode}, Node ${process.version}`);
 console.log('| server | requests/s (median) | of bare: median (range) |\n|---|---|---|');
 console.log(row('bare node:http JSON echo', 'bare'));
 console.log(row('websift binding alone (unknown path → 404 JSON)', 'routing'));

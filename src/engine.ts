@@ -38,7 +38,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ...(options.database !== undefined ? { database: options.database } : {}),
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
   }));
-  const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false });
+  const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false, clock });
   const keys = options.keyStore ?? sqliteKeyStore(store());
   const accounts = new Accounts(ledger, keys, clock);
   const repeatStore = options.caches?.repeats ?? lruCacheStore();

@@ -4,7 +4,7 @@ import { InvalidRequestError, type FieldProblem } from '../errors.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { Clock, OrganizationInfo, UsageResponse } from '../types.js';
-import { keyDigest, lookupKey, newApiKey } from './api-keys.js';
+import { KeyCache, keyDigest, lookupKey, newApiKey } from './api-keys.js';
 import { unknownOrganization } from './credits.js';
 
 const MAX_ID_LENGTH = 128;
@@ -35,11 +35,13 @@ export class Accounts {
   readonly #clock: Clock;
   /** Organizations seen to exist. They are never deleted, so a positive cache is always right. */
   readonly #known = new Set<string>();
+  readonly #keyCache: KeyCache;
 
-  constructor(ledger: Ledger, keys: KeyStore, clock: Clock) {
+  constructor(ledger: Ledger, keys: KeyStore, clock: Clock, keyCache: { max?: number; ttlMs?: number } = {}) {
     this.#ledger = ledger;
     this.#keys = keys;
     this.#clock = clock;
+    this.#keyCache = new KeyCache(clock, keyCache);
   }
 
   /** Resolves when the organization exists; otherwise UnauthorizedError('unknown_organization'). */
@@ -81,11 +83,19 @@ export class Accounts {
 
   async revokeApiKey(key: string): Promise<boolean> {
     if (typeof key !== 'string' || key.length === 0) return false;
-    return this.#keys.revoke(keyDigest(key), this.#clock.now());
+    const digest = keyDigest(key);
+    // Revocation is immediate in this process: the entry goes before the store is told, and lookups
+    // still in flight then can't re-add it (see KeyCache.epoch); once more after, for good measure.
+    this.#keyCache.delete(digest);
+    try {
+      return await this.#keys.revoke(digest, this.#clock.now());
+    } finally {
+      this.#keyCache.delete(digest);
+    }
   }
 
   authenticate(key: string): Promise<{ organization: string } | null> {
-    return lookupKey(this.#keys, key);
+    return lookupKey(this.#keys, key, this.#keyCache);
   }
 
   async usage(organization: string): Promise<UsageResponse> {

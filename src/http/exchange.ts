@@ -14,8 +14,11 @@ export interface ApiReply {
   status: number;
   /** Lower-case names. */
   headers: Record<string, string>;
-  /** JSON bytes; null for no body. */
-  body: Uint8Array | null;
+  /**
+   * JSON text; null for no body. Text, not bytes: node:http writes a string body together with the
+   * head in one write (a Buffer goes out with writev), and no UTF-8 copy is made up front.
+   */
+  body: string | null;
 }
 
 /** What the `onError` hook is told about the request that failed. */

@@ -10,6 +10,6 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
   const handle = createApiHandler(engine, options);
   return async (request) => {
     const reply = await handle(request);
-    return new Response(reply.body as BodyInit | null, { status: reply.status, headers: reply.headers });
+    return new Response(reply.body, { status: reply.status, headers: reply.headers });
   };
 }

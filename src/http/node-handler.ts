@@ -84,7 +84,8 @@ function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unread
   const headers: Record<string, string> = { ...reply.headers };
   // A body left unread (over the limit, or not needed) can't be skipped on a kept-alive connection.
   if (unreadBody) headers['connection'] = 'close';
-  if (reply.body !== null) headers['content-length'] = String(reply.body.byteLength);
+  if (reply.body !== null) headers['content-length'] = String(Buffer.byteLength(reply.body, 'utf8'));
   res.writeHead(reply.status, headers);
-  res.end(req.method === 'HEAD' || reply.body === null ? undefined : reply.body);
+  // A string body: node:http sends it with the head in one write.
+  res.end(req.method === 'HEAD' || reply.body === null ? undefined : reply.body, 'utf8');
 }

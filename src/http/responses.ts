@@ -7,7 +7,7 @@ import { MethodNotAllowedError } from './http-errors.js';
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): ApiReply {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: Buffer.from(JSON.stringify(body), 'utf8') };
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
 export interface ErrorContext {

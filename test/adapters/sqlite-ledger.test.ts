@@ -25,7 +25,7 @@ const open = () => {
 const pendingOf = (path: string, org: string) => {
   const raw = new Database(path, { readonly: true });
   try {
-    return (raw.prepare('SELECT COALESCE(SUM(amount), 0) AS n FROM reservations WHERE organization = ?').get(org) as { n: number }).n;
+    return (raw.prepare('SELECT COALESCE(SUM(amount), 0) AS n FROM reservations WHERE organization = ? AND finished = 0').get(org) as { n: number }).n;
   } finally {
     raw.close();
   }
@@ -133,9 +133,9 @@ describe('crash recovery', () => {
   it("releases a session that claims this pid but wasn't opened by this process (pid reuse)", async () => {
     const { db, ledger } = open();
     await ledger.createOrganization('acme', 5, 0);
-    db.db.prepare("INSERT INTO sessions (id, pid, host, started, opened_at) VALUES ('ghost', ?, ?, 'not-our-start', 0)")
-      .run(process.pid, (await import('node:os')).hostname());
-    db.db.prepare("INSERT INTO reservations (id, organization, amount, session, created_at) VALUES ('g1', 'acme', 5, 'ghost', 0)").run();
+    const ghost = db.db.prepare("INSERT INTO sessions (id, pid, host, started, opened_at) VALUES ('ghost', ?, ?, 'not-our-start', 0)")
+      .run(process.pid, (await import('node:os')).hostname()).lastInsertRowid;
+    db.db.prepare("INSERT INTO reservations (id, organization, amount, session, created_at) VALUES ('g1', 'acme', 5, ?, 0)").run(ghost);
     open();
     expect(pendingOf(file, 'acme')).toBe(0);
     expect(db.db.prepare("SELECT id FROM sessions WHERE id = 'ghost'").all()).toEqual([]);

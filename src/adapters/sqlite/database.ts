@@ -22,7 +22,10 @@ export interface SqliteOptions {
 
 export interface SqliteDatabase {
   readonly db: Database.Database;
+  /** This open's session id (a UUID). */
   readonly session: string;
+  /** The session's number (sessions.n): what its reservations store, to keep their rows small. */
+  readonly sessionNumber: number;
   /**
    * Wraps `fn` as an IMMEDIATE transaction (built once: call the result per operation).
    * `durable` decides per call whether the commit is fsynced (when durability is 'full').
@@ -36,6 +39,7 @@ const liveSessions = new Set<string>();
 
 export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
   const path = options.database ?? ':memory:';
+  const inMemory = path === ':memory:' || path === '';
   const db = new Database(path);
   try {
     db.pragma('busy_timeout = 5000');
@@ -43,13 +47,15 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
     // to the WAL, and a charge touches two tiny rows; 1 KiB pages cut a reserve + settle by ~15 % of CPU.
     db.pragma('page_size = 1024');
     db.pragma('foreign_keys = ON');
-    if (path !== ':memory:' && path !== '') db.pragma('journal_mode = WAL');
+    if (!inMemory) db.pragma('journal_mode = WAL');
     migrate(db);
   } catch (error) {
     db.close();
     throw error;
   }
-  const full = options.durability !== 'normal';
+  // A database in memory has nothing to fsync: never switch PRAGMA synchronous for it (each switch is
+  // an exec, two per charged request).
+  const full = options.durability !== 'normal' && !inMemory;
   let synced: boolean | undefined;
 
   function transaction<A extends unknown[], R>(fn: (...args: A) => R) {
@@ -70,12 +76,13 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
   const session = randomUUID();
   const me = currentProcess();
   const sweep = sessionSweeper(db);
-  transaction(() => {
+  const sessionNumber = transaction(() => {
     for (const dead of deadSessions(db, me)) sweep(dead);
     sweep(null);
-    db.prepare('INSERT INTO sessions (id, pid, host, started, opened_at) VALUES (?, ?, ?, ?, ?)').run(
+    const row = db.prepare('INSERT INTO sessions (id, pid, host, started, opened_at) VALUES (?, ?, ?, ?, ?)').run(
       session, me.pid, me.host, me.started, Date.now(),
     );
+    return Number(row.lastInsertRowid);
   })(true);
   liveSessions.add(session);
 
@@ -83,13 +90,14 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
   return {
     db,
     session,
+    sessionNumber,
     transaction,
     close() {
       if (closed) return;
       closed = true;
       liveSessions.delete(session);
       // A clean close releases what this session still holds (requests cut short by close).
-      transaction(() => sweep(session))(true);
+      transaction(() => sweep(sessionNumber))(true);
       db.close();
     },
   };
@@ -99,25 +107,26 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
  * A session is dead when its process is gone, or when it claims to be this very process but was not
  * opened by it (a handle dropped without close, or a previous process that had our pid).
  */
-function deadSessions(db: Database.Database, me: ProcessIdentity): string[] {
-  const rows = db.prepare('SELECT id, pid, host, started FROM sessions').all() as ({ id: string } & ProcessIdentity)[];
+function deadSessions(db: Database.Database, me: ProcessIdentity): number[] {
+  const rows = db.prepare('SELECT n, id, pid, host, started FROM sessions').all() as ({ n: number; id: string } & ProcessIdentity)[];
   return rows
     .filter((row) => {
       const ours = row.pid === me.pid && row.host === me.host && row.started === me.started;
       return !(ours ? liveSessions.has(row.id) : processAlive(row));
     })
-    .map((row) => row.id);
+    .map((row) => row.n);
 }
 
-/** Releases a session's reservations and removes it; `null`: reservations whose session row is gone. */
-function sessionSweeper(db: Database.Database): (session: string | null) => void {
+/** Releases a session's pending reservations and removes it; `null`: reservations whose session row is gone. */
+function sessionSweeper(db: Database.Database): (session: number | null) => void {
+  // Only pending rows (finished = 0): finished ones are the trace of settled requests and stay.
+  const whose = '((@session IS NULL AND session NOT IN (SELECT n FROM sessions)) OR session = @session)';
   const held = db.prepare(
-    `SELECT organization, SUM(amount) AS amount FROM reservations
-     WHERE (@session IS NULL AND session NOT IN (SELECT id FROM sessions)) OR session = @session GROUP BY organization`,
+    `SELECT organization, SUM(amount) AS amount FROM reservations WHERE finished = 0 AND ${whose} GROUP BY organization`,
   );
   const unreserve = db.prepare('UPDATE organizations SET reserved = MAX(0, reserved - ?) WHERE id = ?');
-  const drop = db.prepare('DELETE FROM reservations WHERE (@session IS NULL AND session NOT IN (SELECT id FROM sessions)) OR session = @session');
-  const dropSession = db.prepare('DELETE FROM sessions WHERE id = ?');
+  const drop = db.prepare(`DELETE FROM reservations WHERE finished = 0 AND ${whose}`);
+  const dropSession = db.prepare('DELETE FROM sessions WHERE n = ?');
   return (session) => {
     for (const row of held.all({ session }) as { organization: string; amount: number }[]) unreserve.run(row.amount, row.organization);
     drop.run({ session });

@@ -1,11 +1,19 @@
 // The Ledger on SQLite: each operation is one IMMEDIATE transaction, so concurrent requests (in this
 // process or others sharing the file) never lose or double-count credits. Balances never go
 // negative: a reservation is only granted from balance minus pending reservations (kept on the
-// organization row), and a settlement never charges more than its reservation.
+// organization row), and a settlement never charges more than its reservation. A settlement is
+// applied once: it marks the reservation's row finished (or adds a finished row when nothing was
+// reserved) in the same transaction, and a second settlement of that id charges and counts nothing.
+// Finished rows are the trace, pruned by age (trace-pruner.ts).
 
 import type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts } from '../../ports/ledger.js';
-import type { OrganizationInfo } from '../../types.js';
+import type { Clock, OrganizationInfo } from '../../types.js';
+import { systemClock } from '../system-clock.js';
+import { checkCredits } from './amounts.js';
 import type { SqliteDatabase } from './database.js';
+import { FreeCounts } from './free-counts.js';
+import { RecentIds } from './recent-ids.js';
+import { FINISHED_RETENTION_MS, tracePruner } from './trace-pruner.js';
 
 interface OrgRow {
   id: string;
@@ -17,29 +25,50 @@ interface OrgRow {
   free_requests: number;
 }
 
-export function sqliteLedger(store: SqliteDatabase, options: { closeStore?: boolean } = {}): Ledger {
+export interface SqliteLedgerOptions {
+  /** Close the database with the ledger (default true; false when keys share it). */
+  closeStore?: boolean;
+  /** Dates the trace of finished reservations and drives its pruning (default: the system clock). */
+  clock?: Clock;
+  /** How long a finished reservation id is remembered, in ms (default 1 h). */
+  finishedRetentionMs?: number;
+}
+
+export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions = {}): Ledger {
   const { db } = store;
+  const clock = options.clock ?? systemClock;
+  const retention = options.finishedRetentionMs ?? FINISHED_RETENTION_MS;
+  const pruner = tracePruner(db, clock, retention);
+  const freeIds = new RecentIds(clock, retention);
+  const freeCounts = new FreeCounts(store);
+  // Prune on open too, so a file whose ledgers settle rarely still sheds its old trace.
+  store.transaction(() => pruner.pruneAll())(false);
   const q = {
     org: db.prepare('SELECT * FROM organizations WHERE id = ?'),
     orgs: db.prepare('SELECT id, balance, used FROM organizations ORDER BY id'),
     insertOrg: db.prepare('INSERT OR IGNORE INTO organizations (id, balance, created_at) VALUES (?, ?, ?)'),
     addCredits: db.prepare('UPDATE organizations SET balance = balance + ? WHERE id = ? RETURNING balance'),
-    hold: db.prepare('UPDATE organizations SET reserved = reserved + @amount WHERE id = @organization AND balance - reserved >= @amount'),
+    hold: db.prepare('UPDATE organizations SET reserved = reserved + ? WHERE id = ? AND balance - reserved >= ?'),
     insertReservation: db.prepare(
       'INSERT INTO reservations (id, organization, amount, session, created_at) VALUES (?, ?, ?, ?, ?)',
     ),
-    takeReservation: db.prepare('DELETE FROM reservations WHERE id = ? RETURNING amount'),
+    finished: db.prepare('SELECT finished FROM reservations WHERE id = ?').pluck(),
+    finishReservation: db.prepare('UPDATE reservations SET finished = 1 WHERE id = ? AND finished = 0 RETURNING amount'),
+    /** A settlement with no pending reservation: adds its finished row, or finds it already there. */
+    finishUnreserved: db.prepare(
+      'INSERT OR IGNORE INTO reservations (id, organization, amount, session, created_at, finished) VALUES (?, ?, 0, ?, ?, 1)',
+    ),
+    // Positional parameters: binding an object by name costs more per call.
     settle: db.prepare(
-      `UPDATE organizations SET balance = balance - @charged, used = used + @charged, reserved = reserved - @held,
-         search_requests = search_requests + @search, extract_requests = extract_requests + @extract,
-         free_requests = free_requests + @free
-       WHERE id = @organization`,
+      `UPDATE organizations SET balance = balance - ?, used = used + ?, reserved = reserved - ?,
+         search_requests = search_requests + ?, extract_requests = extract_requests + ?, free_requests = free_requests + ?
+       WHERE id = ?`,
     ),
   };
 
-  const reserveTx = store.transaction((r: Reservation, now: number): ReserveOutcome => {
-    if (q.hold.run({ amount: r.amount, organization: r.organization }).changes === 1) {
-      q.insertReservation.run(r.id, r.organization, r.amount, store.session, now);
+  const reserveTx = store.transaction((r: Reservation, at: number): ReserveOutcome => {
+    if (q.hold.run(r.amount, r.organization, r.amount).changes === 1) {
+      q.insertReservation.run(r.id, r.organization, r.amount, store.sessionNumber, at);
       return { ok: true };
     }
     const org = q.org.get(r.organization) as OrgRow | undefined;
@@ -48,8 +77,22 @@ export function sqliteLedger(store: SqliteDatabase, options: { closeStore?: bool
   });
 
   const settleOne = (s: Settlement): number => {
-    if (!Number.isSafeInteger(s.charged) || s.charged < 0) throw new RangeError(`settle: charged must be a non-negative integer (got ${s.charged})`);
-    const held = (q.takeReservation.get(s.id) as { amount: number } | undefined)?.amount ?? 0;
+    checkCredits('settle: charged', s.charged, 0);
+    pruner.tick();
+    const held = (q.finishReservation.get(s.id) as { amount: number } | undefined)?.amount ?? 0;
+    // No pending reservation: if the id already finished (on disk, or a free settlement in memory),
+    // charge and count nothing. A count-only one is remembered in memory (recent-ids.ts says why);
+    // one that charges leaves a finished row on disk.
+    let remember = false;
+    if (held === 0) {
+      if (freeIds.has(s.id)) return 0;
+      if (s.charged === 0) {
+        if (q.finished.get(s.id) !== undefined) return 0; // no pending row (held is 0): a finished one
+        remember = true;
+      } else if (q.finishUnreserved.run(s.id, s.organization, store.sessionNumber, clock.now()).changes === 0) {
+        return 0;
+      }
+    }
     let charged = Math.min(s.charged, held);
     if (held === 0 && s.charged > 0) {
       // No reservation (released by a clean close meanwhile): charge only what no one else holds.
@@ -58,17 +101,27 @@ export function sqliteLedger(store: SqliteDatabase, options: { closeStore?: bool
     }
     charged = Math.max(0, charged);
     const counted = s.answered ? 1 : 0;
-    q.settle.run({
-      organization: s.organization,
-      charged,
-      held,
-      search: s.kind === 'search' ? counted : 0,
-      extract: s.kind === 'extract' ? counted : 0,
-      free: s.answered && charged === 0 ? 1 : 0,
-    });
+    const search = s.kind === 'search' ? counted : 0;
+    q.settle.run(charged, charged, held, search, counted - search, s.answered && charged === 0 ? 1 : 0, s.organization);
+    if (remember) freeIds.add(s.id); // only once the settlement went through
     return charged;
   };
   const settleTx = Object.assign(store.transaction(settleOne), { inner: settleOne });
+
+  /**
+   * A count-only settlement of an id this handle holds no reservation for (a free repeat): counted in
+   * memory and written with the turn's other ones (free-counts.ts). Undefined when the id turns out to
+   * be pending under another handle: the caller then takes the full path.
+   */
+  const countOnly = (s: Settlement): number | undefined => {
+    if (freeIds.has(s.id)) return 0;
+    const finished = q.finished.get(s.id) as number | undefined;
+    if (finished === 1) return 0;
+    if (finished === 0) return undefined;
+    freeIds.add(s.id);
+    if (s.answered) freeCounts.add(s.organization, s.kind);
+    return 0;
+  };
 
   // Group commit: charging settlements that arrive while the event loop is busy (better-sqlite3
   // blocks it during each fsync) are committed together, one transaction and one fsync per batch.
@@ -109,9 +162,11 @@ export function sqliteLedger(store: SqliteDatabase, options: { closeStore?: bool
 
   return {
     async createOrganization(id, credits, now) {
+      checkCredits('createOrganization: credits', credits, 0);
       return createTx(true, id, credits, now);
     },
     async addCredits(id, credits) {
+      checkCredits('addCredits: credits', credits, 0);
       return addTx(true, id, credits);
     },
     async organization(id) {
@@ -121,17 +176,37 @@ export function sqliteLedger(store: SqliteDatabase, options: { closeStore?: bool
     async listOrganizations() {
       return q.orgs.all() as OrganizationInfo[];
     },
-    async reserve(r, now) {
+    async reserve(r) {
+      checkCredits('reserve: amount', r.amount, 1);
       // Not fsynced: if the commit is lost, the reservation is simply released.
-      const outcome = reserveTx(false, r, now);
+      // Dated by the ledger's Clock rather than `now` (the same clock in the engine): the trace is
+      // pruned by this date against that Clock.
+      const outcome = reserveTx(false, r, clock.now());
       if (outcome.ok) inFlight.add(r.id);
       return outcome;
     },
     settle(s) {
-      const alone = inFlight.size <= (inFlight.has(s.id) ? 1 : 0) && queue.length === 0;
+      // Checked before it can join a batch (the batch would retry it alone anyway).
+      try {
+        checkCredits('settle: charged', s.charged, 0);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      const mine = inFlight.has(s.id);
+      const alone = inFlight.size <= (mine ? 1 : 0) && queue.length === 0;
       inFlight.delete(s.id);
-      // Free settlements only move counters: committed at once, without fsync.
-      if (!(s.charged > 0)) return settleNow(false, s);
+      if (!(s.charged > 0)) {
+        if (!mine) {
+          try {
+            const done = countOnly(s);
+            if (done !== undefined) return Promise.resolve(done);
+          } catch (error) {
+            return Promise.reject(error);
+          }
+        }
+        // A release only moves counters and a hold: committed at once, without fsync.
+        return settleNow(false, s);
+      }
       if (alone) return settleNow(true, s);
       return new Promise<number>((resolve, reject) => {
         queue.push({ s, resolve, reject });
@@ -139,6 +214,7 @@ export function sqliteLedger(store: SqliteDatabase, options: { closeStore?: bool
       });
     },
     async usage(organization): Promise<UsageCounts | null> {
+      freeCounts.flush();
       const org = q.org.get(organization) as OrgRow | undefined;
       if (!org) return null;
       return {
@@ -149,6 +225,7 @@ export function sqliteLedger(store: SqliteDatabase, options: { closeStore?: bool
       };
     },
     async close() {
+      freeCounts.flush();
       if (options.closeStore !== false) store.close();
     },
   };

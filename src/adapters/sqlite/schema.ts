@@ -37,6 +37,42 @@ const migrations: readonly string[] = [
      created_at INTEGER NOT NULL,
      revoked_at INTEGER
    ) WITHOUT ROWID;`,
+  // 2: the trace of finished reservations, so a settlement delivered twice (a retry, a release after a
+  // settle) is applied once. A settled or released reservation keeps its row with `finished` set to 1
+  // instead of being deleted (a charging settlement without a reservation adds a finished row of
+  // amount 0). Why in place: the flag lands on the page the settlement writes anyway (a separate table
+  // added a page to every commit, ~+6 µs), and 0 → 1 keeps the row's size, so SQLite rewrites it where
+  // it is (a nullable finished_at cost ~+3.6 µs per settlement, measured). Pending = finished = 0.
+  // created_at is the ledger Clock's time of the reservation; finished rows are pruned by it
+  // (trace-pruner.ts). Rows now outlive requests, so they are kept small: a reservation names its
+  // session by a number (sessions.n), not the 36-character id. SQLite can't change a CHECK or a key in
+  // place: both tables are rebuilt.
+  // Reservations whose session row is gone get session 0, which no session has: the next open releases them.
+  `CREATE TABLE sessions_v2 (
+     n INTEGER PRIMARY KEY AUTOINCREMENT,
+     id TEXT NOT NULL,
+     pid INTEGER NOT NULL,
+     host TEXT NOT NULL,
+     started TEXT NOT NULL,
+     opened_at INTEGER NOT NULL
+   );
+   INSERT INTO sessions_v2 (id, pid, host, started, opened_at) SELECT id, pid, host, started, opened_at FROM sessions;
+   CREATE TABLE reservations_v2 (
+     id TEXT PRIMARY KEY,
+     organization TEXT NOT NULL,
+     amount INTEGER NOT NULL,
+     session INTEGER NOT NULL,
+     created_at INTEGER NOT NULL,
+     finished INTEGER NOT NULL DEFAULT 0,
+     CHECK (amount > 0 OR (amount = 0 AND finished = 1))
+   ) WITHOUT ROWID;
+   INSERT INTO reservations_v2 (id, organization, amount, session, created_at)
+     SELECT r.id, r.organization, r.amount, COALESCE(s.n, 0), r.created_at
+     FROM reservations r LEFT JOIN sessions_v2 s ON s.id = r.session;
+   DROP TABLE reservations;
+   DROP TABLE sessions;
+   ALTER TABLE sessions_v2 RENAME TO sessions;
+   ALTER TABLE reservations_v2 RENAME TO reservations;`,
 ];
 
 export const SCHEMA_VERSION = migrations.length;
