@@ -1,14 +1,19 @@
 // Extraction-quality benchmark on WCXB-dev (see bench/lib/*). Usage:
 //   npx tsx bench/quality.ts [--limit N | --sample] [--split train|validation|all] [--type forum,...]
-//                            [--ids 0001,0002] [--no-baseline] [--json out.json]
+//                            [--ids 0001,0002] [--no-baseline] [--json out.json] [--record]
+// --record (with --sample) stores websift's F1 on the fixed sample in bench/quality-sample.json,
+// the figure the CI regression test (test/convert/quality-regression.test.ts) holds the code to.
 // Data: $WCXB_DIR, else ../shared/data/wcxb-dev beside the repository.
 
 import { writeFileSync } from 'node:fs';
-import { formatReport, runQuality, SAMPLE_SIZE, type QualityOptions } from './lib/quality-run.js';
+import { aggregate, formatReport, runQuality, SAMPLE_SIZE, type QualityOptions } from './lib/quality-run.js';
+import { RECORD_FILE } from './lib/quality-record.js';
 import { wcxbAvailable, wcxbDir } from './lib/wcxb-data.js';
 
-function parseArgs(argv: string[]): QualityOptions & { json?: string } {
-  const opts: QualityOptions & { json?: string } = {};
+type CliOptions = QualityOptions & { json?: string; record?: boolean };
+
+function parseArgs(argv: string[]): CliOptions {
+  const opts: CliOptions = {};
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const next = () => {
@@ -23,8 +28,10 @@ function parseArgs(argv: string[]): QualityOptions & { json?: string } {
     else if (arg === '--ids') opts.ids = next().split(',');
     else if (arg === '--no-baseline') opts.baseline = false;
     else if (arg === '--json') opts.json = next();
+    else if (arg === '--record') opts.record = true;
     else throw new Error(`unknown argument ${arg}`);
   }
+  if (opts.record && (opts.limit !== SAMPLE_SIZE || opts.split || opts.types || opts.ids)) throw new Error('--record needs --sample alone');
   if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit > 0)) throw new Error('--limit must be a positive integer');
   return opts;
 }
@@ -42,3 +49,8 @@ if (process.stderr.isTTY) process.stderr.write('\n');
 console.log(formatReport(results));
 console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s wall)`);
 if (opts.json) writeFileSync(opts.json, JSON.stringify(results, null, 0));
+if (opts.record) {
+  const f1 = aggregate(results.filter((r) => r.system === 'websift')).f1;
+  writeFileSync(RECORD_FILE, JSON.stringify({ sample: SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --sample --record' }, null, 2) + '\n');
+  console.log(`recorded F1 ${f1.toFixed(4)} on the ${SAMPLE_SIZE}-page sample in ${RECORD_FILE}`);
+}

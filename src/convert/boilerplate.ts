@@ -1,5 +1,7 @@
 // Boilerplate removal that generalizes: page chrome by element and ARIA role, widgets by class/id
-// words (cookie banners, share bars, related-content boxes…), and navigation-like link lists.
+// words (cookie banners, share bars, related-content boxes…), control labels by their whole
+// text ("Register", "Add to cart"), and navigation-like link lists. (Removing widget sections by
+// their heading — "Comments", "Related posts" — was measured and cost forum posts; not done.)
 // An element holding most of the root's text is never removed: a page that names its main
 // wrapper "page-header-layout" must not lose its content to a word in a class name.
 
@@ -8,10 +10,24 @@ import { qsa } from './dom-utils.js';
 import { computeTextStats, type TextStats } from './text-stats.js';
 
 const BOILERPLATE_WORDS =
-  /(?:^|[-_\s])(nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|footer|masthead|cookies?|consent|gdpr|newsletter|subscribe|subscription|signup|sign-up|social|share|sharing|sharedaddy|related|recommended|recommendations|promo|promotion|advert|advertisement|ads|adsbygoogle|ad-slot|banner|popup|modal|overlay|toolbar|pagination|pager|skip-link|sponsor|sponsored|outbrain|taboola|disqus|author-bio|print|login|searchform|search-form|widget)(?:[-_\s]|$)/i;
+  /(?:^|[-_\s])(nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|footer|masthead|cookies?|consent|gdpr|newsletter|subscribe|subscription|signup|sign-up|social|share|sharing|sharedaddy|related|recommended|recommendations|promo|promotion|advert|advertisement|ads|adsbygoogle|ad-slot|popup|modal|overlay|toolbar|pagination|pager|skip-link|sponsor|sponsored|outbrain|taboola|disqus|author-bio|print|login|searchform|search-form)(?:[-_\s]|$)/i;
+
+/** Whole-element texts that are controls or labels, never content. */
+const CONTROL_TEXT =
+  /^(register|log ?in|sign ?in|sign ?up|ask question|add to (cart|bag|basket|wishlist)|out of stock|in stock|read more|continue reading|share|tweet|pin it|print|email|reply|quote|report|like|follow|back to top|skip to (main )?content|filter( & sort)?|sort by|compare|previous|next|load more|show more|view all)$/i;
+
+/** Elements whose id is a fragment anchor (docs' `<section id="cookies">`), not a widget name. */
+const ANCHOR_TAGS = new Set(['section', 'article', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'dt', 'a']);
+
+/** State modifiers: `sidebar-enabled--false` describes the layout, it is not a sidebar. */
+const STATE_TOKEN = /--|(?:^|[-_])(?:enabled|disabled|false|true|active|open|closed|has|no|with|without|is)(?:[-_]|$)/i;
 
 export function looksLikeBoilerplate(el: Element): boolean {
-  return BOILERPLATE_WORDS.test(`${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`);
+  const tokens = (el.getAttribute('class') ?? '').split(/\s+/);
+  const id = el.getAttribute('id') ?? '';
+  // An id of many words is a slug or heading anchor ("menu-innovation-strategies-…"), not a widget.
+  if (id && !ANCHOR_TAGS.has(el.localName) && id.split(/[-_]/).length <= 3) tokens.push(id);
+  return tokens.some((t) => t !== '' && !STATE_TOKEN.test(t) && BOILERPLATE_WORDS.test(t));
 }
 
 /** Share of an element's words that sit inside links. */
@@ -20,8 +36,12 @@ export function linkDensity(s: TextStats): number {
 }
 
 export interface BoilerplateOptions {
+  /** Remove page chrome: nav, header, footer, aside, forms, landmark roles (default true). */
+  chrome?: boolean;
   /** Remove elements whose class/id names a widget (default true). */
   hints?: boolean;
+  /** Remove control labels ("Register", "Add to cart", "Read more") by their text (default true). */
+  phrases?: boolean;
   /** Remove lists and blocks that are nearly all short links (default true). */
   linkLists?: boolean;
 }
@@ -37,10 +57,17 @@ export function removeBoilerplate(root: Element, options: BoilerplateOptions = {
   const remove = (el: Element) => {
     if (el !== root && root.contains(el) && !guarded(el)) el.remove();
   };
-  for (const el of qsa(root, CHROME_SELECTOR)) remove(el);
+  if (options.chrome !== false) for (const el of qsa(root, CHROME_SELECTOR)) remove(el);
   if (options.hints !== false) {
     for (const el of qsa(root, '[class], [id]')) {
       if (!NEVER_BY_HINT.has(el.localName) && looksLikeBoilerplate(el)) remove(el);
+    }
+  }
+  if (options.phrases !== false) {
+    for (const el of qsa(root, 'a, button, span, li, p, div, label')) {
+      const words = st(el).words;
+      if (words === 0 || words > 5 || (el.firstElementChild && el.firstElementChild.localName !== 'span')) continue;
+      if (root.contains(el) && CONTROL_TEXT.test((el.textContent ?? '').replace(/\s+/g, ' ').trim())) el.remove();
     }
   }
   if (options.linkLists !== false) {

@@ -9,6 +9,7 @@ import { tidyMarkdown } from './markdown-tidy.js';
 import { parseHtmlDocument } from './parse-html.js';
 import { selectMainContent } from './main-content.js';
 import { readStructuredData } from './structured-data.js';
+import { supplementFromStructuredData } from './structured-supplement.js';
 import { prepareTables } from './tables.js';
 import { createTurndown } from './turndown-service.js';
 
@@ -31,10 +32,10 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}
   // Before Readability, so layout tables read as the blocks they are and data tables keep their marks.
   prepareTables(body);
 
-  const text = plainText(body); // the last resort, taken before Readability rewrites the tree
-  if (text === '') return '';
+  const text = body.textContent ?? ''; // the last resort, taken before Readability rewrites the tree
+  if (!/\S/.test(text)) return '';
   const { element } = selectMainContent(doc, stats.elements, data);
-  return toMarkdown(element) || text;
+  return supplementFromStructuredData(toMarkdown(element), data) || plainText(text);
 }
 
 const turndown = createTurndown();
@@ -48,6 +49,6 @@ function toMarkdown(root: Element): string {
   }
 }
 
-function plainText(root: Element): string {
-  return (root.textContent ?? '').replace(/[ \t\r\f\v]+/g, ' ').replace(/\s*\n\s*/g, '\n').replace(/\n{2,}/g, '\n\n').trim();
+function plainText(text: string): string {
+  return text.replace(/[ \t\r\f\v]+/g, ' ').replace(/\s*\n\s*/g, '\n').replace(/\n{2,}/g, '\n\n').trim();
 }

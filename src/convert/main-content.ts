@@ -2,12 +2,13 @@
 //  - Readability's article: best on single-article pages;
 //  - the page's <main> (else its body) with boilerplate removed: it keeps what Readability drops
 //    on pages of many items (forum posts, cards, service sections, product specifications).
-// Readability wins unless the cleaned candidate holds clearly more text (EXPAND_RATIO) and the
+// Readability wins unless the cleaned candidate holds clearly more text (tuning.expandRatio) and the
 // page does not declare itself a single Article in its structured data. Tuned on WCXB dev-train.
 
 import { dominantContainer, removeBoilerplate } from './boilerplate.js';
 import { MAX_READABILITY_ELEMENTS } from './dom-guard.js';
 import { runReadability } from './readability-extract.js';
+import { countWords } from './text-stats.js';
 import { declaresArticle, type StructuredData } from './structured-data.js';
 
 /** Below this much article text, Readability is taken to have found no article. */
@@ -18,6 +19,8 @@ export const tuning = {
   expandRatio: 1.5,
   /** dominantContainer descends into a child holding at least this share of non-link words. */
   dominantShare: 0.85,
+  /** Also strip widgets and link lists (pagination, tag lists) from Readability's article. */
+  cleanArticle: true as boolean,
 };
 /** A <main> element is used only when it holds at least this much text. */
 const MIN_MAIN_CHARS = 200;
@@ -29,15 +32,17 @@ export interface MainContent {
   source: MainContentSource;
 }
 
-const words = (el: Element) => (el.textContent ?? '').match(/\w+/g)?.length ?? 0;
+const words = (el: Element) => countWords(el.textContent ?? '');
 
 /** Consumes `doc` (Readability rewrites it); the cleaned candidate is taken from a copy first. */
 export function selectMainContent(doc: Document, elements: number, data: StructuredData): MainContent {
   const cleaned = cleanedCandidate(doc);
   const article = elements <= MAX_READABILITY_ELEMENTS ? runReadability(doc) : null;
   if (!article || article.textLength < MIN_ARTICLE_CHARS) return cleaned;
+  if (tuning.cleanArticle) removeBoilerplate(article.content, { chrome: false });
+  const articleWords = words(article.content);
   if (declaresArticle(data)) return { element: article.content, source: 'readability' };
-  if (words(cleaned.element) >= tuning.expandRatio * Math.max(1, words(article.content))) return cleaned;
+  if (words(cleaned.element) >= tuning.expandRatio * Math.max(1, articleWords)) return cleaned;
   return { element: article.content, source: 'readability' };
 }
 

@@ -15,6 +15,8 @@ export function runReadability(doc: Document): ReadabilityArticle | null {
   try {
     article = new Readability<Element>(doc, {
       charThreshold: 500,
+      // Classes stay so the widget hints of boilerplate.ts can be applied to the article too.
+      keepClasses: true,
       serializer: (node) => node as Element,
     }).parse();
   } catch {

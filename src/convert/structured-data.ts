@@ -9,13 +9,16 @@ export interface StructuredData {
   types: Set<string>;
   /** Plain-text descriptions of Product entities. */
   productDescriptions: string[];
+  /** Post texts of Question, Answer, Comment and DiscussionForumPosting entities, in document order. */
+  postTexts: string[];
 }
 
+const POST_TYPES = new Set(['Question', 'Answer', 'Comment', 'DiscussionForumPosting', 'SocialMediaPosting']);
 const MAX_JSONLD_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 
 export function readStructuredData(doc: Document): StructuredData {
-  const data: StructuredData = { types: new Set(), productDescriptions: [] };
+  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [] };
   for (const script of qsa(doc, 'script[type="application/ld+json"]')) {
     const text = script.textContent ?? '';
     if (text.length > MAX_JSONLD_CHARS) continue;
@@ -36,7 +39,7 @@ function walk(root: unknown, data: StructuredData): void {
   while (stack.length > 0 && seen++ < MAX_NODES) {
     const node = stack.pop();
     if (Array.isArray(node)) {
-      stack.push(...node);
+      for (let i = node.length - 1; i >= 0; i--) stack.push(node[i]);
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
@@ -47,7 +50,14 @@ function walk(root: unknown, data: StructuredData): void {
       const desc = htmlToText(obj['description']);
       if (desc.length > 0) data.productDescriptions.push(desc);
     }
-    for (const v of Object.values(obj)) if (v !== null && typeof v === 'object') stack.push(v);
+    if (types.some((t) => POST_TYPES.has(t.replace(/^.*[/:]/, '')))) {
+      const text = typeof obj['text'] === 'string' ? obj['text'] : typeof obj['articleBody'] === 'string' ? obj['articleBody'] : '';
+      const clean = htmlToText(text);
+      if (clean.length > 0) data.postTexts.push(clean);
+    }
+    // Children in reverse so the stack pops them in document order.
+    const children = Object.values(obj).filter((v) => v !== null && typeof v === 'object');
+    for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }
 
@@ -80,3 +90,4 @@ export function declaresArticle(data: StructuredData): boolean {
   }
   return article;
 }
+

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { removeInvisible } from '../../src/convert/clean-dom.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { articlePage, lorem, page } from './fixtures.js';
 
 const URL_ = 'https://site.test/blog/post.html';
@@ -12,16 +14,32 @@ describe('htmlToMarkdown: main content', () => {
     for (const chrome of ['HomeNavLink', 'SiteLogo', 'SidebarLink', 'FooterCopyright']) expect(md).not.toContain(chrome);
   });
 
-  it('drops scripts, styles, hidden elements and form controls', () => {
+  it('drops scripts, styles, aria-hidden decoration, screen-reader-only text and form controls', () => {
     const md = htmlToMarkdown(articlePage(`<p>${lorem(12)}</p><script>var secretScript = 1;</script><style>.x{color:red}</style>
-      <div hidden>HiddenAttrText</div><div style="display: none">DisplayNoneText</div><button>ClickMeButton</button>`));
-    for (const gone of ['secretScript', 'color:red', 'HiddenAttrText', 'DisplayNoneText', 'ClickMeButton']) expect(md).not.toContain(gone);
+      <span aria-hidden="true">AriaHiddenIcon</span><span class="sr-only">ScreenReaderOnly</span><button>ClickMeButton</button>`));
+    for (const gone of ['secretScript', 'color:red', 'AriaHiddenIcon', 'ScreenReaderOnly', 'ClickMeButton']) expect(md).not.toContain(gone);
+  });
+
+  it('keeps collapsed content (hidden attribute, display:none) of the cleaned page: tabs and accordions', () => {
+    const doc = parseHtmlDocument(page(`<div class="faq"><h3>Question?</h3><div hidden>HiddenAnswer</div><div style="display:none">CollapsedTab</div>
+      <i aria-hidden="true">Decoration</i></div>`));
+    removeInvisible(doc);
+    expect(doc.body.textContent).toContain('HiddenAnswer');
+    expect(doc.body.textContent).toContain('CollapsedTab');
+    expect(doc.body.textContent).not.toContain('Decoration');
   });
 
   it('survives SVG inside the article (readability #742: className is not a string)', () => {
     const md = htmlToMarkdown(articlePage(`<p>${lorem(12)}</p><svg class="icon" viewBox="0 0 10 10"><path d="M0 0"/><text>SvgText</text></svg>`));
     expect(md).toContain('content0 sentence number 0');
     expect(md).not.toContain('SvgText');
+  });
+
+  it('unwraps <noscript> when it holds the page (script-rendered forums), drops it when it is a notice', () => {
+    const rendered = htmlToMarkdown(page(`<div id="app"></div><noscript><div id="main-outlet"><div class="post"><p>${lorem(8, 'crawler')}</p></div></div></noscript>`));
+    expect(rendered).toContain('crawler0 sentence number 0');
+    const notice = htmlToMarkdown(articlePage(`<p>${lorem(10)}</p><noscript>Please enable JavaScript to continue.</noscript>`));
+    expect(notice).not.toContain('enable JavaScript');
   });
 
   it('returns the empty string only for a page without text', () => {

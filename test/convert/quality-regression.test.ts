@@ -1,0 +1,23 @@
+// Holds extraction quality to its recorded figure: websift's mean F1 on the fixed WCXB sample may
+// not drop more than 0.01 below bench/quality-sample.json. Needs ../shared/data/wcxb-dev beside
+// the repository (or $WCXB_DIR); skipped, with a message, when the data is absent.
+
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { RECORD_FILE, type QualityRecord } from '../../bench/lib/quality-record.js';
+import { aggregate, runQuality, SAMPLE_SIZE } from '../../bench/lib/quality-run.js';
+import { wcxbAvailable, wcxbDir } from '../../bench/lib/wcxb-data.js';
+
+const available = wcxbAvailable();
+if (!available) console.warn(`quality regression test skipped: WCXB data not found at ${wcxbDir()} (set WCXB_DIR)`);
+
+describe('extraction quality regression (WCXB fixed sample)', () => {
+  it.skipIf(!available)(`F1 on the ${SAMPLE_SIZE}-page sample stays within 0.01 of the recorded figure`, () => {
+    const record = JSON.parse(readFileSync(RECORD_FILE, 'utf8')) as QualityRecord;
+    expect(record.sample).toBe(SAMPLE_SIZE);
+    const results = runQuality({ limit: SAMPLE_SIZE, baseline: false });
+    expect(results).toHaveLength(SAMPLE_SIZE);
+    const { f1 } = aggregate(results);
+    expect(f1).toBeGreaterThanOrEqual(record.f1 - 0.01);
+  }, 120_000);
+});
