@@ -2,10 +2,10 @@
 // afterwards the actual price is charged and the rest released, in one ledger transaction.
 // Errors settle at 0, so no error outcome is ever charged.
 
-import { randomUUID } from 'node:crypto';
 import { InsufficientCreditsError, UnauthorizedError } from '../errors.js';
 import type { Ledger, RequestKind } from '../ports/ledger.js';
 import type { Clock } from '../types.js';
+import { timeOrderedIds } from './request-id.js';
 
 export interface Hold {
   readonly amount: number;
@@ -21,15 +21,17 @@ export interface Hold {
 export class Credits {
   readonly #ledger: Ledger;
   readonly #clock: Clock;
+  readonly #newId: () => string;
 
   constructor(ledger: Ledger, clock: Clock) {
     this.#ledger = ledger;
     this.#clock = clock;
+    this.#newId = timeOrderedIds(clock);
   }
 
   /** Throws InsufficientCreditsError (402) or UnauthorizedError('unknown_organization'). */
   async hold(organization: string, kind: RequestKind, amount: number): Promise<Hold> {
-    const id = randomUUID();
+    const id = this.#newId();
     if (amount > 0) {
       const outcome = await this.#ledger.reserve({ id, organization, amount }, this.#clock.now());
       if (!outcome.ok) {

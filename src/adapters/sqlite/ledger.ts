@@ -13,6 +13,7 @@ import { checkCredits } from './amounts.js';
 import type { SqliteDatabase } from './database.js';
 import { FreeCounts } from './free-counts.js';
 import { RecentIds } from './recent-ids.js';
+import { TurnBatch } from './turn-batch.js';
 import { FINISHED_RETENTION_MS, tracePruner } from './trace-pruner.js';
 
 interface OrgRow {
@@ -66,7 +67,8 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     ),
   };
 
-  const reserveTx = store.transaction((r: Reservation, at: number): ReserveOutcome => {
+  /** A reservation dated `at` by the ledger's Clock (the trace is pruned by this date against that Clock). */
+  const reserveOne = ({ r, at }: { r: Reservation; at: number }): ReserveOutcome => {
     if (q.hold.run(r.amount, r.organization, r.amount).changes === 1) {
       q.insertReservation.run(r.id, r.organization, r.amount, store.sessionNumber, at);
       return { ok: true };
@@ -74,7 +76,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     const org = q.org.get(r.organization) as OrgRow | undefined;
     if (!org) return { ok: false, reason: 'unknown_organization' };
     return { ok: false, reason: 'insufficient_credits', available: Math.max(0, org.balance - org.reserved) };
-  });
+  };
 
   const settleOne = (s: Settlement): number => {
     checkCredits('settle: charged', s.charged, 0);
@@ -123,31 +125,31 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     return 0;
   };
 
-  // Group commit: charging settlements that arrive while the event loop is busy (better-sqlite3
-  // blocks it during each fsync) are committed together, one transaction and one fsync per batch.
-  // A settlement with no other reservation of this handle in flight has nothing to wait for: it is
-  // committed at once, saving an event-loop turn per sequential request.
-  const settleBatchTx = store.transaction((batch: readonly Settlement[]) => batch.map((s) => settleTx.inner(s)));
-  let queue: { s: Settlement; resolve: (n: number) => void; reject: (e: unknown) => void }[] = [];
   /** Ids of this handle's granted reservations not yet settled: the requests a settlement could batch with. */
   const inFlight = new Set<string>();
-  const flush = () => {
-    const batch = queue;
-    queue = [];
-    try {
-      const charged = settleBatchTx(true, batch.map((b) => b.s));
-      batch.forEach((b, i) => b.resolve(charged[i]!));
-    } catch {
-      // One bad settlement must not fail the others: retry each on its own.
-      for (const b of batch) {
-        try {
-          b.resolve(settleTx(true, b.s));
-        } catch (error) {
-          b.reject(error);
-        }
-      }
-    }
+  const granted = (r: Reservation, outcome: ReserveOutcome) => {
+    if (outcome.ok) inFlight.add(r.id);
+    return outcome;
   };
+  // Group commit (turn-batch.ts). Reservations are always batched: they come first in a request, so there
+  // is no telling whether others will join this turn, and the wait is one turn. Not fsynced: if the
+  // commit is lost, the reservation is simply released. Charging settlements are batched while another
+  // reservation of this handle is in flight (one fsync per batch); a settlement alone has nothing to wait
+  // for and is committed at once, saving a turn per sequential request.
+  const reserveTx = store.transaction(reserveOne);
+  const reserveBatchTx = store.transaction((batch: readonly { r: Reservation; at: number }[]) => batch.map(reserveOne));
+  const reservations = new TurnBatch(
+    (batch: readonly { r: Reservation; at: number }[]) => {
+      const outcomes = reserveBatchTx(false, batch);
+      return batch.map((b, i) => granted(b.r, outcomes[i]!));
+    },
+    (b: { r: Reservation; at: number }) => granted(b.r, reserveTx(false, b)),
+  );
+  const settleBatchTx = store.transaction((batch: readonly Settlement[]) => batch.map((s) => settleTx.inner(s)));
+  const settlements = new TurnBatch(
+    (batch: readonly Settlement[]) => settleBatchTx(true, batch),
+    (s: Settlement) => settleTx(true, s),
+  );
 
   const settleNow = (durable: boolean, s: Settlement): Promise<number> => {
     try {
@@ -178,12 +180,8 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     },
     async reserve(r) {
       checkCredits('reserve: amount', r.amount, 1);
-      // Not fsynced: if the commit is lost, the reservation is simply released.
-      // Dated by the ledger's Clock rather than `now` (the same clock in the engine): the trace is
-      // pruned by this date against that Clock.
-      const outcome = reserveTx(false, r, clock.now());
-      if (outcome.ok) inFlight.add(r.id);
-      return outcome;
+      // Dated by the ledger's Clock rather than `now` (the same clock in the engine).
+      return reservations.push({ r, at: clock.now() });
     },
     settle(s) {
       // Checked before it can join a batch (the batch would retry it alone anyway).
@@ -193,7 +191,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
         return Promise.reject(error);
       }
       const mine = inFlight.has(s.id);
-      const alone = inFlight.size <= (mine ? 1 : 0) && queue.length === 0;
+      const alone = inFlight.size <= (mine ? 1 : 0) && settlements.size === 0;
       inFlight.delete(s.id);
       if (!(s.charged > 0)) {
         if (!mine) {
@@ -208,10 +206,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
         return settleNow(false, s);
       }
       if (alone) return settleNow(true, s);
-      return new Promise<number>((resolve, reject) => {
-        queue.push({ s, resolve, reject });
-        if (queue.length === 1) setImmediate(flush);
-      });
+      return settlements.push(s);
     },
     async usage(organization): Promise<UsageCounts | null> {
       freeCounts.flush();
@@ -225,6 +220,8 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
       };
     },
     async close() {
+      reservations.flush();
+      settlements.flush();
       freeCounts.flush();
       if (options.closeStore !== false) store.close();
     },
