@@ -5,8 +5,8 @@
 // An element holding most of the root's text is never removed: a page that names its main
 // wrapper "page-header-layout" must not lose its content to a word in a class name.
 
-import { CHROME_SELECTOR } from './clean-dom.js';
-import { qsa } from './dom-utils.js';
+import { isChrome } from './clean-dom.js';
+import { descendants, tagOf } from './dom-utils.js';
 import { computeTextStats, type TextStats } from './text-stats.js';
 
 const BOILERPLATE_WORDS =
@@ -23,8 +23,12 @@ const ANCHOR_TAGS = new Set(['section', 'article', 'h1', 'h2', 'h3', 'h4', 'h5',
 const STATE_TOKEN = /--|(?:^|[-_])(?:enabled|disabled|false|true|active|open|closed|has|no|with|without|is)(?:[-_]|$)/i;
 
 export function looksLikeBoilerplate(el: Element): boolean {
-  const tokens = (el.getAttribute('class') ?? '').split(/\s+/);
+  const cls = el.getAttribute('class') ?? '';
   const id = el.getAttribute('id') ?? '';
+  // A token can only match where the whole attribute does (token edges are spaces or its ends):
+  // most elements are rejected here without splitting.
+  if (!BOILERPLATE_WORDS.test(cls) && !BOILERPLATE_WORDS.test(id)) return false;
+  const tokens = cls.split(/\s+/);
   // An id of many words is a slug or heading anchor ("menu-innovation-strategies-…"), not a widget.
   if (id && !ANCHOR_TAGS.has(el.localName) && id.split(/[-_]/).length <= 3) tokens.push(id);
   return tokens.some((t) => t !== '' && !STATE_TOKEN.test(t) && BOILERPLATE_WORDS.test(t));
@@ -47,9 +51,13 @@ export interface BoilerplateOptions {
 }
 
 const NEVER_BY_HINT = new Set(['body', 'main', 'article', 'html']);
+const PHRASE_TAGS = new Set(['a', 'button', 'span', 'li', 'p', 'div', 'label']);
+const LINK_LIST_TAGS = new Set(['ul', 'ol', 'div', 'section', 'p', 'table']);
 
-export function removeBoilerplate(root: Element, options: BoilerplateOptions = {}): void {
-  const stats = computeTextStats(root);
+/** Returns the number of words `root` held before (per text node, as `wordsIn` counts). */
+export function removeBoilerplate(root: Element, options: BoilerplateOptions = {}): number {
+  const all = descendants(root);
+  const stats = computeTextStats(root, all);
   const zero: TextStats = { words: 0, linkWords: 0, links: 0 };
   const st = (el: Element) => stats.get(el) ?? zero;
   const total = Math.max(1, st(root).words);
@@ -57,26 +65,30 @@ export function removeBoilerplate(root: Element, options: BoilerplateOptions = {
   const remove = (el: Element) => {
     if (el !== root && root.contains(el) && !guarded(el)) el.remove();
   };
-  if (options.chrome !== false) for (const el of qsa(root, CHROME_SELECTOR)) remove(el);
+  // One walk, then the passes in their fixed order; remove() skips what an earlier pass detached.
+  if (options.chrome !== false) for (const el of all) if (isChrome(el)) remove(el);
   if (options.hints !== false) {
-    for (const el of qsa(root, '[class], [id]')) {
-      if (!NEVER_BY_HINT.has(el.localName) && looksLikeBoilerplate(el)) remove(el);
+    for (const el of all) {
+      if ((el.hasAttribute('class') || el.hasAttribute('id')) && !NEVER_BY_HINT.has(tagOf(el)) && looksLikeBoilerplate(el)) remove(el);
     }
   }
   if (options.phrases !== false) {
-    for (const el of qsa(root, 'a, button, span, li, p, div, label')) {
+    for (const el of all) {
+      if (!PHRASE_TAGS.has(tagOf(el))) continue;
       const words = st(el).words;
       if (words === 0 || words > 5 || (el.firstElementChild && el.firstElementChild.localName !== 'span')) continue;
       if (root.contains(el) && CONTROL_TEXT.test((el.textContent ?? '').replace(/\s+/g, ' ').trim())) el.remove();
     }
   }
   if (options.linkLists !== false) {
-    for (const el of qsa(root, 'ul, ol, div, section, p, table')) {
+    for (const el of all) {
+      if (!LINK_LIST_TAGS.has(tagOf(el))) continue;
       const s = st(el);
       // Menus and link farms: nearly all link text, and every link short.
       if (s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6) remove(el);
     }
   }
+  return st(root).words;
 }
 
 /**

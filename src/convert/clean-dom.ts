@@ -1,14 +1,10 @@
 // DOM clean-up shared by both extraction paths: what no reader ever sees (scripts, styles,
 // aria-hidden decoration, screen-reader-only text, SVG, whose `className` is an object and
 // crashes Readability, readability #742), and
-// the selector of page chrome (navigation, header, footer, sidebars, forms) used by boilerplate.ts.
+// the test for page chrome (navigation, header, footer, sidebars, forms) used by boilerplate.ts.
 
 import { DROPPED_TAGS } from './turndown-service.js';
-import { qsa } from './dom-utils.js';
-
-function removeAll(root: ParentNode, selector: string): void {
-  for (const el of qsa(root, selector)) el.remove();
-}
+import { descendants, tagOf } from './dom-utils.js';
 
 /** Screen-reader-only text: read aloud, never shown, so never part of what a reader sees. */
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|element-invisible|skip-link|skip-to-content)(?:\s|$)/i;
@@ -20,8 +16,9 @@ const wordCount = (el: Element) => (el.textContent ?? '').match(/\w+/g)?.length 
  * without JavaScript inside <noscript>. When <noscript> holds more words than the rest of the
  * page, it *is* the page: unwrap it. Otherwise it is a "please enable JavaScript" notice.
  */
-function unwrapContentNoscript(root: ParentNode): void {
-  const noscripts = qsa(root, 'noscript').filter((n) => !n.parentElement?.closest('noscript'));
+function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void {
+  // Outermost ones still in the tree (a <template>'s, already removed, do not count).
+  const noscripts = all.filter((n) => tagOf(n) === 'noscript' && !n.parentElement?.closest('noscript, template'));
   if (noscripts.length === 0) return;
   const inside = noscripts.reduce((sum, n) => sum + wordCount(n), 0);
   const body = (root as Document).body ?? (root as Element);
@@ -29,23 +26,32 @@ function unwrapContentNoscript(root: ParentNode): void {
   for (const n of noscripts) n.replaceWith(...Array.from(n.childNodes));
 }
 
-/** Removes invisible and non-content elements in place. */
+const SCRIPT_TAGS = new Set(['script', 'style', 'template']);
+const INVISIBLE_TAGS = new Set<string>([...DROPPED_TAGS, 'math', 'link', 'meta']);
+
+/**
+ * Removes invisible and non-content elements in place. One walk collects every element (linkedom's
+ * querySelectorAll re-matches the whole tree per selector); removing an element already detached
+ * with an ancestor is a no-op, so the passes below equal the selector-by-selector version.
+ */
 export function removeInvisible(root: ParentNode): void {
-  for (const el of qsa(root, 'script, style, template')) el.remove();
-  unwrapContentNoscript(root);
-  removeAll(root, [...DROPPED_TAGS, 'math', 'link', 'meta'].join(','));
-  // Collapsed content (tabs, accordions, "read more" sections: `hidden`, `display:none`) is kept:
-  // it is part of the page a reader opens, and measured on WCXB dev-train keeping it scored higher
-  // (+0.005 F1, service and listing most). `aria-hidden` marks decoration and duplicates: dropped.
-  removeAll(root, '[aria-hidden="true"]');
-  for (const el of qsa(root, '[class]')) {
-    if (SCREEN_READER_ONLY.test(el.getAttribute('class') ?? '')) el.remove();
+  const all = descendants(root);
+  for (const el of all) if (SCRIPT_TAGS.has(tagOf(el))) el.remove();
+  unwrapContentNoscript(root, all);
+  for (const el of all) {
+    // Collapsed content (tabs, accordions, "read more" sections: `hidden`, `display:none`) is kept:
+    // it is part of the page a reader opens, and measured on WCXB dev-train keeping it scored higher
+    // (+0.005 F1, service and listing most). `aria-hidden` marks decoration and duplicates: dropped.
+    if (INVISIBLE_TAGS.has(tagOf(el)) || el.getAttribute('aria-hidden') === 'true') el.remove();
+    else if (SCREEN_READER_ONLY.test(el.getAttribute('class') ?? '')) el.remove();
   }
 }
 
-/** Page chrome that is never main content. */
-export const CHROME_SELECTOR = [
-  'nav', 'header', 'footer', 'aside', 'form',
-  '[role="navigation"]', '[role="banner"]', '[role="contentinfo"]', '[role="complementary"]',
-  '[role="search"]', '[role="dialog"]', '[role="alertdialog"]', '[role="menu"]', '[role="menubar"]',
-].join(',');
+/** Page chrome that is never main content: these elements, and these ARIA landmark roles. */
+const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form']);
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
+
+/** Tested per element (a selector would make linkedom re-compile and re-match per call). */
+export function isChrome(el: Element): boolean {
+  return CHROME_TAGS.has(el.localName.toLowerCase()) || CHROME_ROLES.has(el.getAttribute('role') ?? '');
+}

@@ -1,6 +1,6 @@
 // The language of a code block, read from the class names highlighters and Markdown renderers
 // write. Recorded as a data attribute before Readability runs, because Readability strips classes.
-import { qsa } from './dom-utils.js';
+import { descendants, tagOf } from './dom-utils.js';
 
 
 export const LANG_ATTR = 'data-ws-lang';
@@ -32,7 +32,8 @@ function languageOf(el: Element | null): string | undefined {
 
 /** Marks every `<pre>` with the language found on it, its `<code>`, or up to two wrappers. */
 export function markCodeLanguages(root: ParentNode): void {
-  for (const pre of qsa(root, 'pre')) {
+  for (const pre of descendants(root)) {
+    if (tagOf(pre) !== 'pre') continue;
     const lang =
       languageOf(pre.querySelector('code')) ??
       languageOf(pre) ??

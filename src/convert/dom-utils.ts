@@ -1,12 +1,40 @@
-// Small DOM helpers. The project's `lib` has no DOM.Iterable, so NodeLists are turned into arrays
-// here (which also makes removal while iterating safe).
-
-export function qsa(root: ParentNode, selector: string): Element[] {
-  return Array.from(root.querySelectorAll(selector));
-}
+// Small DOM helpers. linkedom's querySelectorAll compiles the selector and matches it against
+// every element on each call (it was ~10 % of conversion time), so the passes of src/convert/
+// collect elements with one plain walk (`descendants`, an array: removal while iterating is safe)
+// and test tag names and attributes themselves.
 
 export function childElements(el: Element): Element[] {
   const out: Element[] = [];
   for (let c = el.firstElementChild; c; c = c.nextElementSibling) out.push(c);
   return out;
+}
+
+/** Lower-cased tag name, as CSS type selectors match it in an HTML document. */
+export const tagOf = (el: Element): string => el.localName.toLowerCase();
+
+/** Every element below `root` in document order (what `querySelectorAll('*')` returns), iteratively. */
+export function descendants(root: ParentNode): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [];
+  for (let c = root.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    out.push(el);
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return out;
+}
+
+/** Whether any text node below `root` holds a non-space character (stops at the first). */
+export function hasText(root: Node): boolean {
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3) {
+      if (/\S/.test(node.nodeValue ?? '')) return true;
+    } else if (node.nodeType === 1 || node.nodeType === 9 || node.nodeType === 11) {
+      for (let c = node.firstChild; c; c = c.nextSibling) stack.push(c);
+    }
+  }
+  return false;
 }

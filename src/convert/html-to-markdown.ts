@@ -8,7 +8,8 @@ import { absolutizeLinks, documentBase } from './links.js';
 import { tidyMarkdown } from './markdown-tidy.js';
 import { parseHtmlDocument } from './parse-html.js';
 import { selectMainContent } from './main-content.js';
-import { readStructuredData } from './structured-data.js';
+import { hasText } from './dom-utils.js';
+import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
 import { prepareTables } from './tables.js';
 import { createTurndown } from './turndown-service.js';
@@ -20,6 +21,23 @@ export interface HtmlToMarkdownOptions {
 
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): string {
   if (typeof html !== 'string') throw new TypeError('htmlToMarkdown: html must be a string');
+  const page = preparePage(html, options.url);
+  if (!hasText(page.doc.body)) return '';
+  // Readability rewrites `page.doc`; what is needed from the untouched page afterwards (rarely) is
+  // prepared again from the HTML — cheaper on most pages than copying the tree up front.
+  const fresh = () => preparePage(html, options.url).doc;
+  const { element } = selectMainContent(page.doc, page.elements, page.data, fresh);
+  return supplementFromStructuredData(toMarkdown(element), page.data) || plainText(fresh().body.textContent ?? '');
+}
+
+interface PreparedPage {
+  doc: Document;
+  elements: number;
+  data: StructuredData;
+}
+
+/** Parse, guard and clean up: deterministic, so a second call yields an identical document. */
+function preparePage(html: string, url: string | undefined): PreparedPage {
   const doc = parseHtmlDocument(html);
   const body = doc.body;
   const stats = measureDom(body);
@@ -27,15 +45,11 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}
 
   const data = readStructuredData(doc); // before scripts are removed
   removeInvisible(doc.documentElement);
-  absolutizeLinks(body, documentBase(doc, options.url));
+  absolutizeLinks(body, documentBase(doc, url));
   markCodeLanguages(body);
   // Before Readability, so layout tables read as the blocks they are and data tables keep their marks.
   prepareTables(body);
-
-  const text = body.textContent ?? ''; // the last resort, taken before Readability rewrites the tree
-  if (!/\S/.test(text)) return '';
-  const { element } = selectMainContent(doc, stats.elements, data);
-  return supplementFromStructuredData(toMarkdown(element), data) || plainText(text);
+  return { doc, elements: stats.elements, data };
 }
 
 const turndown = createTurndown();

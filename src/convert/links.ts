@@ -1,7 +1,7 @@
 // Absolute links and image sources. Readability rewrites every URL with `new URL(u, base).href`,
 // which changes links the page wrote (a trailing slash on bare origins, readability #980), so the
 // resolved URL is kept in a data attribute that Readability leaves alone and turndown reads back.
-import { qsa } from './dom-utils.js';
+import { descendants, tagOf } from './dom-utils.js';
 
 
 export const HREF_ATTR = 'data-ws-href';
@@ -23,7 +23,7 @@ export function resolveUrl(value: string, base: string | undefined): string | un
 
 /** The base URL of a document: its `<base href>` resolved against the page URL, else the page URL. */
 export function documentBase(doc: Document, pageUrl: string | undefined): string | undefined {
-  const baseHref = doc.querySelector('base[href]')?.getAttribute('href');
+  const baseHref = descendants(doc).find((el) => tagOf(el) === 'base' && el.hasAttribute('href'))?.getAttribute('href');
   if (baseHref) {
     const resolved = resolveUrl(baseHref, pageUrl);
     if (resolved) return resolved;
@@ -35,12 +35,15 @@ const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-url'
 
 /** Stores the absolute form of every link and image source on the element itself. */
 export function absolutizeLinks(root: ParentNode, base: string | undefined): void {
-  for (const a of qsa(root, 'a[href]')) {
+  const all = descendants(root);
+  for (const a of all) {
+    if (tagOf(a) !== 'a' || !a.hasAttribute('href')) continue;
     const abs = resolveUrl(a.getAttribute('href') ?? '', base);
     if (abs) a.setAttribute(HREF_ATTR, abs);
     else a.removeAttribute('href');
   }
-  for (const img of qsa(root, 'img')) {
+  for (const img of all) {
+    if (tagOf(img) !== 'img') continue;
     let src = img.getAttribute('src') ?? '';
     // Lazy-loading pages put a placeholder (often a data: URI) in src and the real one elsewhere.
     if (src === '' || src.startsWith('data:')) {

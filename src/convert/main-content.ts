@@ -7,8 +7,9 @@
 
 import { dominantContainer, removeBoilerplate } from './boilerplate.js';
 import { MAX_READABILITY_ELEMENTS } from './dom-guard.js';
+import { descendants, hasText, tagOf } from './dom-utils.js';
 import { runReadability } from './readability-extract.js';
-import { countWords } from './text-stats.js';
+import { countWords, wordsIn } from './text-stats.js';
 import { declaresArticle, type StructuredData } from './structured-data.js';
 
 /** Below this much article text, Readability is taken to have found no article. */
@@ -21,6 +22,12 @@ export const tuning = {
   dominantShare: 0.85,
   /** Also strip widgets and link lists (pagination, tag lists) from Readability's article. */
   cleanArticle: true as boolean,
+  /**
+   * Readability reads the cleaned page unless clean-up removed more than this share of its words:
+   * then the clean-up misread the page (a product grid of short links looks like a menu) and
+   * Readability gets the untouched page instead.
+   */
+  minKeptShare: 0.2,
 };
 /** A <main> element is used only when it holds at least this much text. */
 const MIN_MAIN_CHARS = 200;
@@ -34,25 +41,42 @@ export interface MainContent {
 
 const words = (el: Element) => countWords(el.textContent ?? '');
 
-/** Consumes `doc` (Readability rewrites it); the cleaned candidate is taken from a copy first. */
-export function selectMainContent(doc: Document, elements: number, data: StructuredData): MainContent {
-  const cleaned = cleanedCandidate(doc);
-  const article = elements <= MAX_READABILITY_ELEMENTS ? runReadability(doc) : null;
-  if (!article || article.textLength < MIN_ARTICLE_CHARS) return cleaned;
+/**
+ * Consumes `doc`. Pages declaring a single Article: Readability runs on the prepared page, and its
+ * article wins whenever it exists. Other pages: boilerplate is removed from `doc` in place, the
+ * cleaned candidate is a copy of that body, and Readability runs on the cleaned page too — half the
+ * tree for it to score, the same F1 (docs/benchmarks.md, step 5) — unless clean-up removed nearly
+ * everything (tuning.minKeptShare). `fresh` returns a new, identically prepared document: the
+ * untouched page, for the few pages that need it after `doc` has been changed.
+ */
+export function selectMainContent(doc: Document, elements: number, data: StructuredData, fresh: () => Document): MainContent {
+  const useReadability = elements <= MAX_READABILITY_ELEMENTS;
+  let cleaned: MainContent | undefined;
+  if (!useReadability || !declaresArticle(data)) {
+    const before = removeBoilerplate(doc.body);
+    cleaned = cleanedFrom(doc.body.cloneNode(true) as Element, () => fresh().body);
+    if (useReadability && wordsIn(doc.body) < tuning.minKeptShare * before) doc = fresh();
+  }
+  const article = useReadability ? runReadability(doc) : null;
+  if (!article || article.textLength < MIN_ARTICLE_CHARS) return cleaned ?? cleanedCandidate(fresh());
   if (tuning.cleanArticle) removeBoilerplate(article.content, { chrome: false });
-  const articleWords = words(article.content);
-  if (declaresArticle(data)) return { element: article.content, source: 'readability' };
-  if (words(cleaned.element) >= tuning.expandRatio * Math.max(1, articleWords)) return cleaned;
+  if (!cleaned) return { element: article.content, source: 'readability' };
+  if (words(cleaned.element) >= tuning.expandRatio * Math.max(1, words(article.content))) return cleaned;
   return { element: article.content, source: 'readability' };
 }
 
-/** The page without chrome and widgets: its <main> when that holds real text, else the body. */
+/** The page without chrome and widgets: its <main> when that holds real text, else the body. Copies. */
 export function cleanedCandidate(doc: Document): MainContent {
   const body = doc.body.cloneNode(true) as Element;
   removeBoilerplate(body);
-  const main = body.querySelector('main, [role="main"]');
+  return cleanedFrom(body, () => doc.body.cloneNode(true) as Element);
+}
+
+/** `body`: a copy of the page's body already without boilerplate; `whole`: an untouched one. */
+function cleanedFrom(body: Element, whole: () => Element): MainContent {
+  const main = descendants(body).find((el) => tagOf(el) === 'main' || el.getAttribute('role') === 'main');
   if (main && (main.textContent ?? '').trim().length >= MIN_MAIN_CHARS) return { element: dominantContainer(main, tuning.dominantShare), source: 'cleaned-main' };
-  if ((body.textContent ?? '').trim() !== '') return { element: dominantContainer(body, tuning.dominantShare), source: 'cleaned-body' };
-  // Everything was chrome: better the whole page than nothing (a copy: Readability runs next).
-  return { element: doc.body.cloneNode(true) as Element, source: 'body' };
+  if (hasText(body)) return { element: dominantContainer(body, tuning.dominantShare), source: 'cleaned-body' };
+  // Everything was chrome: better the whole page than nothing.
+  return { element: whole(), source: 'body' };
 }

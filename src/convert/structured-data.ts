@@ -2,7 +2,7 @@
 // content the DOM may hide (a product description kept in a tab or only in the data block).
 // Read before scripts are stripped; malformed blocks are skipped, never fatal.
 
-import { qsa } from './dom-utils.js';
+import { descendants, tagOf } from './dom-utils.js';
 
 export interface StructuredData {
   /** Every schema.org `@type` seen, without namespace. */
@@ -19,7 +19,8 @@ const MAX_NODES = 5_000;
 
 export function readStructuredData(doc: Document): StructuredData {
   const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [] };
-  for (const script of qsa(doc, 'script[type="application/ld+json"]')) {
+  for (const script of descendants(doc)) {
+    if (tagOf(script) !== 'script' || !isJsonLd(script.getAttribute('type'))) continue;
     const text = script.textContent ?? '';
     if (text.length > MAX_JSONLD_CHARS) continue;
     let parsed: unknown;
@@ -32,6 +33,9 @@ export function readStructuredData(doc: Document): StructuredData {
   }
   return data;
 }
+
+/** `[type="application/ld+json"]`: `type` is one of the attributes CSS matches case-insensitively in HTML. */
+const isJsonLd = (type: string | null) => type !== null && type.toLowerCase() === 'application/ld+json';
 
 function walk(root: unknown, data: StructuredData): void {
   const stack: unknown[] = [root];

@@ -3,14 +3,14 @@
 // is the header) and layout tables (one column, nested tables, role=presentation) become plain blocks.
 
 import type TurndownService from 'turndown';
-import { qsa } from './dom-utils.js';
+import { descendants, tagOf } from './dom-utils.js';
 
 const COLS_ATTR = 'data-ws-cols';
 const HEAD_ATTR = 'data-ws-head';
 
 function ownRows(table: Element): Element[] {
   const rows: Element[] = [];
-  for (const tr of qsa(table, 'tr')) if (tr.closest('table') === table) rows.push(tr);
+  for (const tr of descendants(table)) if (tagOf(tr) === 'tr' && tr.closest('table') === table) rows.push(tr);
   return rows;
 }
 
@@ -22,6 +22,8 @@ function cellsOf(row: Element): Element[] {
   return cells;
 }
 
+const LAYOUT_PARTS = new Set(['thead', 'tbody', 'tfoot', 'tr', 'td', 'th', 'caption', 'colgroup']);
+
 function renameTo(el: Element, tag: string): void {
   const doc = el.ownerDocument;
   const repl = doc.createElement(tag);
@@ -31,16 +33,17 @@ function renameTo(el: Element, tag: string): void {
 
 /** Classifies every table; call on the DOM handed to turndown. Inner tables first (deepest last in list). */
 export function prepareTables(root: ParentNode): void {
-  const tables = qsa(root, 'table').reverse();
+  const tables = descendants(root).filter((el) => tagOf(el) === 'table').reverse();
   for (const table of tables) {
     const rows = ownRows(table);
     const maxCols = rows.reduce((m, r) => Math.max(m, cellsOf(r).length), 0);
     const layout =
       maxCols < 2 ||
-      table.querySelector('table') !== null ||
+      descendants(table).some((el) => tagOf(el) === 'table') ||
       /^(presentation|none)$/i.test(table.getAttribute('role') ?? '');
     if (layout) {
-      for (const el of qsa(table, 'thead, tbody, tfoot, tr, td, th, caption, colgroup')) {
+      for (const el of descendants(table)) {
+        if (!LAYOUT_PARTS.has(tagOf(el))) continue;
         if (el.closest('table') === table) renameTo(el, el.localName === 'colgroup' ? 'span' : 'div');
       }
       renameTo(table, 'div');

@@ -1,6 +1,8 @@
 // Word counts per element, computed in one post-order pass (no per-element textContent calls,
 // which made boilerplate scoring quadratic on large pages).
 
+import { descendants } from './dom-utils.js';
+
 export interface TextStats {
   /** \w+ words in the element's text. */
   words: number;
@@ -23,17 +25,15 @@ export function countWords(s: string): number {
   return n;
 }
 
-export function computeTextStats(root: Element): Map<Element, TextStats> {
+/**
+ * Stats of `root` and every element below it. `elements`, when given, must be `descendants(root)`
+ * (callers that walk the tree anyway pass theirs). Reverse pre-order visits children before
+ * their parent, so one pass totals everything up.
+ */
+export function computeTextStats(root: Element, elements: readonly Element[] = descendants(root)): Map<Element, TextStats> {
   const stats = new Map<Element, TextStats>();
-  // Iterative post-order: push (el, false) to expand, (el, true) to total up after the children.
-  const stack: Array<[Element, boolean]> = [[root, false]];
-  while (stack.length > 0) {
-    const [el, done] = stack.pop()!;
-    if (!done) {
-      stack.push([el, true]);
-      for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, false]);
-      continue;
-    }
+  for (let i = elements.length; i >= 0; i--) {
+    const el = i === 0 ? root : elements[i - 1]!;
     const s: TextStats = { words: 0, linkWords: 0, links: 0 };
     for (let n = el.firstChild; n; n = n.nextSibling) {
       if (n.nodeType === 3) s.words += countWords(n.nodeValue ?? '');
@@ -52,4 +52,16 @@ export function computeTextStats(root: Element): Map<Element, TextStats> {
     stats.set(el, s);
   }
   return stats;
+}
+
+/** `\w+` words in the text nodes below `root`, counted per node (as computeTextStats does). */
+export function wordsIn(root: Node): number {
+  let n = 0;
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    if (node.nodeType === 3) n += countWords(node.nodeValue ?? '');
+    else for (let c = node.firstChild; c; c = c.nextSibling) stack.push(c);
+  }
+  return n;
 }
