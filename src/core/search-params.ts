@@ -18,9 +18,7 @@ export interface SearchParams {
 }
 
 export function parseSearchParams(body: SearchRequest): SearchParams {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new InvalidRequestError([{ field: 'body', message: 'must be a JSON object' }]);
-  }
+  requireObjectBody(body);
   const problems: FieldProblem[] = [];
   const q = parseQ(body.q, problems);
   const includeContent = parseBooleanParam(body.include_content, 'include_content', problems) ?? false;
@@ -49,6 +47,13 @@ function parseQ(value: unknown, problems: FieldProblem[]): string {
     problems.push({ field: 'q', message: `must be at most ${MAX_QUERY_LENGTH} characters` });
   }
   return q;
+}
+
+/** Request bodies are JSON objects; anything else is one 400 naming the body. */
+export function requireObjectBody(body: unknown): void {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+    throw new InvalidRequestError([{ field: 'body', message: 'must be a JSON object' }]);
+  }
 }
 
 /** A boolean, or (for GET pass-through) one of the strings true/false/1/0. Undefined when absent. */

@@ -1,7 +1,7 @@
 // One page through the fetch → convert pipeline, as a value: either content or a per-URL failure.
 // Both `extract` and search's `include_content` use it, so the error mapping lives here once.
 
-import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
+import { isFetchFailure } from '../../ports/fetcher.js';
 import type { ContentError, ExtractErrorType } from '../../types.js';
 
 export type PageOutcome =
@@ -15,9 +15,6 @@ export function failureOutcome(error: unknown): PageOutcome & { ok: false } {
   }
   return { ok: false, type: 'network', statusCode: 0, error: error instanceof Error ? error.message : String(error) };
 }
-
-export const failure = (type: ExtractErrorType, error: string, statusCode = 0): FetchFailure =>
-  new FetchFailure(type, error, statusCode);
 
 const BLOCKING_STATUSES = new Set([401, 403, 429, 451]);
 

@@ -2,7 +2,8 @@
 // Either way the caller gets a PageOutcome; conversion to the requested format happens here too.
 
 import type { Renderer } from '../../ports/renderer.js';
-import { failure, failureOutcome, type PageOutcome } from './page-outcome.js';
+import { FetchFailure } from '../../ports/fetcher.js';
+import { failureOutcome, type PageOutcome } from './page-outcome.js';
 
 /** The fetch pipeline (src/fetch/load-page.ts): robots, type gating, size cap, redirects, decoding. */
 export interface PageLoader {
@@ -43,7 +44,7 @@ export async function loadPage(deps: PageSourceDeps, request: PageRequest): Prom
 
 async function fetchDocument(deps: PageSourceDeps, request: PageRequest) {
   if (!request.stealth) return deps.loader.load(request.url, { signal: request.signal });
-  if (!deps.renderer) throw failure('network', 'Stealth rendering is not configured for this engine');
+  if (!deps.renderer) throw new FetchFailure('network', 'Stealth rendering is not configured for this engine');
   const page = await deps.renderer.render(request.url, { signal: request.signal, maxBytes: deps.maxBytes });
   return { url: request.url, finalUrl: page.url, status: page.status, mimeType: page.contentType, text: page.html };
 }

@@ -3,7 +3,7 @@
 import { InvalidRequestError, type FieldProblem } from '../../errors.js';
 import { invalidUrlReason } from '../../fetch/url-check.js';
 import type { ExtractRequest } from '../../types.js';
-import { parseBooleanParam } from '../search-params.js';
+import { parseBooleanParam, requireObjectBody } from '../search-params.js';
 
 export const MAX_URLS = 10;
 
@@ -16,9 +16,7 @@ export interface ExtractParams {
 }
 
 export function parseExtractParams(body: ExtractRequest): ExtractParams {
-  if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-    throw new InvalidRequestError([{ field: 'body', message: 'must be a JSON object' }]);
-  }
+  requireObjectBody(body);
   const problems: FieldProblem[] = [];
   const urls = parseUrls(body.urls, problems);
   const format = body.format ?? 'markdown';

@@ -9,13 +9,13 @@ import { extractUrlPrice, REPEAT_WINDOW_MS } from '../billing.js';
 import type { Credits } from '../credits.js';
 import type { RepeatWindows } from '../repeat-window.js';
 import type { SingleFlight } from '../single-flight.js';
+import { parseFetchableUrl } from '../../fetch/url-check.js';
 import { timingSince } from '../timing.js';
 import { clockDeadline, DeadlineError } from './deadline.js';
 import type { PageOutcome } from './page-outcome.js';
 import { loadPage, type PageSourceDeps } from './page-source.js';
 import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
-import { canonicalUrl } from './url-key.js';
 
 /** A delivered page kept for free repeats (content cache). */
 export interface CachedPage {
@@ -50,7 +50,8 @@ export async function runExtract(deps: ExtractDeps, params: ExtractParams, org: 
     throw new InvalidRequestError([{ field: 'stealth', message: `stealth mode was removed on ${date}` }], 'stealth_unavailable');
   }
   const mode = params.stealth ? 'stealth' : 'normal';
-  const keyOf = (url: string) => `${canonicalUrl(url)}\u0000${params.format}\u0000${mode}`;
+  // URL sameness (contract §3): the WHATWG serialization without its fragment.
+  const keyOf = (url: string) => `${parseFetchableUrl(url).href}\u0000${params.format}\u0000${mode}`;
   const keys = params.urls.map(keyOf);
   // Identical requests of one organization run one after another, so a repeat can't race its charge.
   return deps.flights.run(`extract\u0000${org}\u0000${[...new Set(keys)].sort().join('\u0001')}`, () =>
