@@ -23,7 +23,15 @@ function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void 
   const inside = noscripts.reduce((sum, n) => sum + wordCount(n), 0);
   const body = (root as Document).body ?? (root as Element);
   if (inside <= wordCount(body) - inside) return;
-  for (const n of noscripts) n.replaceWith(...Array.from(n.childNodes));
+  // A <noscript> in <head> holding page content is body content to a browser without scripts.
+  const bodyStart = body.firstChild;
+  for (const n of noscripts) {
+    const children = Array.from(n.childNodes);
+    if (n.closest('head') && body !== n.parentElement) {
+      n.remove();
+      for (const c of children) body.insertBefore(c, bodyStart);
+    } else n.replaceWith(...children);
+  }
 }
 
 const SCRIPT_TAGS = new Set(['script', 'style', 'template']);

@@ -37,6 +37,10 @@ export type MainContentSource = 'readability' | 'cleaned-main' | 'cleaned-body' 
 export interface MainContent {
   element: Element;
   source: MainContentSource;
+  /** Readability's article, when it ran and found one (evidence for the block classifier). */
+  article?: Element;
+  /** The whole cleaned page the cleaned candidate came from, when clean-up ran. */
+  cleaned?: Element;
 }
 
 const words = (el: Element) => countWords(el.textContent ?? '');
@@ -60,9 +64,10 @@ export function selectMainContent(doc: Document, elements: number, data: Structu
   const article = useReadability ? runReadability(doc) : null;
   if (!article || article.textLength < MIN_ARTICLE_CHARS) return cleaned ?? cleanedCandidate(fresh());
   if (tuning.cleanArticle) removeBoilerplate(article.content, { chrome: false });
-  if (!cleaned) return { element: article.content, source: 'readability' };
-  if (words(cleaned.element) >= tuning.expandRatio * Math.max(1, words(article.content))) return cleaned;
-  return { element: article.content, source: 'readability' };
+  const chosen: MainContent = { element: article.content, source: 'readability', article: article.content };
+  if (!cleaned) return chosen;
+  if (words(cleaned.element) >= tuning.expandRatio * Math.max(1, words(article.content))) return { ...cleaned, article: article.content };
+  return cleaned.cleaned ? { ...chosen, cleaned: cleaned.cleaned } : chosen;
 }
 
 /** The page without chrome and widgets: its <main> when that holds real text, else the body. Copies. */
@@ -75,8 +80,8 @@ export function cleanedCandidate(doc: Document): MainContent {
 /** `body`: a copy of the page's body already without boilerplate; `whole`: an untouched one. */
 function cleanedFrom(body: Element, whole: () => Element): MainContent {
   const main = descendants(body).find((el) => tagOf(el) === 'main' || el.getAttribute('role') === 'main');
-  if (main && (main.textContent ?? '').trim().length >= MIN_MAIN_CHARS) return { element: dominantContainer(main, tuning.dominantShare), source: 'cleaned-main' };
-  if (hasText(body)) return { element: dominantContainer(body, tuning.dominantShare), source: 'cleaned-body' };
+  if (main && (main.textContent ?? '').trim().length >= MIN_MAIN_CHARS) return { element: dominantContainer(main, tuning.dominantShare), source: 'cleaned-main', cleaned: body };
+  if (hasText(body)) return { element: dominantContainer(body, tuning.dominantShare), source: 'cleaned-body', cleaned: body };
   // Everything was chrome: better the whole page than nothing.
   return { element: whole(), source: 'body' };
 }

@@ -36,6 +36,8 @@ function ensureHeadAndBody(doc: Document): void {
   }
   const strays: Node[] = [];
   for (let c = root.firstChild; c; c = c.nextSibling) if (c !== head && c !== body) strays.push(c);
+  // Content after </html> (a template printing past its end) is body content to a browser.
+  for (let c = root.nextSibling; c; c = c.nextSibling) strays.push(c);
   for (const node of strays) {
     const isHeadOnly = node.nodeType === 1 && HEAD_ONLY.has((node as Element).localName);
     if (isHeadOnly && !body.firstChild) head.appendChild(node);

@@ -1,0 +1,108 @@
+// The block classifier's training data: every text block of every page with its features
+// (src/convert/block-features.ts), its label (block-labels.ts) and what is needed to score a
+// page fast from kept blocks alone (its metric tokens), cached on disk because building it runs
+// the whole conversion on each page.
+
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { FEATURES } from '../../src/convert/block-features.js';
+import { analyzeHtml, toMarkdown } from '../../src/convert/html-to-markdown.js';
+import { blockMatch, indexGroundTruth } from './block-labels.js';
+import { stripMarkdown } from './strip-markdown.js';
+import { loadPage, type WcxbIndexEntry } from './wcxb-data.js';
+import { tokens } from './wcxb-metric.js';
+
+export interface PageRows {
+  id: string;
+  pageType: string;
+  split: 'train' | 'validation';
+  /** First row of this page in the dataset, and how many. */
+  start: number;
+  count: number;
+  /** Ground-truth tokens. */
+  reference: string[];
+  /** The heuristic choice's output tokens (for comparison). */
+  heuristic: string[];
+}
+
+export interface BlockDataset {
+  features: string[];
+  x: Float32Array;
+  rows: number;
+  cols: number;
+  /** Share of the block's trigrams found in the ground truth; -1 when it has no metric tokens. */
+  match: Float32Array;
+  /** Metric tokens of each row. */
+  rowTokens: string[][];
+  pages: PageRows[];
+}
+
+export function buildDataset(entries: readonly WcxbIndexEntry[], onPage?: (i: number) => void): BlockDataset {
+  const cols = FEATURES.length;
+  const chunks: Float32Array[] = [];
+  const match: number[] = [];
+  const rowTokens: string[][] = [];
+  const pages: PageRows[] = [];
+  let rows = 0;
+  entries.forEach((entry, i) => {
+    const page = loadPage(entry);
+    const analyzed = analyzeHtml(page.html, page.url);
+    const reference = tokens(page.mainContent);
+    const base = { id: entry.id, pageType: entry.pageType, split: entry.split, start: rows, reference };
+    if (!analyzed) {
+      pages.push({ ...base, count: 0, heuristic: [] });
+    } else {
+      const gt = indexGroundTruth(page.mainContent);
+      const n = analyzed.rows.blocks.length;
+      chunks.push(analyzed.rows.x);
+      for (const b of analyzed.rows.blocks) {
+        match.push(blockMatch(b.text, gt) ?? -1);
+        rowTokens.push(tokens(b.text));
+      }
+      pages.push({ ...base, count: n, heuristic: tokens(stripMarkdown(toMarkdown(analyzed.choice.element))) });
+      rows += n;
+    }
+    onPage?.(i + 1);
+  });
+  const x = new Float32Array(rows * cols);
+  let o = 0;
+  for (const c of chunks) {
+    x.set(c, o);
+    o += c.length;
+  }
+  return { features: [...FEATURES], x, rows, cols, match: Float32Array.from(match), rowTokens, pages };
+}
+
+export function saveDataset(file: string, d: BlockDataset): void {
+  mkdirSync(dirname(file), { recursive: true });
+  writeFileSync(`${file}.x`, Buffer.from(d.x.buffer, d.x.byteOffset, d.x.byteLength));
+  writeFileSync(`${file}.json`, JSON.stringify({ features: d.features, rows: d.rows, cols: d.cols, match: Array.from(d.match), rowTokens: d.rowTokens, pages: d.pages }));
+}
+
+export function loadDataset(file: string): BlockDataset | null {
+  if (!existsSync(`${file}.json`)) return null;
+  const meta = JSON.parse(readFileSync(`${file}.json`, 'utf8'));
+  if (meta.features.join(',') !== FEATURES.join(',')) return null;
+  const buf = readFileSync(`${file}.x`);
+  const x = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
+  return { ...meta, x, match: Float32Array.from(meta.match) };
+}
+
+/** Mean per-page F1 when each page keeps the rows `keep` says (the WCXB metric on block tokens). */
+export function pageF1(reference: readonly string[], predicted: readonly string[]): number {
+  if (reference.length === 0 || predicted.length === 0) return reference.length === 0 && predicted.length === 0 ? 1 : 0;
+  const counts = new Map<string, number>();
+  for (const w of predicted) counts.set(w, (counts.get(w) ?? 0) + 1);
+  let overlap = 0;
+  for (const w of reference) {
+    const n = counts.get(w) ?? 0;
+    if (n > 0) {
+      overlap++;
+      counts.set(w, n - 1);
+    }
+  }
+  if (overlap === 0) return 0;
+  const p = overlap / predicted.length;
+  const r = overlap / reference.length;
+  return (2 * p * r) / (p + r);
+}

@@ -1,0 +1,271 @@
+// Features of each text block for the block classifier (block-model.ts): the block's own text
+// (length, link share, sentence shape), where it sits (landmarks, widget class names, repeated
+// siblings, the containers around it), the page (structured data, size) and what the two
+// candidate extractions chose (Readability's article, the cleaned page). The names are stored with
+// the model, so a model trained on another feature list is refused rather than misread.
+
+import { looksLikeBoilerplate } from './boilerplate.js';
+import type { Block } from './blocks.js';
+import { declaresArticle, type StructuredData } from './structured-data.js';
+import type { TextStats } from './text-stats.js';
+
+/** What the heuristic candidates chose, by block id (null: that candidate did not run). */
+export interface CandidateSignals {
+  readability: Set<number> | null;
+  cleaned: Set<number> | null;
+  chosen: Set<number>;
+  /** 0 Readability's article, 1 the cleaned <main>, 2 the cleaned body, 3 the whole body. */
+  source: number;
+}
+
+export const FEATURES = [
+  'log_tokens', 'link_density', 'log_links', 'avg_token_chars', 'ends_sentence', 'comma_rate', 'stopword_rate',
+  'capital_rate', 'digit_rate', 'images',
+  'tag_p', 'tag_li', 'tag_cell', 'heading_level', 'tag_pre', 'tag_div', 'tag_blockquote', 'tag_dd_dt', 'tag_other',
+  'depth', 'row_position', 'token_position',
+  'in_nav', 'in_header', 'in_footer', 'in_aside', 'in_form', 'in_main', 'in_article', 'in_li', 'in_table', 'in_link_block',
+  'in_section', 'in_figure', 'in_blockquote', 'role_chrome',
+  'hint_bad_distance', 'hint_bad_count', 'hint_content_distance', 'hint_post_distance',
+  'up1_log_words', 'up1_link_density', 'up2_log_words', 'up2_link_density', 'up3_log_words', 'up3_link_density',
+  'up5_log_words', 'up5_link_density', 'up1_word_share', 'up3_word_share',
+  'repeat_max', 'repeat_level', 'repeat_self',
+  'duplicate_text',
+  'prev_log_tokens', 'prev_link_density', 'next_log_tokens', 'next_link_density',
+  'page_log_tokens', 'page_link_density', 'page_log_rows', 'sd_article', 'sd_product', 'sd_posts', 'sd_list',
+  'in_readability', 'in_cleaned', 'in_chosen', 'chosen_source', 'readability_share', 'chosen_share',
+  'prev_in_chosen', 'next_in_chosen',
+] as const;
+
+const F = Object.fromEntries(FEATURES.map((n, i) => [n, i])) as Record<(typeof FEATURES)[number], number>;
+
+const STOPWORDS = new Set(
+  ('the a an and or but of to in on at for with by from as is are was were be been being it its this that these those ' +
+    'he she they we you i his her their our your my not no so if then than there which who whom what when where how ' +
+    'can could will would should may might must do does did has have had also more most such into about over after before ' +
+    'between through during under while all any some each other only very just').split(' '),
+);
+
+const CONTENT_HINT = /(?:^|[-_\s])(content|article|entry|story|body|text|main|prose|markdown|description|details?|product|recipe|post-?content|page-?content)(?:[-_\s]|$)/i;
+const POST_HINT = /(?:^|[-_\s])(comments?|reply|replies|message|answers?|question|thread|posts?|topic|review|reviews|card|item|result|listing|teaser)(?:[-_\s]|$)/i;
+const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'menubar']);
+const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
+const POST_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question', 'Answer', 'Comment', 'SocialMediaPosting']);
+
+export interface BlockRows {
+  /** Row-major features, FEATURES.length per row. */
+  x: Float32Array;
+  /** The block behind each row (blocks with at least one token). */
+  blocks: Block[];
+}
+
+export function blockFeatures(
+  blocks: readonly Block[],
+  stats: Map<Element, TextStats>,
+  data: StructuredData,
+  signals: CandidateSignals,
+): BlockRows {
+  const rows = blocks.filter((b) => b.tokens > 0);
+  const cols = FEATURES.length;
+  const x = new Float32Array(rows.length * cols);
+  const body = blocks[0]!.el;
+  const pageStats = stats.get(body) ?? { words: 0, linkWords: 0, links: 0 };
+  const pageWords = Math.max(1, pageStats.words);
+  let totalTokens = 0;
+  for (const b of rows) totalTokens += b.tokens;
+
+  const textCount = new Map<string, number>();
+  const norm = rows.map((b) => b.text.replace(/\s+/g, ' ').trim().toLowerCase());
+  for (const t of norm) textCount.set(t, (textCount.get(t) ?? 0) + 1);
+
+  const hintCache = new Map<Element, number>();
+  const hint = (el: Element) => {
+    let h = hintCache.get(el);
+    if (h === undefined) {
+      const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+      h = (looksLikeBoilerplate(el) ? 1 : 0) | (CONTENT_HINT.test(names) ? 2 : 0) | (POST_HINT.test(names) ? 4 : 0);
+      hintCache.set(el, h);
+    }
+    return h;
+  };
+  // Siblings sharing an element's tag and class, counted once per parent (a list of 100k items stays linear).
+  const siblingCounts = new Map<Element, Map<string, number>>();
+  const repeats = (el: Element) => {
+    const parent = el.parentElement;
+    if (!parent) return 0;
+    let counts = siblingCounts.get(parent);
+    if (!counts) {
+      counts = new Map();
+      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+        const sig = signature(c);
+        counts.set(sig, (counts.get(sig) ?? 0) + 1);
+      }
+      siblingCounts.set(parent, counts);
+    }
+    return (counts.get(signature(el)) ?? 1) - 1;
+  };
+
+  let chosenTokens = 0;
+  let readabilityTokens = 0;
+  for (const b of rows) {
+    if (signals.chosen.has(b.id)) chosenTokens += b.tokens;
+    if (signals.readability?.has(b.id)) readabilityTokens += b.tokens;
+  }
+  const sd = data.types;
+  const has = (set: Set<string>) => [...sd].some((t) => set.has(t));
+  const page = {
+    tokens: Math.log1p(totalTokens),
+    linkDensity: pageStats.linkWords / pageWords,
+    rows: Math.log1p(rows.length),
+    article: declaresArticle(data) ? 1 : 0,
+    product: sd.has('Product') || sd.has('ProductGroup') ? 1 : 0,
+    posts: has(POST_TYPES) ? 1 : 0,
+    list: has(LIST_TYPES) ? 1 : 0,
+  };
+
+  let tokensBefore = 0;
+  rows.forEach((b, r) => {
+    const o = r * cols;
+    const set = (name: keyof typeof F, v: number) => {
+      x[o + F[name]] = v;
+    };
+    const text = b.text;
+    const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
+    let chars = 0;
+    let stop = 0;
+    let caps = 0;
+    let digits = 0;
+    for (const w of words) {
+      chars += w.length;
+      const lower = w.toLowerCase();
+      if (STOPWORDS.has(lower)) stop++;
+      if (w[0] !== lower[0]) caps++;
+      if (/^\d/.test(w)) digits++;
+    }
+    const nw = Math.max(1, words.length);
+    set('log_tokens', Math.log1p(b.tokens));
+    set('link_density', b.linkTokens / b.tokens);
+    set('log_links', Math.log1p(b.links));
+    set('avg_token_chars', chars / nw);
+    set('ends_sentence', /[.!?:;"”)]\s*$/.test(text) ? 1 : 0);
+    set('comma_rate', (text.split(',').length - 1) / nw);
+    set('stopword_rate', stop / nw);
+    set('capital_rate', caps / nw);
+    set('digit_rate', digits / nw);
+    set('images', Math.min(3, b.images));
+
+    const tag = b.el.localName.toLowerCase();
+    const heading = /^h[1-6]$/.test(tag) ? Number(tag[1]) : 0;
+    set('tag_p', tag === 'p' ? 1 : 0);
+    set('tag_li', tag === 'li' ? 1 : 0);
+    set('tag_cell', tag === 'td' || tag === 'th' ? 1 : 0);
+    set('heading_level', heading);
+    set('tag_pre', tag === 'pre' ? 1 : 0);
+    set('tag_div', tag === 'div' || tag === 'section' || tag === 'article' || tag === 'body' ? 1 : 0);
+    set('tag_blockquote', tag === 'blockquote' ? 1 : 0);
+    set('tag_dd_dt', tag === 'dd' || tag === 'dt' ? 1 : 0);
+    set('tag_other', tag !== 'p' && tag !== 'li' && tag !== 'td' && tag !== 'th' && !heading && tag !== 'pre' && tag !== 'div' ? 1 : 0);
+
+    // The ancestors, nearest first.
+    let depth = 0;
+    let badDistance = 99;
+    let badCount = 0;
+    let contentDistance = 99;
+    let postDistance = 99;
+    let repeatMax = 0;
+    let repeatLevel = 99;
+    const inside = { nav: 0, header: 0, footer: 0, aside: 0, form: 0, main: 0, article: 0, li: 0, table: 0, a: 0, section: 0, figure: 0, blockquote: 0, role: 0 };
+    const up: Element[] = [];
+    for (let el: Element | null = b.el, level = 0; el && el !== body.parentElement; el = el.parentElement, level++) {
+      if (level > 0) up.push(el);
+      const t = el.localName.toLowerCase();
+      if (t in inside && level > 0) inside[t as keyof typeof inside] = 1;
+      if (t === 'main' || el.getAttribute('role') === 'main') inside.main = 1;
+      if (CHROME_ROLES.has(el.getAttribute('role') ?? '')) inside.role = 1;
+      if (el.hasAttribute('class') || el.hasAttribute('id')) {
+        const h = hint(el);
+        if (h & 1) {
+          badCount++;
+          if (badDistance === 99) badDistance = level;
+        }
+        if (h & 2 && contentDistance === 99) contentDistance = level;
+        if (h & 4 && postDistance === 99) postDistance = level;
+      }
+      if (level <= 6 && el !== body) {
+        const n = repeats(el);
+        if (n > repeatMax) {
+          repeatMax = n;
+          repeatLevel = level;
+        }
+      }
+      depth++;
+    }
+    set('depth', depth);
+    set('row_position', rows.length > 1 ? r / (rows.length - 1) : 0);
+    set('token_position', tokensBefore / Math.max(1, totalTokens));
+    tokensBefore += b.tokens;
+    set('in_nav', inside.nav);
+    set('in_header', inside.header);
+    set('in_footer', inside.footer);
+    set('in_aside', inside.aside);
+    set('in_form', inside.form);
+    set('in_main', inside.main);
+    set('in_article', inside.article);
+    set('in_li', inside.li);
+    set('in_table', inside.table);
+    set('in_link_block', inside.a);
+    set('in_section', inside.section);
+    set('in_figure', inside.figure);
+    set('in_blockquote', inside.blockquote);
+    set('role_chrome', inside.role);
+    set('hint_bad_distance', badDistance);
+    set('hint_bad_count', badCount);
+    set('hint_content_distance', contentDistance);
+    set('hint_post_distance', postDistance);
+
+    const upStat = (k: number, name: 'up1' | 'up2' | 'up3' | 'up5') => {
+      const el = up[Math.min(k, up.length) - 1];
+      const s = el ? stats.get(el) : undefined;
+      const words = s?.words ?? 0;
+      x[o + F[`${name}_log_words`]] = Math.log1p(words);
+      x[o + F[`${name}_link_density`]] = words > 0 ? s!.linkWords / words : 0;
+      return words;
+    };
+    const up1 = upStat(1, 'up1');
+    upStat(2, 'up2');
+    const up3 = upStat(3, 'up3');
+    upStat(5, 'up5');
+    set('up1_word_share', up1 / pageWords);
+    set('up3_word_share', up3 / pageWords);
+    set('repeat_max', Math.log1p(repeatMax));
+    set('repeat_level', repeatLevel);
+    set('repeat_self', Math.log1p(repeats(b.el)));
+    set('duplicate_text', Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1));
+
+    const prev = rows[r - 1];
+    const next = rows[r + 1];
+    set('prev_log_tokens', prev ? Math.log1p(prev.tokens) : -1);
+    set('prev_link_density', prev ? prev.linkTokens / prev.tokens : -1);
+    set('next_log_tokens', next ? Math.log1p(next.tokens) : -1);
+    set('next_link_density', next ? next.linkTokens / next.tokens : -1);
+
+    set('page_log_tokens', page.tokens);
+    set('page_link_density', page.linkDensity);
+    set('page_log_rows', page.rows);
+    set('sd_article', page.article);
+    set('sd_product', page.product);
+    set('sd_posts', page.posts);
+    set('sd_list', page.list);
+
+    set('in_readability', signals.readability ? (signals.readability.has(b.id) ? 1 : 0) : -1);
+    set('in_cleaned', signals.cleaned ? (signals.cleaned.has(b.id) ? 1 : 0) : -1);
+    set('in_chosen', signals.chosen.has(b.id) ? 1 : 0);
+    set('chosen_source', signals.source);
+    set('readability_share', signals.readability ? readabilityTokens / Math.max(1, totalTokens) : -1);
+    set('chosen_share', chosenTokens / Math.max(1, totalTokens));
+    set('prev_in_chosen', prev ? (signals.chosen.has(prev.id) ? 1 : 0) : -1);
+    set('next_in_chosen', next ? (signals.chosen.has(next.id) ? 1 : 0) : -1);
+  });
+  return { x, blocks: rows };
+}
+
+const signature = (el: Element) => `${el.localName}|${el.getAttribute('class') ?? ''}`;

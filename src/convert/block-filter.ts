@@ -1,0 +1,73 @@
+// Applies the block classifier's verdicts to a copy of the page: the own content (text and inline
+// elements) of every dropped block is removed, nested blocks are judged on their own, and whatever
+// is left empty is pruned, so headings, lists, tables and code keep their structure for turndown.
+// Blocks with no text (a <figure> holding only an image) follow the nearest text block.
+
+import { BLOCK_ATTR, type Block } from './blocks.js';
+
+/**
+ * `blocks`: every block of the page in id order, `el` inside `root`; `kept`: ids of kept text
+ * blocks. Changes `root` in place.
+ */
+export function keepBlocks(root: Element, blocks: readonly Block[], kept: ReadonlySet<number>): void {
+  const rows = blocks.filter((b) => b.tokens > 0);
+  for (const b of blocks) {
+    if (b.tokens > 0) {
+      if (!kept.has(b.id)) removeOwnContent(b.el);
+    } else if (b.images > 0) {
+      // Rows before this block: rowsBefore; the row after it is the next one.
+      const before = rows[b.rowsBefore - 1];
+      const after = rows[b.rowsBefore];
+      if (!(before && kept.has(before.id)) && !(after && kept.has(after.id))) removeOwnContent(b.el);
+    }
+  }
+  pruneEmpty(root);
+  for (const el of [root, ...Array.from(root.querySelectorAll(`[${BLOCK_ATTR}]`))]) el.removeAttribute(BLOCK_ATTR);
+}
+
+/** Removes text and inline elements directly owned by `el`; nested blocks stay. */
+function removeOwnContent(el: Element): void {
+  for (let c = el.firstChild; c; ) {
+    const next = c.nextSibling;
+    if (c.nodeType === 1) {
+      const child = c as Element;
+      if (!child.hasAttribute(BLOCK_ATTR)) {
+        if (holdsBlock(child)) removeOwnContent(child);
+        else child.remove();
+      }
+    } else c.parentNode?.removeChild(c);
+    c = next;
+  }
+}
+
+function holdsBlock(el: Element): boolean {
+  const stack: Element[] = [el];
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
+      if (c.hasAttribute(BLOCK_ATTR)) return true;
+      stack.push(c);
+    }
+  }
+  return false;
+}
+
+const KEEP_EMPTY = new Set(['img', 'picture', 'br', 'hr', 'td', 'th']);
+
+/** Removes elements left with no text and no image (post-order). */
+function pruneEmpty(root: Element): void {
+  const order: Element[] = [];
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    order.push(el);
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
+  }
+  for (let i = order.length - 1; i > 0; i--) {
+    const el = order[i]!;
+    if (KEEP_EMPTY.has(el.localName.toLowerCase())) continue;
+    if (el.firstElementChild) continue; // an element child survived pruning
+    if (/\S/.test(el.textContent ?? '')) continue;
+    el.remove();
+  }
+}

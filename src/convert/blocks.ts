@@ -1,0 +1,154 @@
+// Text blocks: the unit the block classifier keeps or drops. Every text node belongs to its nearest
+// block-level ancestor (a <p>, <li>, <td>, heading, <div>…); a block's "own" content is its text and
+// inline elements, not the blocks nested in it. Each block element is marked with BLOCK_ATTR so the
+// same block can be found again in a copy of the tree or in Readability's article.
+
+export const BLOCK_ATTR = 'data-wsb';
+
+const BLOCK_TAGS = new Set([
+  'address', 'article', 'aside', 'blockquote', 'body', 'center', 'dd', 'details', 'dialog', 'div', 'dl', 'dt',
+  'fieldset', 'figcaption', 'figure', 'footer', 'form', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'header', 'hgroup',
+  'hr', 'li', 'main', 'menu', 'nav', 'ol', 'p', 'pre', 'section', 'summary', 'table', 'tbody', 'thead', 'tfoot',
+  'tr', 'td', 'th', 'caption', 'ul', 'legend',
+]);
+
+export const isBlockTag = (tag: string) => BLOCK_TAGS.has(tag);
+
+export interface Block {
+  id: number;
+  el: Element;
+  /** Enclosing block's id, -1 for the body. */
+  parent: number;
+  tokens: number;
+  linkTokens: number;
+  links: number;
+  images: number;
+  /** Own text, whitespace as in the page. */
+  text: string;
+  /** Rows (blocks with tokens) before this block in document order. */
+  rowsBefore: number;
+}
+
+export interface Segmentation {
+  blocks: Block[];
+  /**
+   * The block of each text node. Readability moves text nodes but rebuilds some block elements
+   * (a <div> of text becomes a new, unmarked <p>), so its article is mapped back through these.
+   */
+  owner: Map<Node, number>;
+}
+
+/** Segments `body` into blocks, in document order of their first content, and marks each element. */
+export function segmentBlocks(body: Element): Segmentation {
+  const blocks: Block[] = [];
+  const owner = new Map<Node, number>();
+  let rows = 0;
+  const open = (el: Element, parent: number): Block => {
+    const b: Block = { id: blocks.length, el, parent, tokens: 0, linkTokens: 0, links: 0, images: 0, text: '', rowsBefore: rows };
+    blocks.push(b);
+    el.setAttribute(BLOCK_ATTR, String(b.id));
+    return b;
+  };
+  // Iterative walk; each frame: node, its block, whether inside a link. <pre> is one block.
+  const stack: Array<[Node, Block, boolean]> = [];
+  const root = open(body, -1);
+  for (let c = body.lastChild; c; c = c.previousSibling) stack.push([c, root, false]);
+  const texts = new Map<Block, string[]>();
+  while (stack.length > 0) {
+    const [node, block, inLink] = stack.pop()!;
+    if (node.nodeType === 3) {
+      const value = node.nodeValue ?? '';
+      const n = countTokens(value);
+      if (n === 0) continue;
+      owner.set(node, block.id);
+      if (block.tokens === 0) {
+        block.rowsBefore = rows;
+        rows++;
+      }
+      block.tokens += n;
+      if (inLink) block.linkTokens += n;
+      let parts = texts.get(block);
+      if (!parts) texts.set(block, (parts = []));
+      parts.push(value);
+      continue;
+    }
+    if (node.nodeType !== 1) continue;
+    const el = node as Element;
+    const tag = el.localName.toLowerCase();
+    let target = block;
+    let link = inLink;
+    if (tag === 'a') {
+      block.links++;
+      link = true;
+    } else if (tag === 'img') block.images++;
+    if (BLOCK_TAGS.has(tag) && block.el.localName !== 'pre') target = open(el, block.id);
+    for (let c = el.lastChild; c; c = c.previousSibling) stack.push([c, target, link]);
+  }
+  for (const [b, parts] of texts) b.text = parts.join(' ');
+  return { blocks, owner };
+}
+
+/**
+ * Ids of the blocks whose text is below `root`: by text node where the node is the page's own,
+ * else by the nearest marked ancestor (copies keep the marks, not the nodes).
+ */
+export function blocksIn(root: Element, owner?: Map<Node, number>): Set<number> {
+  const ids = new Set<number>();
+  // Readability re-parses the page when it retries: then text nodes are found by their value.
+  let byValue: Map<string, number[]> | undefined;
+  const lookup = (node: Node): number | undefined => {
+    if (!owner) return undefined;
+    const id = owner.get(node);
+    if (id !== undefined) return id;
+    if (!byValue) {
+      byValue = new Map();
+      for (const [n, b] of owner) {
+        const v = n.nodeValue ?? '';
+        const list = byValue.get(v);
+        if (list) list.push(b);
+        else byValue.set(v, [b]);
+      }
+    }
+    return byValue.get(node.nodeValue ?? '')?.shift();
+  };
+  const stack: Array<[Node, number]> = [[root, -1]];
+  while (stack.length > 0) {
+    const [node, marked] = stack.pop()!;
+    if (node.nodeType === 3) {
+      if (countTokens(node.nodeValue ?? '') === 0) continue;
+      const id = lookup(node) ?? marked;
+      if (id >= 0) ids.add(id);
+      continue;
+    }
+    const v = node.nodeType === 1 ? (node as Element).getAttribute(BLOCK_ATTR) : null;
+    const here = v !== null ? Number(v) : marked;
+    for (let c = node.firstChild; c; c = c.nextSibling) stack.push([c, here]);
+  }
+  return ids;
+}
+
+/** Word runs (`\w`, and any non-ASCII character so other scripts count too), without allocating. */
+export function countTokens(s: string): number {
+  let n = 0;
+  let inWord = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    const w = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
+    if (w && !inWord) n++;
+    inWord = w;
+  }
+  return n;
+}
+
+/** Marked block elements below `root` (inclusive), by block id. */
+export function markedElements(root: Element): Map<number, Element> {
+  const out = new Map<number, Element>();
+  const stack: Element[] = [root];
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    const v = el.getAttribute(BLOCK_ATTR);
+    if (v !== null) out.set(Number(v), el);
+    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
+  }
+  return out;
+}

@@ -1,0 +1,149 @@
+// The GBDT behind the block classifier: inference (src/convert/gbdt.ts) and its trainer
+// (bench/lib/gbdt-train.ts).
+
+import { describe, expect, it } from 'vitest';
+import { logLoss, trainGbdt, type GbdtData } from '../../bench/lib/gbdt-train.js';
+import { predictProbability, predictRaw, type GbdtModel } from '../../src/convert/gbdt.js';
+
+/** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** XOR of the signs of features 0 and 1, plus `noise` irrelevant features. */
+function xorData(rows: number, seed: number, noise = 3): GbdtData {
+  const cols = 2 + noise;
+  const r = rng(seed);
+  const x = new Float32Array(rows * cols);
+  const y = new Uint8Array(rows);
+  for (let i = 0; i < rows; i++) {
+    for (let c = 0; c < cols; c++) x[i * cols + c] = r() * 2 - 1;
+    y[i] = (x[i * cols]! > 0) !== (x[i * cols + 1]! > 0) ? 1 : 0;
+  }
+  return { x, rows, cols, y };
+}
+
+const names = (cols: number): string[] => Array.from({ length: cols }, (_, i) => `f${i}`);
+
+function accuracy(model: GbdtModel, d: GbdtData): number {
+  let ok = 0;
+  for (let r = 0; r < d.rows; r++) {
+    const p = predictProbability(model, d.x.subarray(r * d.cols, (r + 1) * d.cols));
+    if ((p > 0.5 ? 1 : 0) === d.y[r]) ok++;
+  }
+  return ok / d.rows;
+}
+
+describe('gbdt inference', () => {
+  // Tree 0: f1 <= 0.5 ? (f0 <= 2 ? 1 : 2) : 3; tree 1: a single leaf of -0.25.
+  const model: GbdtModel = {
+    version: 1,
+    features: ['a', 'b'],
+    baseScore: 0.5,
+    trees: [
+      {
+        feature: [1, 0, -1, -1, -1],
+        threshold: [0.5, 2, 0, 0, 0],
+        left: [1, 3, -1, -1, -1],
+        right: [2, 4, -1, -1, -1],
+        value: [0, 0, 3, 1, 2],
+      },
+      { feature: [-1], threshold: [0], left: [-1], right: [-1], value: [-0.25] },
+    ],
+  };
+
+  it('sums baseScore and one leaf per tree, left on <=', () => {
+    expect(predictRaw(model, [2, 0.5])).toBe(0.5 + 1 - 0.25);
+    expect(predictRaw(model, [2.5, 0])).toBe(0.5 + 2 - 0.25);
+    expect(predictRaw(model, [0, 0.6])).toBe(0.5 + 3 - 0.25);
+    expect(predictProbability(model, [2, 0.5])).toBeCloseTo(1 / (1 + Math.exp(-1.25)), 12);
+  });
+
+  it('sends NaN right', () => {
+    expect(predictRaw(model, [0, Number.NaN])).toBe(0.5 + 3 - 0.25);
+    expect(predictRaw(model, [Number.NaN, 0])).toBe(0.5 + 2 - 0.25);
+  });
+
+  it('reads a row at an offset in a row-major buffer', () => {
+    expect(predictRaw(model, [9, 9, 2.5, 0], 2)).toBe(predictRaw(model, [2.5, 0]));
+  });
+});
+
+describe('gbdt training', () => {
+  const train = xorData(4000, 1);
+  const test = xorData(2000, 2);
+  const opts = { trees: 60, depth: 3, learningRate: 0.3, featureNames: names(train.cols) };
+
+  it('learns XOR, which an additive (depth-1) model cannot', () => {
+    const model = trainGbdt(train, opts);
+    expect(accuracy(model, test)).toBeGreaterThan(0.95);
+    const stumps = trainGbdt(train, { ...opts, depth: 1 });
+    expect(accuracy(stumps, test)).toBeLessThan(0.65);
+    // More trees fit better.
+    expect(logLoss(model, train)).toBeLessThan(logLoss(trainGbdt(train, { ...opts, trees: 5 }), train));
+  });
+
+  it('ignores rows of weight 0', () => {
+    // The clean rows, then the same with 2000 interleaved rows of flipped labels and odd values.
+    const clean = xorData(2000, 3);
+    const cols = clean.cols;
+    const rows = 4000;
+    const x = new Float32Array(rows * cols);
+    const y = new Uint8Array(rows);
+    const weight = new Float32Array(rows);
+    for (let i = 0; i < 2000; i++) {
+      x.set(clean.x.subarray(i * cols, (i + 1) * cols), 2 * i * cols);
+      y[2 * i] = clean.y[i]!;
+      weight[2 * i] = 1;
+      for (let c = 0; c < cols; c++) x[(2 * i + 1) * cols + c] = (c + 1) * 7 * (i % 3) - 5;
+      y[2 * i + 1] = 1 - clean.y[i]!;
+    }
+    const o = { ...opts, rowSample: 0.7, colSample: 0.8, seed: 5 };
+    const a = trainGbdt(clean, o);
+    const b = trainGbdt({ x, rows, cols, y, weight }, o);
+    expect(b).toEqual(a);
+    // Weights count: doubling one class's weight raises its predicted share.
+    const w2 = new Float32Array(clean.rows).map((_, i) => (clean.y[i] ? 2 : 1));
+    const heavy = trainGbdt({ ...clean, weight: w2 }, opts);
+    expect(heavy.baseScore).toBeGreaterThan(a.baseScore);
+  });
+
+  it('is deterministic for a seed', () => {
+    const o = { ...opts, trees: 10, rowSample: 0.5, colSample: 0.6, seed: 42 };
+    const a = trainGbdt(train, o);
+    expect(trainGbdt(train, o)).toEqual(a);
+    expect(trainGbdt(train, { ...o, seed: 43 })).not.toEqual(a);
+  });
+
+  it('learns from missing values, routed as at inference', () => {
+    const rows = 2000;
+    const r = rng(9);
+    const x = new Float32Array(rows * 2);
+    const y = new Uint8Array(rows);
+    for (let i = 0; i < rows; i++) {
+      const missing = r() < 0.5;
+      x[i * 2] = missing ? Number.NaN : r();
+      x[i * 2 + 1] = r();
+      y[i] = missing ? 1 : 0;
+    }
+    const model = trainGbdt({ x, rows, cols: 2, y }, { ...opts, trees: 10, featureNames: ['a', 'b'] });
+    expect(predictProbability(model, [Number.NaN, 0.5])).toBeGreaterThan(0.9);
+    expect(predictProbability(model, [0.5, 0.5])).toBeLessThan(0.1);
+  });
+
+  it('round-trips through JSON with identical predictions', () => {
+    const model = trainGbdt(train, { ...opts, trees: 20, depth: 4 });
+    const copy = JSON.parse(JSON.stringify(model)) as GbdtModel;
+    expect(copy).toEqual(model);
+    for (let r = 0; r < test.rows; r++) {
+      expect(predictRaw(copy, test.x, r * test.cols)).toBe(predictRaw(model, test.x, r * test.cols));
+    }
+    expect(predictRaw(copy, [Number.NaN, 0.3, 0, 0, 0])).toBe(predictRaw(model, [Number.NaN, 0.3, 0, 0, 0]));
+  });
+});
