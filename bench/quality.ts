@@ -1,6 +1,8 @@
 // Extraction-quality benchmark on WCXB-dev (see bench/lib/*). Usage:
 //   npx tsx bench/quality.ts [--limit N | --sample] [--split train|validation|all] [--type forum,...]
-//                            [--ids 0001,0002] [--no-baseline] [--json out.json] [--record]
+//                            [--ids 0001,0002] [--no-baseline] [--oof] [--json out.json] [--record]
+// --oof converts each dev-train page with the block-classifier fold model that never saw it (saved by
+// `npx tsx bench/train-blocks.ts --write`): honest dev-train figures for a model trained on dev-train.
 // --record (with --sample) stores websift's F1 on the fixed sample in bench/quality-sample.json,
 // the figure the CI regression test (test/convert/quality-regression.test.ts) holds the code to.
 // Data: $WCXB_DIR, else ../shared/data/wcxb-dev beside the repository.
@@ -27,6 +29,7 @@ function parseArgs(argv: string[]): CliOptions {
     else if (arg === '--type') opts.types = next().split(',');
     else if (arg === '--ids') opts.ids = next().split(',');
     else if (arg === '--no-baseline') opts.baseline = false;
+    else if (arg === '--oof') opts.oof = true;
     else if (arg === '--json') opts.json = next();
     else if (arg === '--record') opts.record = true;
     else throw new Error(`unknown argument ${arg}`);

@@ -8,13 +8,18 @@
 // Scoring here is fast (kept blocks' tokens); `npx tsx bench/quality.ts` scores the real Markdown.
 // The dataset is cached in bench/.cache/ (rebuilt when the feature list changes, or with --rebuild).
 
-import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GbdtModel } from '../src/convert/gbdt.js';
 import { predictRaw } from '../src/convert/gbdt.js';
+import { selectRows } from '../src/convert/block-model.js';
+import { GROUP_LEVELS } from '../src/convert/block-features.js';
+import { CONTEXT_FEATURES, contextFeatures } from '../src/convert/block-context.js';
 import { buildDataset, loadDataset, pageF1, saveDataset, type BlockDataset, type PageRows } from './lib/block-dataset.js';
 import { trainGbdt } from './lib/gbdt-train.js';
+import { buildLexicon } from './lib/block-lexicon.js';
+import { foldOf, saveFoldClassifiers } from './lib/block-folds.js';
 import { loadIndex } from './lib/wcxb-data.js';
 
 const args = process.argv.slice(2);
@@ -35,15 +40,29 @@ const opts = {
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const cacheFile = resolve(here, '.cache', 'blocks');
-let data = flag('rebuild') ? null : loadDataset(cacheFile);
+const lexiconFile = resolve(here, '.cache', 'lexicon.json');
+// The lexicon is learned from dev-train pages only; the dataset is built with it.
+let lexicon: Record<string, number>;
+let data = flag('rebuild') || !existsSync(lexiconFile) ? null : loadDataset(cacheFile);
 if (!data) {
   const entries = loadIndex();
   const t0 = Date.now();
-  data = buildDataset(entries, (i) => process.stderr.isTTY && i % 50 === 0 && process.stderr.write(`\r${i}/${entries.length}`));
+  lexicon = buildLexicon(entries.filter((e) => e.split === 'train'));
+  mkdirSync(dirname(lexiconFile), { recursive: true });
+  writeFileSync(lexiconFile, JSON.stringify(lexicon));
+  console.log(`lexicon: ${Object.keys(lexicon).length} words in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  data = buildDataset(entries, lexicon, (i) => process.stderr.isTTY && i % 50 === 0 && process.stderr.write(`\r${i}/${entries.length}`));
   saveDataset(cacheFile, data);
   console.log(`dataset: ${data.rows} rows from ${data.pages.length} pages in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-}
+} else lexicon = JSON.parse(readFileSync(lexiconFile, 'utf8'));
 const d: BlockDataset = data;
+// Ablation: --drop a,b blanks those features (to measure what each is worth).
+const dropIdx = args.indexOf('--drop');
+if (dropIdx >= 0) {
+  const cols = args[dropIdx + 1]!.split(',').map((n) => d.features.indexOf(n));
+  if (cols.includes(-1)) throw new Error('--drop: unknown feature');
+  for (let r = 0; r < d.rows; r++) for (const c of cols) d.x[r * d.cols + c] = 0;
+}
 
 /** Label and weight of every row: each page weighs the same in total (the metric is a mean per page). */
 function labels(d: BlockDataset): { y: Uint8Array; w: Float32Array } {
@@ -62,31 +81,76 @@ function labels(d: BlockDataset): { y: Uint8Array; w: Float32Array } {
   return { y, w };
 }
 
-function subset(d: BlockDataset, pages: PageRows[], y: Uint8Array, w: Float32Array) {
+/** A feature matrix over all rows of the dataset. */
+interface Matrix {
+  x: Float32Array;
+  cols: number;
+  names: string[];
+}
+
+function subset(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array) {
   let n = 0;
   for (const p of pages) n += p.count;
-  const x = new Float32Array(n * d.cols);
+  const x = new Float32Array(n * m.cols);
   const ys = new Uint8Array(n);
   const ws = new Float32Array(n);
   let o = 0;
   for (const p of pages) {
-    x.set(d.x.subarray(p.start * d.cols, (p.start + p.count) * d.cols), o * d.cols);
+    x.set(m.x.subarray(p.start * m.cols, (p.start + p.count) * m.cols), o * m.cols);
     ys.set(y.subarray(p.start, p.start + p.count), o);
     ws.set(w.subarray(p.start, p.start + p.count), o);
     o += p.count;
   }
-  return { x, rows: n, cols: d.cols, y: ys, weight: ws };
+  return { x, rows: n, cols: m.cols, y: ys, weight: ws };
 }
 
-function train(pages: PageRows[], y: Uint8Array, w: Float32Array): GbdtModel {
-  return trainGbdt(subset(d, pages, y, w), {
+function train(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array): GbdtModel {
+  return trainGbdt(subset(m, pages, y, w), {
     trees: opts.trees, depth: opts.depth, learningRate: opts.learningRate, minLeafWeight: opts.minLeafWeight,
-    bins: 64, rowSample: 0.8, colSample: 0.8, l2: 1, seed: 7, featureNames: d.features,
+    bins: 64, rowSample: 0.8, colSample: 0.8, l2: 1, seed: 7, featureNames: m.names,
   });
 }
 
-function score(model: GbdtModel, pages: PageRows[], into: Float64Array): void {
-  for (const p of pages) for (let r = p.start; r < p.start + p.count; r++) into[r] = predictRaw(model, d.x, r * d.cols);
+function score(model: GbdtModel, m: Matrix, pages: PageRows[], into: Float64Array): void {
+  for (const p of pages) for (let r = p.start; r < p.start + p.count; r++) into[r] = predictRaw(model, m.x, r * m.cols);
+}
+
+/** Stage two's matrix: the block features and the context of stage one's scores `s1`. */
+function withContext(s1: Float64Array): Matrix {
+  const cc = CONTEXT_FEATURES.length;
+  const cols = d.cols + cc;
+  const x = new Float32Array(d.rows * cols);
+  const levels = GROUP_LEVELS.length;
+  for (const p of d.pages) {
+    if (p.count === 0) continue;
+    const ctx = contextFeatures(
+      { groups: d.groups.subarray(p.start * levels, (p.start + p.count) * levels) },
+      s1.subarray(p.start, p.start + p.count),
+      d.blockTokens.subarray(p.start, p.start + p.count),
+    );
+    for (let i = 0; i < p.count; i++) {
+      const r = p.start + i;
+      x.set(d.x.subarray(r * d.cols, (r + 1) * d.cols), r * cols);
+      x.set(ctx.subarray(i * cc, (i + 1) * cc), r * cols + d.cols);
+    }
+  }
+  return { x, cols, names: [...d.features, ...CONTEXT_FEATURES] };
+}
+
+/** Out-of-fold scores on dev-train, and the final model's scores on validation. */
+function crossFit(m: Matrix): { scores: Float64Array; final: GbdtModel; folds: GbdtModel[] } {
+  const scores = new Float64Array(d.rows);
+  const folds: GbdtModel[] = [];
+  const t0 = Date.now();
+  for (let k = 0; k < opts.folds; k++) {
+    const model = train(m, trainPages.filter((p) => fold(p.id) !== k), y, w);
+    folds.push(model);
+    score(model, m, trainPages.filter((p) => fold(p.id) === k), scores);
+    process.stderr.write(`fold ${k + 1}/${opts.folds} ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
+  }
+  const final = train(m, trainPages, y, w);
+  score(final, m, validationPages, scores);
+  return { scores, final, folds };
 }
 
 function keptTokens(p: PageRows, keep: (r: number) => boolean): string[] {
@@ -118,40 +182,48 @@ function report(name: string, pages: PageRows[], f1: (p: PageRows) => number): n
 const { y, w } = labels(d);
 const trainPages = d.pages.filter((p) => p.split === 'train');
 const validationPages = d.pages.filter((p) => p.split === 'validation');
-const fold = (id: string) => {
-  let h = 2166136261;
-  for (const ch of `fold:${id}`) h = Math.imul(h ^ ch.charCodeAt(0), 16777619) >>> 0;
-  return h % opts.folds;
-};
+const fold = (id: string) => foldOf(id, opts.folds);
 
 console.log(`rows ${d.rows}, features ${d.cols}, options ${JSON.stringify(opts)}`);
-const oof = new Float64Array(d.rows);
-const t0 = Date.now();
-for (let k = 0; k < opts.folds; k++) {
-  const model = train(trainPages.filter((p) => fold(p.id) !== k), y, w);
-  score(model, trainPages.filter((p) => fold(p.id) === k), oof);
-  process.stderr.write(`fold ${k + 1}/${opts.folds} ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
-}
-// The threshold: the best mean page F1 out of fold.
-let best = { t: 0, f1: -1 };
-for (let t = -2; t <= 2.001; t += 0.25) {
-  let s = 0;
-  for (const p of trainPages) s += pageF1(p.reference, keptTokens(p, (r) => oof[r]! >= t));
-  if (s / trainPages.length > best.f1) best = { t, f1: s / trainPages.length };
-}
-console.log(`threshold ${best.t.toFixed(2)}\n`);
-console.log(`| dev-train (out of fold) | F1 | ${TYPES.join(' | ')} |\n|---|---|${TYPES.map(() => '---|').join('')}`);
-report('heuristic choice', trainPages, (p) => pageF1(p.reference, p.heuristic));
-report('classifier', trainPages, (p) => pageF1(p.reference, keptTokens(p, (r) => oof[r]! >= best.t)));
-report('labels (ceiling)', trainPages, (p) => pageF1(p.reference, keptTokens(p, (r) => y[r] === 1)));
+const stage1 = crossFit({ x: d.x, cols: d.cols, names: d.features });
+const stage2 = flag('one-stage') ? null : crossFit(withContext(stage1.scores));
+const finalScores = stage2?.scores ?? stage1.scores;
 
-const final = train(trainPages, y, w);
-const pred = new Float64Array(d.rows);
-score(final, validationPages, pred);
-console.log(`\n| validation (held out) | F1 | ${TYPES.join(' | ')} |\n|---|---|${TYPES.map(() => '---|').join('')}`);
-report('heuristic choice', validationPages, (p) => pageF1(p.reference, p.heuristic));
-report('classifier', validationPages, (p) => pageF1(p.reference, keptTokens(p, (r) => pred[r]! >= best.t)));
-report('labels (ceiling)', validationPages, (p) => pageF1(p.reference, keptTokens(p, (r) => y[r] === 1)));
+// The threshold and margin (selectRows): the best mean page F1 out of fold.
+const keptBy = (scores: Float64Array, t: number, margin: number) => {
+  const keep = new Uint8Array(d.rows);
+  for (const p of d.pages) {
+    const sel = selectRows(scores.subarray(p.start, p.start + p.count), t, margin);
+    sel.forEach((k, i) => (keep[p.start + i] = k ? 1 : 0));
+  }
+  return keep;
+};
+let best = { t: 0, margin: 0, f1: -1 };
+for (let t = -1.5; t <= 1.001; t += 0.25) {
+  // Margin -100: the rule off (best - margin is above every score).
+  for (const margin of [-100, 0.5, 1, 1.5, 2, 3, 4]) {
+    const keep = keptBy(finalScores, t, margin);
+    let s = 0;
+    for (const p of trainPages) s += pageF1(p.reference, keptTokens(p, (r) => keep[r] === 1));
+    if (s / trainPages.length > best.f1) best = { t, margin, f1: s / trainPages.length };
+  }
+}
+const kept1 = keptBy(stage1.scores, best.t, best.margin);
+const kept2 = keptBy(finalScores, best.t, best.margin);
+console.log(`threshold ${best.t.toFixed(2)}, margin ${best.margin}\n`);
+for (const [name, pages] of [['dev-train (out of fold)', trainPages], ['validation (held out)', validationPages]] as const) {
+  console.log(`| ${name} | F1 | ${TYPES.join(' | ')} |\n|---|---|${TYPES.map(() => '---|').join('')}`);
+  report('rule-based clean-up', pages, (p) => pageF1(p.reference, p.heuristic));
+  report('stage 1', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => kept1[r] === 1)));
+  if (stage2) report('stage 2', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => kept2[r] === 1)));
+  report('labels (ceiling)', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => y[r] === 1)));
+  console.log('');
+}
+
+if (flag('dump')) {
+  // For error analysis: final scores per row (out of fold on dev-train) and labels.
+  writeFileSync(resolve(here, '.cache', 'scores.json'), JSON.stringify({ threshold: best.t, margin: best.margin, scores: Array.from(finalScores), y: Array.from(y) }));
+}
 
 if (flag('write')) {
   const file = resolve(here, '..', 'src', 'convert', 'block-model-weights.ts');
@@ -160,7 +232,14 @@ if (flag('write')) {
     `// Generated by bench/train-blocks.ts — do not edit by hand. Options: ${JSON.stringify(opts)}\n` +
       `import type { GbdtModel } from './gbdt.js';\n` +
       `export const BLOCK_THRESHOLD = ${best.t};\n` +
-      `export const BLOCK_MODEL: GbdtModel | null = ${JSON.stringify(final)};\n`,
+      `export const BLOCK_MARGIN = ${best.margin};\n` +
+      `export const BLOCK_LEXICON: Readonly<Record<string, number>> = ${JSON.stringify(lexicon)};\n` +
+      `export const BLOCK_MODEL: GbdtModel | null = ${JSON.stringify(stage1.final)};\n` +
+      `export const CONTEXT_MODEL: GbdtModel | null = ${stage2 ? JSON.stringify(stage2.final) : 'null'};\n`,
   );
-  console.log(`\nwrote ${file}`);
+  saveFoldClassifiers({
+    folds: opts.folds, threshold: best.t, margin: best.margin, lexicon,
+    models: stage1.folds.map((stageOne, k) => ({ stageOne, stageTwo: stage2?.folds[k] ?? null })),
+  });
+  console.log(`\nwrote ${file} (and the fold models for quality.ts --oof)`);
 }

@@ -5,10 +5,9 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FEATURES } from '../../src/convert/block-features.js';
-import { analyzeHtml, toMarkdown } from '../../src/convert/html-to-markdown.js';
+import { FEATURES, GROUP_LEVELS, type Lexicon } from '../../src/convert/block-features.js';
+import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
 import { blockMatch, indexGroundTruth } from './block-labels.js';
-import { stripMarkdown } from './strip-markdown.js';
 import { loadPage, type WcxbIndexEntry } from './wcxb-data.js';
 import { tokens } from './wcxb-metric.js';
 
@@ -21,7 +20,7 @@ export interface PageRows {
   count: number;
   /** Ground-truth tokens. */
   reference: string[];
-  /** The heuristic choice's output tokens (for comparison). */
+  /** Tokens of the blocks rule-based clean-up keeps (for comparison). */
   heuristic: string[];
 }
 
@@ -34,19 +33,28 @@ export interface BlockDataset {
   match: Float32Array;
   /** Metric tokens of each row. */
   rowTokens: string[][];
+  /** The block's token count as the library counts it (the context features' weights). */
+  blockTokens: Float32Array;
+  /** Container numbers per row (BlockRows.groups), GROUP_LEVELS.length per row, numbered per page. */
+  groups: Int32Array;
   pages: PageRows[];
 }
 
-export function buildDataset(entries: readonly WcxbIndexEntry[], onPage?: (i: number) => void): BlockDataset {
+/** Bumped when what a row stores changes (the feature list is checked by name). */
+const VERSION = `2:${GROUP_LEVELS.join(',')}`;
+
+export function buildDataset(entries: readonly WcxbIndexEntry[], lexicon: Lexicon, onPage?: (i: number) => void): BlockDataset {
   const cols = FEATURES.length;
   const chunks: Float32Array[] = [];
   const match: number[] = [];
   const rowTokens: string[][] = [];
+  const blockTokens: number[] = [];
+  const groups: number[] = [];
   const pages: PageRows[] = [];
   let rows = 0;
   entries.forEach((entry, i) => {
     const page = loadPage(entry);
-    const analyzed = analyzeHtml(page.html, page.url);
+    const analyzed = analyzeHtml(page.html, page.url, lexicon);
     const reference = tokens(page.mainContent);
     const base = { id: entry.id, pageType: entry.pageType, split: entry.split, start: rows, reference };
     if (!analyzed) {
@@ -58,8 +66,15 @@ export function buildDataset(entries: readonly WcxbIndexEntry[], onPage?: (i: nu
       for (const b of analyzed.rows.blocks) {
         match.push(blockMatch(b.text, gt) ?? -1);
         rowTokens.push(tokens(b.text));
+        blockTokens.push(b.tokens);
       }
-      pages.push({ ...base, count: n, heuristic: tokens(stripMarkdown(toMarkdown(analyzed.choice.element))) });
+      for (const g of analyzed.rows.groups) groups.push(g);
+      const cleanedCol = FEATURES.indexOf('in_cleaned');
+      const heuristic: string[] = [];
+      analyzed.rows.blocks.forEach((b, r) => {
+        if (analyzed.rows.x[r * cols + cleanedCol] === 1) heuristic.push(...tokens(b.text));
+      });
+      pages.push({ ...base, count: n, heuristic });
       rows += n;
     }
     onPage?.(i + 1);
@@ -70,22 +85,31 @@ export function buildDataset(entries: readonly WcxbIndexEntry[], onPage?: (i: nu
     x.set(c, o);
     o += c.length;
   }
-  return { features: [...FEATURES], x, rows, cols, match: Float32Array.from(match), rowTokens, pages };
+  return {
+    features: [...FEATURES], x, rows, cols, match: Float32Array.from(match), rowTokens,
+    blockTokens: Float32Array.from(blockTokens), groups: Int32Array.from(groups), pages,
+  };
 }
 
 export function saveDataset(file: string, d: BlockDataset): void {
   mkdirSync(dirname(file), { recursive: true });
   writeFileSync(`${file}.x`, Buffer.from(d.x.buffer, d.x.byteOffset, d.x.byteLength));
-  writeFileSync(`${file}.json`, JSON.stringify({ features: d.features, rows: d.rows, cols: d.cols, match: Array.from(d.match), rowTokens: d.rowTokens, pages: d.pages }));
+  writeFileSync(
+    `${file}.json`,
+    JSON.stringify({
+      version: VERSION, features: d.features, rows: d.rows, cols: d.cols, match: Array.from(d.match), rowTokens: d.rowTokens,
+      blockTokens: Array.from(d.blockTokens), groups: Array.from(d.groups), pages: d.pages,
+    }),
+  );
 }
 
 export function loadDataset(file: string): BlockDataset | null {
   if (!existsSync(`${file}.json`)) return null;
   const meta = JSON.parse(readFileSync(`${file}.json`, 'utf8'));
-  if (meta.features.join(',') !== FEATURES.join(',')) return null;
+  if (meta.version !== VERSION || meta.features.join(',') !== FEATURES.join(',')) return null;
   const buf = readFileSync(`${file}.x`);
   const x = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-  return { ...meta, x, match: Float32Array.from(meta.match) };
+  return { ...meta, x, match: Float32Array.from(meta.match), blockTokens: Float32Array.from(meta.blockTokens), groups: Int32Array.from(meta.groups) };
 }
 
 /** Mean per-page F1 when each page keeps the rows `keep` says (the WCXB metric on block tokens). */

@@ -2,7 +2,8 @@
 // interleaved per page (alternating which goes first) so machine noise and GC hit them alike; aggregates the WCXB metric.
 
 import { performance } from 'node:perf_hooks';
-import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { convertHtml, htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { loadFoldClassifiers } from './block-folds.js';
 import { plainReadabilityMarkdown } from './baseline.js';
 import { stripMarkdown } from './strip-markdown.js';
 import { loadIndex, loadPage, type WcxbIndexEntry } from './wcxb-data.js';
@@ -29,6 +30,8 @@ export interface QualityOptions {
   ids?: string[];
   baseline?: boolean;
   dir?: string;
+  /** Convert dev-train pages with the fold model that never saw them (needs train-blocks.ts --write). */
+  oof?: boolean;
 }
 
 /** The fixed small sample used by the CI regression test. */
@@ -44,13 +47,17 @@ export function selectPages(opts: QualityOptions): WcxbIndexEntry[] {
 
 export function runQuality(opts: QualityOptions, onPage?: (done: number, total: number) => void): PageResult[] {
   const entries = selectPages(opts);
+  const folds = opts.oof ? loadFoldClassifiers() : null;
+  if (opts.oof && !folds) throw new Error('--oof needs the fold models: run npx tsx bench/train-blocks.ts --write first');
+  let current: WcxbIndexEntry | undefined;
   const systems: Array<[SystemName, (html: string, url: string) => string]> = [
-    ['websift', (html, url) => htmlToMarkdown(html, { url })],
+    ['websift', (html, url) => (folds && current?.split === 'train' ? convertHtml(html, { url }, folds(current.id)) : htmlToMarkdown(html, { url }))],
   ];
   if (opts.baseline !== false) systems.push(['readability', (html) => plainReadabilityMarkdown(html)]);
   const results: PageResult[] = [];
   entries.forEach((entry, i) => {
     const page = loadPage(entry, opts.dir);
+    current = entry;
     // Alternate which system runs first, so warm caches and GC debt are shared fairly.
     const order = i % 2 === 0 ? systems : [...systems].reverse();
     for (const [system, convert] of order) {

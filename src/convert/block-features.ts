@@ -1,22 +1,15 @@
 // Features of each text block for the block classifier (block-model.ts): the block's own text
-// (length, link share, sentence shape), where it sits (landmarks, widget class names, repeated
-// siblings, the containers around it), the page (structured data, size) and what the two
-// candidate extractions chose (Readability's article, the cleaned page). The names are stored with
-// the model, so a model trained on another feature list is refused rather than misread.
+// (length, link share, sentence shape, telling phrases), where it sits (landmarks, widget class
+// names and the learned class/id lexicon, repeated siblings, the containers around it, the title),
+// the page (structured data, size) and whether rule-based clean-up (boilerplate.ts) would drop it.
+// The names are stored with the model, so a model trained on another feature list is refused
+// rather than misread.
 
 import { looksLikeBoilerplate } from './boilerplate.js';
+import { classTokens } from './class-tokens.js';
 import type { Block } from './blocks.js';
 import { declaresArticle, type StructuredData } from './structured-data.js';
 import type { TextStats } from './text-stats.js';
-
-/** What the heuristic candidates chose, by block id (null: that candidate did not run). */
-export interface CandidateSignals {
-  readability: Set<number> | null;
-  cleaned: Set<number> | null;
-  chosen: Set<number>;
-  /** 0 Readability's article, 1 the cleaned <main>, 2 the cleaned body, 3 the whole body. */
-  source: number;
-}
 
 export const FEATURES = [
   'log_tokens', 'link_density', 'log_links', 'avg_token_chars', 'ends_sentence', 'comma_rate', 'stopword_rate',
@@ -32,8 +25,9 @@ export const FEATURES = [
   'duplicate_text',
   'prev_log_tokens', 'prev_link_density', 'next_log_tokens', 'next_link_density',
   'page_log_tokens', 'page_link_density', 'page_log_rows', 'sd_article', 'sd_product', 'sd_posts', 'sd_list',
-  'in_readability', 'in_cleaned', 'in_chosen', 'chosen_source', 'readability_share', 'chosen_share',
-  'prev_in_chosen', 'next_in_chosen',
+  'in_cleaned', 'cleaned_share', 'prev_in_cleaned', 'next_in_cleaned',
+  'lex_nearest', 'lex_nearest_level', 'lex_min', 'lex_max', 'lex_self',
+  'title_overlap', 'after_h1', 'from_largest', 'text_legal', 'text_social', 'text_date', 'text_price', 'text_meta',
 ] as const;
 
 const F = Object.fromEntries(FEATURES.map((n, i) => [n, i])) as Record<(typeof FEATURES)[number], number>;
@@ -47,26 +41,55 @@ const STOPWORDS = new Set(
 
 const CONTENT_HINT = /(?:^|[-_\s])(content|article|entry|story|body|text|main|prose|markdown|description|details?|product|recipe|post-?content|page-?content)(?:[-_\s]|$)/i;
 const POST_HINT = /(?:^|[-_\s])(comments?|reply|replies|message|answers?|question|thread|posts?|topic|review|reviews|card|item|result|listing|teaser)(?:[-_\s]|$)/i;
+// Phrases that mark a line's kind whatever the markup: legal and cookie notices, share bars,
+// dates, prices, and the metadata lines of posts and comments.
+const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
+const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
+const DATE = /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
+const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+const META = /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'menubar']);
 const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
 const POST_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question', 'Answer', 'Comment', 'SocialMediaPosting']);
+
+/** Class/id word → log-odds of main content below it, against the overall rate (learned). */
+export type Lexicon = Readonly<Record<string, number>>;
 
 export interface BlockRows {
   /** Row-major features, FEATURES.length per row. */
   x: Float32Array;
   /** The block behind each row (blocks with at least one token). */
   blocks: Block[];
+  /**
+   * Row-major, GROUP_LEVELS.length per row: a number naming the row's ancestor element at each of
+   * those levels (rows sharing it sit in one container), for the context features of block-context.ts.
+   */
+  groups: Int32Array;
 }
+
+/** Ancestor levels whose containers group rows (1 = the block element's parent). */
+export const GROUP_LEVELS = [1, 2, 3, 5, 8] as const;
 
 export function blockFeatures(
   blocks: readonly Block[],
   stats: Map<Element, TextStats>,
   data: StructuredData,
-  signals: CandidateSignals,
+  /** Ids of the blocks rule-based clean-up keeps (not inside anything findBoilerplate found). */
+  cleaned: ReadonlySet<number>,
+  title = '',
+  lexicon: Lexicon = {},
 ): BlockRows {
   const rows = blocks.filter((b) => b.tokens > 0);
   const cols = FEATURES.length;
   const x = new Float32Array(rows.length * cols);
+  const groups = new Int32Array(rows.length * GROUP_LEVELS.length);
+  const groupIds = new Map<Element, number>();
+  const groupOf = (el: Element | undefined) => {
+    if (!el) return -1;
+    let g = groupIds.get(el);
+    if (g === undefined) groupIds.set(el, (g = groupIds.size));
+    return g;
+  };
   const body = blocks[0]!.el;
   const pageStats = stats.get(body) ?? { words: 0, linkWords: 0, links: 0 };
   const pageWords = Math.max(1, pageStats.words);
@@ -77,6 +100,25 @@ export function blockFeatures(
   const norm = rows.map((b) => b.text.replace(/\s+/g, ' ').trim().toLowerCase());
   for (const t of norm) textCount.set(t, (textCount.get(t) ?? 0) + 1);
 
+  // Mean lexicon score of an element's class/id words (NaN: none known).
+  const lexCache = new Map<Element, number>();
+  const lex = (el: Element) => {
+    let v = lexCache.get(el);
+    if (v === undefined) {
+      let sum = 0;
+      let n = 0;
+      for (const t of classTokens(el)) {
+        const s = lexicon[t];
+        if (s !== undefined) {
+          sum += s;
+          n++;
+        }
+      }
+      v = n > 0 ? sum / n : NaN;
+      lexCache.set(el, v);
+    }
+    return v;
+  };
   const hintCache = new Map<Element, number>();
   const hint = (el: Element) => {
     let h = hintCache.get(el);
@@ -104,12 +146,8 @@ export function blockFeatures(
     return (counts.get(signature(el)) ?? 1) - 1;
   };
 
-  let chosenTokens = 0;
-  let readabilityTokens = 0;
-  for (const b of rows) {
-    if (signals.chosen.has(b.id)) chosenTokens += b.tokens;
-    if (signals.readability?.has(b.id)) readabilityTokens += b.tokens;
-  }
+  let cleanedTokens = 0;
+  for (const b of rows) if (cleaned.has(b.id)) cleanedTokens += b.tokens;
   const sd = data.types;
   const has = (set: Set<string>) => [...sd].some((t) => set.has(t));
   const page = {
@@ -121,6 +159,14 @@ export function blockFeatures(
     posts: has(POST_TYPES) ? 1 : 0,
     list: has(LIST_TYPES) ? 1 : 0,
   };
+
+  const titleWords = new Set(title.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+  const firstH1 = rows.findIndex((b) => b.el.localName.toLowerCase() === 'h1');
+  let largest = 0;
+  rows.forEach((b, r) => {
+    if (b.tokens > rows[largest]!.tokens) largest = r;
+  });
+  const span = Math.max(1, rows.length - 1);
 
   let tokensBefore = 0;
   rows.forEach((b, r) => {
@@ -174,6 +220,10 @@ export function blockFeatures(
     let repeatMax = 0;
     let repeatLevel = 99;
     const inside = { nav: 0, header: 0, footer: 0, aside: 0, form: 0, main: 0, article: 0, li: 0, table: 0, a: 0, section: 0, figure: 0, blockquote: 0, role: 0 };
+    let lexNearest = NaN;
+    let lexLevel = 99;
+    let lexMin = 0;
+    let lexMax = 0;
     const up: Element[] = [];
     for (let el: Element | null = b.el, level = 0; el && el !== body.parentElement; el = el.parentElement, level++) {
       if (level > 0) up.push(el);
@@ -182,6 +232,17 @@ export function blockFeatures(
       if (t === 'main' || el.getAttribute('role') === 'main') inside.main = 1;
       if (CHROME_ROLES.has(el.getAttribute('role') ?? '')) inside.role = 1;
       if (el.hasAttribute('class') || el.hasAttribute('id')) {
+        if (level <= 10) {
+          const v = lex(el);
+          if (!Number.isNaN(v)) {
+            if (Number.isNaN(lexNearest)) {
+              lexNearest = v;
+              lexLevel = level;
+            }
+            lexMin = Math.min(lexMin, v);
+            lexMax = Math.max(lexMax, v);
+          }
+        }
         const h = hint(el);
         if (h & 1) {
           badCount++;
@@ -200,6 +261,11 @@ export function blockFeatures(
       depth++;
     }
     set('depth', depth);
+    set('lex_nearest', Number.isNaN(lexNearest) ? 0 : lexNearest);
+    set('lex_nearest_level', lexLevel);
+    set('lex_min', lexMin);
+    set('lex_max', lexMax);
+    set('lex_self', b.el.hasAttribute('class') || b.el.hasAttribute('id') ? lex(b.el) || 0 : 0);
     set('row_position', rows.length > 1 ? r / (rows.length - 1) : 0);
     set('token_position', tokensBefore / Math.max(1, totalTokens));
     tokensBefore += b.tokens;
@@ -222,6 +288,9 @@ export function blockFeatures(
     set('hint_content_distance', contentDistance);
     set('hint_post_distance', postDistance);
 
+    GROUP_LEVELS.forEach((k, j) => {
+      groups[r * GROUP_LEVELS.length + j] = groupOf(up[Math.min(k, up.length) - 1]);
+    });
     const upStat = (k: number, name: 'up1' | 'up2' | 'up3' | 'up5') => {
       const el = up[Math.min(k, up.length) - 1];
       const s = el ? stats.get(el) : undefined;
@@ -256,16 +325,23 @@ export function blockFeatures(
     set('sd_posts', page.posts);
     set('sd_list', page.list);
 
-    set('in_readability', signals.readability ? (signals.readability.has(b.id) ? 1 : 0) : -1);
-    set('in_cleaned', signals.cleaned ? (signals.cleaned.has(b.id) ? 1 : 0) : -1);
-    set('in_chosen', signals.chosen.has(b.id) ? 1 : 0);
-    set('chosen_source', signals.source);
-    set('readability_share', signals.readability ? readabilityTokens / Math.max(1, totalTokens) : -1);
-    set('chosen_share', chosenTokens / Math.max(1, totalTokens));
-    set('prev_in_chosen', prev ? (signals.chosen.has(prev.id) ? 1 : 0) : -1);
-    set('next_in_chosen', next ? (signals.chosen.has(next.id) ? 1 : 0) : -1);
+    set('in_cleaned', cleaned.has(b.id) ? 1 : 0);
+    set('cleaned_share', cleanedTokens / Math.max(1, totalTokens));
+    set('prev_in_cleaned', prev ? (cleaned.has(prev.id) ? 1 : 0) : -1);
+    set('next_in_cleaned', next ? (cleaned.has(next.id) ? 1 : 0) : -1);
+
+    let inTitle = 0;
+    for (const w of words) if (titleWords.has(w.toLowerCase())) inTitle++;
+    set('title_overlap', titleWords.size > 0 ? inTitle / nw : -1);
+    set('after_h1', firstH1 >= 0 ? (r - firstH1) / span : -2);
+    set('from_largest', (r - largest) / span);
+    set('text_legal', LEGAL.test(text) ? 1 : 0);
+    set('text_social', SOCIAL.test(text) ? 1 : 0);
+    set('text_date', DATE.test(text) ? 1 : 0);
+    set('text_price', PRICE.test(text) ? 1 : 0);
+    set('text_meta', META.test(text) ? 1 : 0);
   });
-  return { x, blocks: rows };
+  return { x, blocks: rows, groups };
 }
 
 const signature = (el: Element) => `${el.localName}|${el.getAttribute('class') ?? ''}`;

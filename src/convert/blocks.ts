@@ -1,7 +1,7 @@
 // Text blocks: the unit the block classifier keeps or drops. Every text node belongs to its nearest
 // block-level ancestor (a <p>, <li>, <td>, heading, <div>…); a block's "own" content is its text and
-// inline elements, not the blocks nested in it. Each block element is marked with BLOCK_ATTR so the
-// same block can be found again in a copy of the tree or in Readability's article.
+// inline elements, not the blocks nested in it. Each block element is marked with BLOCK_ATTR so
+// applying verdicts (block-filter.ts) can tell a nested block from inline content.
 
 export const BLOCK_ATTR = 'data-wsb';
 
@@ -29,19 +29,9 @@ export interface Block {
   rowsBefore: number;
 }
 
-export interface Segmentation {
-  blocks: Block[];
-  /**
-   * The block of each text node. Readability moves text nodes but rebuilds some block elements
-   * (a <div> of text becomes a new, unmarked <p>), so its article is mapped back through these.
-   */
-  owner: Map<Node, number>;
-}
-
 /** Segments `body` into blocks, in document order of their first content, and marks each element. */
-export function segmentBlocks(body: Element): Segmentation {
+export function segmentBlocks(body: Element): Block[] {
   const blocks: Block[] = [];
-  const owner = new Map<Node, number>();
   let rows = 0;
   const open = (el: Element, parent: number): Block => {
     const b: Block = { id: blocks.length, el, parent, tokens: 0, linkTokens: 0, links: 0, images: 0, text: '', rowsBefore: rows };
@@ -60,7 +50,6 @@ export function segmentBlocks(body: Element): Segmentation {
       const value = node.nodeValue ?? '';
       const n = countTokens(value);
       if (n === 0) continue;
-      owner.set(node, block.id);
       if (block.tokens === 0) {
         block.rowsBefore = rows;
         rows++;
@@ -85,46 +74,7 @@ export function segmentBlocks(body: Element): Segmentation {
     for (let c = el.lastChild; c; c = c.previousSibling) stack.push([c, target, link]);
   }
   for (const [b, parts] of texts) b.text = parts.join(' ');
-  return { blocks, owner };
-}
-
-/**
- * Ids of the blocks whose text is below `root`: by text node where the node is the page's own,
- * else by the nearest marked ancestor (copies keep the marks, not the nodes).
- */
-export function blocksIn(root: Element, owner?: Map<Node, number>): Set<number> {
-  const ids = new Set<number>();
-  // Readability re-parses the page when it retries: then text nodes are found by their value.
-  let byValue: Map<string, number[]> | undefined;
-  const lookup = (node: Node): number | undefined => {
-    if (!owner) return undefined;
-    const id = owner.get(node);
-    if (id !== undefined) return id;
-    if (!byValue) {
-      byValue = new Map();
-      for (const [n, b] of owner) {
-        const v = n.nodeValue ?? '';
-        const list = byValue.get(v);
-        if (list) list.push(b);
-        else byValue.set(v, [b]);
-      }
-    }
-    return byValue.get(node.nodeValue ?? '')?.shift();
-  };
-  const stack: Array<[Node, number]> = [[root, -1]];
-  while (stack.length > 0) {
-    const [node, marked] = stack.pop()!;
-    if (node.nodeType === 3) {
-      if (countTokens(node.nodeValue ?? '') === 0) continue;
-      const id = lookup(node) ?? marked;
-      if (id >= 0) ids.add(id);
-      continue;
-    }
-    const v = node.nodeType === 1 ? (node as Element).getAttribute(BLOCK_ATTR) : null;
-    const here = v !== null ? Number(v) : marked;
-    for (let c = node.firstChild; c; c = c.nextSibling) stack.push([c, here]);
-  }
-  return ids;
+  return blocks;
 }
 
 /** Word runs (`\w`, and any non-ASCII character so other scripts count too), without allocating. */
@@ -138,17 +88,4 @@ export function countTokens(s: string): number {
     inWord = w;
   }
   return n;
-}
-
-/** Marked block elements below `root` (inclusive), by block id. */
-export function markedElements(root: Element): Map<number, Element> {
-  const out = new Map<number, Element>();
-  const stack: Element[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    const v = el.getAttribute(BLOCK_ATTR);
-    if (v !== null) out.set(Number(v), el);
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
-  }
-  return out;
 }

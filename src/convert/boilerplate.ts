@@ -2,8 +2,9 @@
 // words (cookie banners, share bars, related-content boxes…), control labels by their whole
 // text ("Register", "Add to cart"), and navigation-like link lists. (Removing widget sections by
 // their heading — "Comments", "Related posts" — was measured and cost forum posts; not done.)
-// An element holding most of the root's text is never removed: a page that names its main
-// wrapper "page-header-layout" must not lose its content to a word in a class name.
+// An element holding most of the root's text is never boilerplate: a page that names its main
+// wrapper "page-header-layout" must not lose its content to a word in a class name. The result is
+// evidence for the block classifier (block-features.ts), not a removal.
 
 import { isChrome } from './clean-dom.js';
 import { descendants, tagOf } from './dom-utils.js';
@@ -54,22 +55,30 @@ const NEVER_BY_HINT = new Set(['body', 'main', 'article', 'html']);
 const PHRASE_TAGS = new Set(['a', 'button', 'span', 'li', 'p', 'div', 'label']);
 const LINK_LIST_TAGS = new Set(['ul', 'ol', 'div', 'section', 'p', 'table']);
 
-/** Returns the number of words `root` held before (per text node, as `wordsIn` counts). */
-export function removeBoilerplate(root: Element, options: BoilerplateOptions = {}): number {
+/**
+ * The outermost elements below `root` that are boilerplate, in document order; nothing is changed
+ * (the block classifier reads "inside boilerplate" as evidence, it does not remove by rule).
+ */
+export function findBoilerplate(root: Element, options: BoilerplateOptions = {}): Set<Element> {
   const all = descendants(root);
   const stats = computeTextStats(root, all);
   const zero: TextStats = { words: 0, linkWords: 0, links: 0 };
   const st = (el: Element) => stats.get(el) ?? zero;
   const total = Math.max(1, st(root).words);
-  const guarded = (el: Element) => st(el).words > 0.4 * total;
-  const remove = (el: Element) => {
-    if (el !== root && root.contains(el) && !guarded(el)) el.remove();
+  const found = new Set<Element>();
+  const inside = (el: Element) => {
+    for (let e: Element | null = el; e && e !== root; e = e.parentElement) if (found.has(e)) return true;
+    return false;
   };
-  // One walk, then the passes in their fixed order; remove() skips what an earlier pass detached.
-  if (options.chrome !== false) for (const el of all) if (isChrome(el)) remove(el);
+  const drop = (el: Element) => {
+    // An element holding most of the page's words is never boilerplate, whatever its name says.
+    if (el !== root && st(el).words <= 0.4 * total && !inside(el)) found.add(el);
+  };
+  // The passes in their fixed order; what an earlier pass found hides its subtree from later ones.
+  if (options.chrome !== false) for (const el of all) if (isChrome(el)) drop(el);
   if (options.hints !== false) {
     for (const el of all) {
-      if ((el.hasAttribute('class') || el.hasAttribute('id')) && !NEVER_BY_HINT.has(tagOf(el)) && looksLikeBoilerplate(el)) remove(el);
+      if ((el.hasAttribute('class') || el.hasAttribute('id')) && !NEVER_BY_HINT.has(tagOf(el)) && looksLikeBoilerplate(el)) drop(el);
     }
   }
   if (options.phrases !== false) {
@@ -77,7 +86,7 @@ export function removeBoilerplate(root: Element, options: BoilerplateOptions = {
       if (!PHRASE_TAGS.has(tagOf(el))) continue;
       const words = st(el).words;
       if (words === 0 || words > 5 || (el.firstElementChild && el.firstElementChild.localName !== 'span')) continue;
-      if (root.contains(el) && CONTROL_TEXT.test((el.textContent ?? '').replace(/\s+/g, ' ').trim())) el.remove();
+      if (CONTROL_TEXT.test((el.textContent ?? '').replace(/\s+/g, ' ').trim()) && !inside(el)) found.add(el);
     }
   }
   if (options.linkLists !== false) {
@@ -85,35 +94,8 @@ export function removeBoilerplate(root: Element, options: BoilerplateOptions = {
       if (!LINK_LIST_TAGS.has(tagOf(el))) continue;
       const s = st(el);
       // Menus and link farms: nearly all link text, and every link short.
-      if (s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6) remove(el);
+      if (s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6) drop(el);
     }
   }
-  return st(root).words;
-}
-
-/**
- * Descends from `root` while one child holds nearly all of the current element's words that are
- * not link text, so the result is the smallest element that still contains all of the content
- * (every post, card or section) without the page's periphery.
- */
-export function dominantContainer(root: Element, share = 0.85): Element {
-  const stats = computeTextStats(root);
-  const own = (el: Element) => {
-    const s = stats.get(el);
-    return s ? s.words - s.linkWords : 0;
-  };
-  let current = root;
-  for (;;) {
-    const here = own(current);
-    if (here === 0) return current;
-    let next: Element | null = null;
-    for (let c = current.firstElementChild; c; c = c.nextElementSibling) {
-      if (own(c) >= share * here) {
-        next = c;
-        break;
-      }
-    }
-    if (!next) return current;
-    current = next;
-  }
+  return found;
 }

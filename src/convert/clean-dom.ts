@@ -1,6 +1,5 @@
-// DOM clean-up shared by both extraction paths: what no reader ever sees (scripts, styles,
-// aria-hidden decoration, screen-reader-only text, SVG, whose `className` is an object and
-// crashes Readability, readability #742), and
+// DOM clean-up before extraction: what no reader ever sees (scripts, styles, aria-hidden
+// decoration, screen-reader-only text, SVG), and
 // the test for page chrome (navigation, header, footer, sidebars, forms) used by boilerplate.ts.
 
 import { DROPPED_TAGS } from './turndown-service.js';
@@ -21,7 +20,7 @@ function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void 
   const noscripts = all.filter((n) => tagOf(n) === 'noscript' && !n.parentElement?.closest('noscript, template'));
   if (noscripts.length === 0) return;
   const inside = noscripts.reduce((sum, n) => sum + wordCount(n), 0);
-  const body = (root as Document).body ?? (root as Element);
+  const body = (root as Document).body ?? (root as Element).ownerDocument?.body ?? (root as Element);
   if (inside <= wordCount(body) - inside) return;
   // A <noscript> in <head> holding page content is body content to a browser without scripts.
   const bodyStart = body.firstChild;

@@ -1,5 +1,5 @@
 // The language of a code block, read from the class names highlighters and Markdown renderers
-// write. Recorded as a data attribute before Readability runs, because Readability strips classes.
+// write. Recorded as a data attribute, which the fenced-code rule of turndown reads back.
 import { descendants, tagOf } from './dom-utils.js';
 
 

@@ -1,12 +1,8 @@
-// Bounds on what the extractor will hand to Readability and turndown. Both are recursive and
-// super-linear in nesting depth (Readability: depth 2,000 → 33 s; turndown: RangeError near 5,000),
-// and Readability's own maxElemsToParse never fires on linkedom (its getElementsByTagName('*') is
-// empty), so the counts are taken here, before either library sees the document.
+// Bounds on what the extractor hands to turndown, which recurses per element (RangeError near
+// depth 5,000): depth is measured here and deep subtrees flattened before any later step.
 
 /** Elements deeper than this are flattened to their text; real pages rarely pass ~60. */
 export const MAX_DEPTH = 100;
-/** Above this many elements Readability is skipped and the linear fallback path is used. */
-export const MAX_READABILITY_ELEMENTS = 25_000;
 
 export interface DomStats {
   elements: number;

@@ -1,20 +1,20 @@
 // HTML → main-content Markdown: linkedom parse, size/depth guard, invisible-element clean-up,
-// segmentation into text blocks, the two heuristic candidates (main-content.ts), the block
-// classifier that keeps or drops each block with their choices as evidence (block-model.ts),
-// turndown, tidy, and JSON-LD text the DOM hides.
+// segmentation into text blocks, the block classifier that keeps or drops each block
+// (block-model.ts; rule-based clean-up, boilerplate.ts, is one of its features), turndown, tidy,
+// and JSON-LD text the DOM hides.
 
 import { keepBlocks } from './block-filter.js';
-import { blockFeatures, type BlockRows, type CandidateSignals } from './block-features.js';
-import { keptBlocks } from './block-model.js';
-import { blocksIn, markedElements, segmentBlocks, type Block } from './blocks.js';
+import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js';
+import { DEFAULT_CLASSIFIER, keptBlocks, type BlockClassifier } from './block-model.js';
+import { findBoilerplate } from './boilerplate.js';
+import { segmentBlocks, type Block } from './blocks.js';
 import { markCodeLanguages } from './code-language.js';
 import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
+import { hasText } from './dom-utils.js';
 import { absolutizeLinks, documentBase } from './links.js';
 import { tidyMarkdown } from './markdown-tidy.js';
 import { parseHtmlDocument } from './parse-html.js';
-import { selectMainContent, type MainContent } from './main-content.js';
-import { hasText } from './dom-utils.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
 import { prepareTables } from './tables.js';
@@ -28,72 +28,71 @@ export interface HtmlToMarkdownOptions {
 
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): string {
   if (typeof html !== 'string') throw new TypeError('htmlToMarkdown: html must be a string');
-  const page = analyzeHtml(html, options.url);
+  return convertHtml(html, options, DEFAULT_CLASSIFIER);
+}
+
+/** htmlToMarkdown with another classifier (benchmarks score dev-train pages with models that never saw them). */
+export function convertHtml(html: string, options: HtmlToMarkdownOptions, classifier: BlockClassifier): string {
+  const page = analyzeHtml(html, options.url, classifier.lexicon);
   if (!page) return '';
-  keepBlocks(page.pristine, page.blocks, keptBlocks(page.rows));
-  return supplementFromStructuredData(toMarkdown(page.pristine), page.data) || plainText(page.text());
+  keepBlocks(page.body, page.blocks, keptBlocks(page.rows, classifier));
+  const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
+  // Never '' for a page with text: then its plain text (the page is prepared again, rarely).
+  return markdown || plainText(preparePage(html, options.url).doc.body.textContent ?? '');
 }
 
 export interface AnalyzedPage {
-  /** An untouched copy of the prepared body, its blocks marked; the classifier's verdicts apply to it. */
-  pristine: Element;
-  /** Every block, `el` inside `pristine`. */
+  /** The prepared page's body, its blocks marked; the classifier's verdicts are applied to it. */
+  body: Element;
+  /** Every block, in id order. */
   blocks: Block[];
   rows: BlockRows;
   data: StructuredData;
-  /** What the heuristic candidates chose (kept for comparison in benchmarks). */
-  choice: MainContent;
-  /** The page's whole text (fallback). */
-  text: () => string;
+}
+
+/** The page's blocks only: what the class/id lexicon is learned from. */
+export function segmentHtml(html: string, url?: string): Block[] | null {
+  const page = preparePage(html, url);
+  return hasText(page.doc.body) ? page.blocks : null;
 }
 
 /** Everything the block classifier needs; null when the page has no text at all. */
-export function analyzeHtml(html: string, url?: string): AnalyzedPage | null {
+export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = DEFAULT_CLASSIFIER.lexicon): AnalyzedPage | null {
   const page = preparePage(html, url);
-  if (!hasText(page.doc.body)) return null;
-  const pristine = page.doc.body.cloneNode(true) as Element;
-  // Readability rewrites `page.doc`; what is needed from the untouched page afterwards (rarely) is
-  // prepared again from the HTML.
-  const fresh = () => preparePage(html, url).doc;
-  const choice = selectMainContent(page.doc, page.elements, page.data, fresh);
-  const byId = markedElements(pristine);
-  const blocks = page.blocks;
-  for (const b of blocks) b.el = byId.get(b.id) ?? b.el;
-  // Readability's article holds the page's own (moved) text nodes; the cleaned candidates are copies.
-  const readability = choice.article ? blocksIn(choice.article, page.owner) : null;
-  const signals: CandidateSignals = {
-    readability,
-    cleaned: choice.cleaned ? blocksIn(choice.cleaned) : null,
-    chosen: choice.source === 'readability' && readability ? readability : blocksIn(choice.element),
-    source: ['readability', 'cleaned-main', 'cleaned-body', 'body'].indexOf(choice.source),
-  };
-  const rows = blockFeatures(blocks, computeTextStats(pristine), page.data, signals);
-  return { pristine, blocks, rows, data: page.data, choice, text: () => fresh().body.textContent ?? '' };
+  const body = page.doc.body;
+  if (!hasText(body)) return null;
+  const boilerplate = findBoilerplate(body);
+  const cleaned = new Set<number>();
+  for (const b of page.blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
+  const rows = blockFeatures(page.blocks, computeTextStats(body), page.data, cleaned, page.title, lexicon);
+  return { body, blocks: page.blocks, rows, data: page.data };
+}
+
+function insideAny(el: Element, set: ReadonlySet<Element>, root: Element): boolean {
+  for (let e: Element | null = el; e && e !== root; e = e.parentElement) if (set.has(e)) return true;
+  return false;
 }
 
 interface PreparedPage {
   doc: Document;
-  elements: number;
   data: StructuredData;
   blocks: Block[];
-  owner: Map<Node, number>;
+  title: string;
 }
 
 /** Parse, guard, clean up and mark blocks: deterministic, so a second call yields an identical document. */
 function preparePage(html: string, url: string | undefined): PreparedPage {
   const doc = parseHtmlDocument(html);
   const body = doc.body;
-  const stats = measureDom(body);
-  if (stats.maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
+  if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
 
   const data = readStructuredData(doc); // before scripts are removed
   removeInvisible(doc.documentElement);
   absolutizeLinks(body, documentBase(doc, url));
   markCodeLanguages(body);
-  // Before Readability, so layout tables read as the blocks they are and data tables keep their marks.
+  // Layout tables read as the blocks they are; data tables keep their marks for turndown.
   prepareTables(body);
-  const { blocks, owner } = segmentBlocks(body);
-  return { doc, elements: stats.elements, data, blocks, owner };
+  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '' };
 }
 
 const turndown = createTurndown();

@@ -1,6 +1,6 @@
-// Absolute links and image sources. Readability rewrites every URL with `new URL(u, base).href`,
-// which changes links the page wrote (a trailing slash on bare origins, readability #980), so the
-// resolved URL is kept in a data attribute that Readability leaves alone and turndown reads back.
+// Absolute links and image sources, resolved once and kept in data attributes that turndown reads
+// back: exactly as the page wrote them, where `new URL(u, base).href` would change them (a trailing
+// slash on bare origins).
 import { descendants, tagOf } from './dom-utils.js';
 
 

@@ -1,12 +1,18 @@
 import { describe, expect, it } from 'vitest';
-import { dominantContainer, removeBoilerplate } from '../../src/convert/boilerplate.js';
+import { findBoilerplate } from '../../src/convert/boilerplate.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { computeTextStats } from '../../src/convert/text-stats.js';
 import { lorem } from './fixtures.js';
 
 const bodyOf = (html: string) => parseHtmlDocument(`<html><body>${html}</body></html>`).body;
+/** What the page reads like without what findBoilerplate found (removed here, in the test only). */
+const removeBoilerplate = (body: Element) => {
+  const found = findBoilerplate(body);
+  for (const el of found) expect(found.has(el.parentElement!)).toBe(false); // outermost only
+  for (const el of found) el.remove();
+};
 
-describe('removeBoilerplate', () => {
+describe('findBoilerplate', () => {
   it('removes chrome elements, landmark roles and widgets named by class or id', () => {
     const body = bodyOf(`<nav>N1</nav><div role="navigation">N2</div><div class="share-buttons">S1</div><div id="cookie-consent">C1</div>
       <div class="social_links">S2</div><p>${lorem(10)}</p>`);
@@ -55,19 +61,6 @@ describe('removeBoilerplate', () => {
     expect(text).not.toContain('Add to cart');
     expect(text).not.toMatch(/^\s*Register\s*$/m);
     expect(text).toContain('Register early');
-  });
-});
-
-describe('dominantContainer', () => {
-  it('descends to the smallest element holding nearly all non-link words', () => {
-    const body = bodyOf(`<div id="wrap"><div id="head"><a href="/">home</a> tiny</div><div id="content"><div class="post"><p>${lorem(5, 'a')}</p></div>
-      <div class="post"><p>${lorem(5, 'b')}</p></div></div></div>`);
-    expect(dominantContainer(body).id).toBe('content');
-  });
-
-  it('stays at the root when no child dominates', () => {
-    const body = bodyOf(`<div>${lorem(5)}</div><div>${lorem(5)}</div>`);
-    expect(dominantContainer(body)).toBe(body);
   });
 });
 

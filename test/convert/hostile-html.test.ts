@@ -1,4 +1,4 @@
-// Hostile input must complete and keep its text: deep nesting (Readability is super-linear in
+// Hostile input must complete and keep its text: deep nesting (recursive DOM code is super-linear in
 // depth, turndown overflows its stack near 5,000), huge element counts, and a 10 MiB page.
 // The time limits are generous "it completes" bounds, not performance assertions.
 

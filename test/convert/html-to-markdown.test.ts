@@ -56,11 +56,12 @@ describe('htmlToMarkdown: main content', () => {
   });
 });
 
-describe('htmlToMarkdown: fallback when Readability finds no article', () => {
-  it('uses the body without its chrome for a short page', () => {
+describe('htmlToMarkdown: short pages and pages of chrome only', () => {
+  it('keeps the text of a short page and drops its form and footer', () => {
     const md = htmlToMarkdown(page(`<nav><a href="/">NavOnly</a></nav><div><p>Opening hours: Monday to Friday.</p></div>
       <form><label>FormLabel</label><input></form><footer>FooterText</footer>`));
-    expect(md).toBe('Opening hours: Monday to Friday.');
+    expect(md).toContain('Opening hours: Monday to Friday.');
+    for (const gone of ['FormLabel', 'FooterText']) expect(md).not.toContain(gone);
   });
 
   it('never answers empty for a page whose only text sits in its chrome', () => {
@@ -135,5 +136,19 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('> Quoted words.');
     expect(md).toContain('**Bold** and ~~gone~~.');
     expect(md).not.toMatch(/<[a-z][^>]*>/i);
+  });
+});
+
+describe('parse repairs', () => {
+  it('reads content printed after </html> as body content, as browsers do', () => {
+    const doc = parseHtmlDocument('<html><head></head><body><nav>Menu</nav></body></html>\n<div class="post"><p>Late article words</p></div>');
+    expect(doc.body.textContent).toContain('Late article words');
+  });
+
+  it('moves page content unwrapped from a <noscript> in <head> into the body', () => {
+    const doc = parseHtmlDocument(`<html><head><noscript><div><p>${lorem(30, 'headnoscript')}</p></div></noscript></head><body><div id="app"></div></body></html>`);
+    removeInvisible(doc.documentElement);
+    expect(doc.body.textContent).toContain('headnoscript0');
+    expect(doc.head.textContent).not.toContain('headnoscript0');
   });
 });

@@ -51,7 +51,7 @@ export function productPage(): Fixture {
       <h2>Specifications</h2><table><tr><th>Width</th><td>140 cm</td></tr><tr><th>Depth</th><td>70 cm</td></tr><tr><th>Wood</th><td>White oak</td></tr></table>
       <div class="related-products"><h2>RelatedProducts</h2><a href="/p/1">Walnut Desk</a></div></div></main>`,
       `<script type="application/ld+json">${jsonLd}</script>`),
-    keep: ['Oak Desk', '$499.00', '| Width | 140 cm |', 'DescriptionOnlyInData'],
+    keep: ['# Oak Desk', '| Width | 140 cm |', 'DescriptionOnlyInData'],
     drop: ['Add to cart', 'Add to wishlist', 'RelatedProducts', 'MenuBeta', 'CookieNotice'],
   };
 }

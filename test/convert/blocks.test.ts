@@ -1,0 +1,76 @@
+// Text blocks, the classifier's unit: segmentation, marks, mapping an extraction back to blocks,
+// applying keep/drop verdicts to a copy of the page, and the context features of stage two.
+
+import { describe, expect, it } from 'vitest';
+import { contextFeatures, CONTEXT_FEATURES } from '../../src/convert/block-context.js';
+import { keepBlocks } from '../../src/convert/block-filter.js';
+import { GROUP_LEVELS } from '../../src/convert/block-features.js';
+import { BLOCK_ATTR, segmentBlocks } from '../../src/convert/blocks.js';
+import { parseHtmlDocument } from '../../src/convert/parse-html.js';
+
+const body = (html: string) => parseHtmlDocument(`<html><body>${html}</body></html>`).body;
+const byText = (blocks: ReturnType<typeof segmentBlocks>, text: string) => blocks.find((b) => b.text.includes(text))!;
+
+describe('segmentBlocks', () => {
+  it('gives each text its nearest block ancestor; inline elements and links stay in the block', () => {
+    const blocks = segmentBlocks(body('<div>Lead words <p>First <a href="/x">linked words</a> end</p><ul><li>One item</li></ul> tail</div>'));
+    const div = byText(blocks, 'Lead');
+    const p = byText(blocks, 'First');
+    expect(div.el.localName).toBe('div');
+    expect(div.tokens).toBe(3); // "Lead words" + "tail"
+    expect(p.tokens).toBe(4);
+    expect(p.linkTokens).toBe(2);
+    expect(p.links).toBe(1);
+    expect(p.parent).toBe(div.id);
+    expect(byText(blocks, 'One item').el.localName).toBe('li');
+  });
+
+  it('keeps a <pre> whole, counts other scripts as words, and marks every block element', () => {
+    const root = body('<pre><div>code line</div>\n<p>more code</p></pre><p>Ελληνικά κείμενο</p>');
+    const blocks = segmentBlocks(root);
+    const pre = byText(blocks, 'code line');
+    expect(pre.el.localName).toBe('pre');
+    expect(pre.text).toContain('more code');
+    expect(byText(blocks, 'Ελληνικά').tokens).toBe(2);
+    for (const b of blocks) expect(b.el.getAttribute(BLOCK_ATTR)).toBe(String(b.id));
+  });
+});
+
+describe('keepBlocks', () => {
+  it('drops a block’s own text but keeps the kept blocks nested in it, then prunes what is empty', () => {
+    const root = body('<div><span>Menu link</span><h2>Kept heading</h2><ul><li>Dropped item</li></ul><p>Kept <b>paragraph</b></p></div>');
+    const blocks = segmentBlocks(root);
+    const kept = new Set([byText(blocks, 'Kept heading').id, byText(blocks, 'paragraph').id]);
+    keepBlocks(root, blocks, kept);
+    expect(root.innerHTML).toBe('<div><h2>Kept heading</h2><p>Kept <b>paragraph</b></p></div>');
+  });
+
+  it('keeps an image-only block next to kept text and drops one beside dropped text', () => {
+    const root = body('<p>Sidebar words</p><figure><img src="a.png"></figure><p>Article words here</p><p>Footer words</p><div><img src="ad.png"></div>');
+    const blocks = segmentBlocks(root);
+    keepBlocks(root, blocks, new Set([byText(blocks, 'Article').id]));
+    expect(root.innerHTML).toContain('a.png');
+    expect(root.innerHTML).not.toContain('ad.png');
+    expect(root.textContent).not.toContain('Sidebar');
+    expect(root.innerHTML).not.toContain(BLOCK_ATTR);
+  });
+});
+
+describe('contextFeatures', () => {
+  it('reports neighbours’ scores and token-weighted container means', () => {
+    const levels = GROUP_LEVELS.length;
+    // Three rows: the first two share every container, the third sits elsewhere.
+    const groups = new Int32Array(3 * levels);
+    for (let j = 0; j < levels; j++) groups[2 * levels + j] = 1;
+    const out = contextFeatures({ groups }, [2, -2, 4], [30, 10, 20]);
+    const cols = CONTEXT_FEATURES.length;
+    const at = (r: number, name: (typeof CONTEXT_FEATURES)[number]) => out[r * cols + CONTEXT_FEATURES.indexOf(name)];
+    expect(at(0, 'prev1')).toBe(-8);
+    expect(at(1, 'prev1')).toBe(2);
+    expect(at(1, 'next1')).toBe(4);
+    expect(at(0, 'group1_score')).toBeCloseTo((30 * 2 + 10 * -2) / 40);
+    expect(at(2, 'group1_score')).toBe(4);
+    expect(at(0, 'group1_token_share')).toBeCloseTo(40 / 60);
+    expect(at(2, 'page_kept_share')).toBeCloseTo(50 / 60);
+  });
+});
