@@ -28,6 +28,7 @@ export const FEATURES = [
   'in_cleaned', 'cleaned_share', 'prev_in_cleaned', 'next_in_cleaned',
   'lex_nearest', 'lex_nearest_level', 'lex_min', 'lex_max', 'lex_self',
   'title_overlap', 'after_h1', 'from_largest', 'text_legal', 'text_social', 'text_date', 'text_price', 'text_meta',
+  'repeat_group_share', 'repeat_item_words', 'under_related', 'under_discussion', 'rows_since_heading',
 ] as const;
 
 const F = Object.fromEntries(FEATURES.map((n, i) => [n, i])) as Record<(typeof FEATURES)[number], number>;
@@ -47,6 +48,10 @@ const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use
 const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
 const DATE = /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
 const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+// The heading a block sits under says what the section is: "You may also like" holds cards that
+// are not the page's, "Comments" holds posts that may be.
+const RELATED = /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
+const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
 const META = /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
 const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'menubar']);
 const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
@@ -129,22 +134,27 @@ export function blockFeatures(
     }
     return h;
   };
-  // Siblings sharing an element's tag and class, counted once per parent (a list of 100k items stays linear).
-  const siblingCounts = new Map<Element, Map<string, number>>();
-  const repeats = (el: Element) => {
+  // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
+  // of 100k items stays linear).
+  const siblingGroups = new Map<Element, Map<string, [number, number]>>();
+  const group = (el: Element): [number, number] => {
     const parent = el.parentElement;
-    if (!parent) return 0;
-    let counts = siblingCounts.get(parent);
-    if (!counts) {
-      counts = new Map();
+    if (!parent) return [1, stats.get(el)?.words ?? 0];
+    let groups = siblingGroups.get(parent);
+    if (!groups) {
+      groups = new Map();
       for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
         const sig = signature(c);
-        counts.set(sig, (counts.get(sig) ?? 0) + 1);
+        const g = groups.get(sig) ?? [0, 0];
+        g[0] += 1;
+        g[1] += stats.get(c)?.words ?? 0;
+        groups.set(sig, g);
       }
-      siblingCounts.set(parent, counts);
+      siblingGroups.set(parent, groups);
     }
-    return (counts.get(signature(el)) ?? 1) - 1;
+    return groups.get(signature(el)) ?? [1, 0];
   };
+  const repeats = (el: Element) => group(el)[0] - 1;
 
   let cleanedTokens = 0;
   for (const b of rows) if (cleaned.has(b.id)) cleanedTokens += b.tokens;
@@ -169,6 +179,8 @@ export function blockFeatures(
   const span = Math.max(1, rows.length - 1);
 
   let tokensBefore = 0;
+  let headingText = '';
+  let headingRow = -1;
   rows.forEach((b, r) => {
     const o = r * cols;
     const set = (name: keyof typeof F, v: number) => {
@@ -219,6 +231,7 @@ export function blockFeatures(
     let postDistance = 99;
     let repeatMax = 0;
     let repeatLevel = 99;
+    let repeatEl: Element | null = null;
     const inside = { nav: 0, header: 0, footer: 0, aside: 0, form: 0, main: 0, article: 0, li: 0, table: 0, a: 0, section: 0, figure: 0, blockquote: 0, role: 0 };
     let lexNearest = NaN;
     let lexLevel = 99;
@@ -256,6 +269,7 @@ export function blockFeatures(
         if (n > repeatMax) {
           repeatMax = n;
           repeatLevel = level;
+          repeatEl = el;
         }
       }
       depth++;
@@ -308,6 +322,16 @@ export function blockFeatures(
     set('repeat_max', Math.log1p(repeatMax));
     set('repeat_level', repeatLevel);
     set('repeat_self', Math.log1p(repeats(b.el)));
+    const [items, groupWords] = repeatEl ? group(repeatEl) : [0, 0];
+    set('repeat_group_share', groupWords / pageWords);
+    set('repeat_item_words', items > 0 ? Math.log1p(groupWords / items) : 0);
+    if (heading) {
+      headingText = text;
+      headingRow = r;
+    }
+    set('under_related', RELATED.test(headingText) ? 1 : 0);
+    set('under_discussion', DISCUSSION.test(headingText) ? 1 : 0);
+    set('rows_since_heading', headingRow >= 0 ? Math.log1p(r - headingRow) : -1);
     set('duplicate_text', Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1));
 
     const prev = rows[r - 1];
