@@ -9,7 +9,7 @@ import { FEATURES, GROUP_LEVELS, type Lexicon } from '../../src/convert/block-fe
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
 import { blockMatch, indexGroundTruth } from './block-labels.js';
 import { loadPage, type WcxbIndexEntry } from './wcxb-data.js';
-import { tokens } from './wcxb-metric.js';
+import { scoreTokens, tokens } from './wcxb-metric.js';
 
 export interface PageRows {
   id: string;
@@ -112,21 +112,5 @@ export function loadDataset(file: string): BlockDataset | null {
   return { ...meta, x, match: Float32Array.from(meta.match), blockTokens: Float32Array.from(meta.blockTokens), groups: Int32Array.from(meta.groups) };
 }
 
-/** Mean per-page F1 when each page keeps the rows `keep` says (the WCXB metric on block tokens). */
-export function pageF1(reference: readonly string[], predicted: readonly string[]): number {
-  if (reference.length === 0 || predicted.length === 0) return reference.length === 0 && predicted.length === 0 ? 1 : 0;
-  const counts = new Map<string, number>();
-  for (const w of predicted) counts.set(w, (counts.get(w) ?? 0) + 1);
-  let overlap = 0;
-  for (const w of reference) {
-    const n = counts.get(w) ?? 0;
-    if (n > 0) {
-      overlap++;
-      counts.set(w, n - 1);
-    }
-  }
-  if (overlap === 0) return 0;
-  const p = overlap / predicted.length;
-  const r = overlap / reference.length;
-  return (2 * p * r) / (p + r);
-}
+/** The WCXB F1 of a page's kept tokens against its reference tokens. */
+export const pageF1 = (reference: readonly string[], predicted: readonly string[]): number => scoreTokens(predicted, reference).f1;

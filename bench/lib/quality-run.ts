@@ -6,7 +6,7 @@ import { convertHtml, htmlToMarkdown } from '../../src/convert/html-to-markdown.
 import { loadFoldClassifiers } from './block-folds.js';
 import { plainReadabilityMarkdown } from './baseline.js';
 import { stripMarkdown } from './strip-markdown.js';
-import { loadIndex, loadPage, type WcxbIndexEntry } from './wcxb-data.js';
+import { loadIndex, loadPage, type WcxbIndexEntry, type WcxbPage } from './wcxb-data.js';
 import { scorePage, snippetsFound, type PageScore } from './wcxb-metric.js';
 
 export type SystemName = 'websift' | 'readability';
@@ -49,20 +49,18 @@ export function runQuality(opts: QualityOptions, onPage?: (done: number, total: 
   const entries = selectPages(opts);
   const folds = opts.oof ? loadFoldClassifiers() : null;
   if (opts.oof && !folds) throw new Error('--oof needs the fold models: run npx tsx bench/train-blocks.ts --write first');
-  let current: WcxbIndexEntry | undefined;
-  const systems: Array<[SystemName, (html: string, url: string) => string]> = [
-    ['websift', (html, url) => (folds && current?.split === 'train' ? convertHtml(html, { url }, folds(current.id)) : htmlToMarkdown(html, { url }))],
+  const systems: Array<[SystemName, (page: WcxbPage, entry: WcxbIndexEntry) => string]> = [
+    ['websift', ({ html, url }, entry) => (folds && entry.split === 'train' ? convertHtml(html, { url }, folds(entry.id)) : htmlToMarkdown(html, { url }))],
   ];
-  if (opts.baseline !== false) systems.push(['readability', (html) => plainReadabilityMarkdown(html)]);
+  if (opts.baseline !== false) systems.push(['readability', ({ html }) => plainReadabilityMarkdown(html)]);
   const results: PageResult[] = [];
   entries.forEach((entry, i) => {
     const page = loadPage(entry, opts.dir);
-    current = entry;
     // Alternate which system runs first, so warm caches and GC debt are shared fairly.
     const order = i % 2 === 0 ? systems : [...systems].reverse();
     for (const [system, convert] of order) {
       const t0 = performance.now();
-      const md = convert(page.html, page.url);
+      const md = convert(page, entry);
       const ms = performance.now() - t0;
       const text = stripMarkdown(md);
       results.push({

@@ -11,15 +11,18 @@ export function tokens(text: string): string[] {
   return text.toLowerCase().match(/\w+/g) ?? [];
 }
 
-function counts(words: string[]): Map<string, number> {
+function counts(words: readonly string[]): Map<string, number> {
   const m = new Map<string, number>();
   for (const w of words) m.set(w, (m.get(w) ?? 0) + 1);
   return m;
 }
 
 export function scorePage(predicted: string, reference: string): PageScore {
-  const p = tokens(predicted);
-  const r = tokens(reference);
+  return scoreTokens(tokens(predicted), tokens(reference));
+}
+
+/** The same on tokens already taken (the block trainer scores kept blocks' tokens). */
+export function scoreTokens(p: readonly string[], r: readonly string[]): PageScore {
   if (p.length === 0 || r.length === 0) {
     const both = p.length === 0 && r.length === 0;
     return { precision: both ? 1 : 0, recall: both ? 1 : 0, f1: both ? 1 : 0 };

@@ -1,9 +1,10 @@
-// Applies the block classifier's verdicts to a copy of the page: the own content (text and inline
+// Applies the block classifier's verdicts to the page in place: the own content (text and inline
 // elements) of every dropped block is removed, nested blocks are judged on their own, and whatever
 // is left empty is pruned, so headings, lists, tables and code keep their structure for turndown.
 // Blocks with no text (a <figure> holding only an image) follow the nearest text block.
 
 import { BLOCK_ATTR, type Block } from './blocks.js';
+import { descendants } from './dom-utils.js';
 
 /**
  * `blocks`: every block of the page in id order, `el` inside `root`; `kept`: ids of kept text
@@ -22,7 +23,8 @@ export function keepBlocks(root: Element, blocks: readonly Block[], kept: Readon
     }
   }
   pruneEmpty(root);
-  for (const el of [root, ...Array.from(root.querySelectorAll(`[${BLOCK_ATTR}]`))]) el.removeAttribute(BLOCK_ATTR);
+  // Every marked element is a block's: the marks go with them.
+  for (const b of blocks) b.el.removeAttribute(BLOCK_ATTR);
 }
 
 /** Removes text and inline elements directly owned by `el`; nested blocks stay. */
@@ -54,16 +56,10 @@ function holdsBlock(el: Element): boolean {
 
 const KEEP_EMPTY = new Set(['img', 'picture', 'br', 'hr', 'td', 'th']);
 
-/** Removes elements left with no text and no image (post-order). */
+/** Removes elements left with no text and no image (children before their parent). */
 function pruneEmpty(root: Element): void {
-  const order: Element[] = [];
-  const stack: Element[] = [root];
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    order.push(el);
-    for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push(c);
-  }
-  for (let i = order.length - 1; i > 0; i--) {
+  const order = descendants(root);
+  for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
     if (KEEP_EMPTY.has(el.localName.toLowerCase())) continue;
     if (el.firstElementChild) continue; // an element child survived pruning

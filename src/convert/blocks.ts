@@ -3,6 +3,8 @@
 // inline elements, not the blocks nested in it. Each block element is marked with BLOCK_ATTR so
 // applying verdicts (block-filter.ts) can tell a nested block from inline content.
 
+import { countWords } from './text-stats.js';
+
 export const BLOCK_ATTR = 'data-wsb';
 
 const BLOCK_TAGS = new Set([
@@ -12,13 +14,9 @@ const BLOCK_TAGS = new Set([
   'tr', 'td', 'th', 'caption', 'ul', 'legend',
 ]);
 
-export const isBlockTag = (tag: string) => BLOCK_TAGS.has(tag);
-
 export interface Block {
   id: number;
   el: Element;
-  /** Enclosing block's id, -1 for the body. */
-  parent: number;
   tokens: number;
   linkTokens: number;
   links: number;
@@ -33,22 +31,22 @@ export interface Block {
 export function segmentBlocks(body: Element): Block[] {
   const blocks: Block[] = [];
   let rows = 0;
-  const open = (el: Element, parent: number): Block => {
-    const b: Block = { id: blocks.length, el, parent, tokens: 0, linkTokens: 0, links: 0, images: 0, text: '', rowsBefore: rows };
+  const open = (el: Element): Block => {
+    const b: Block = { id: blocks.length, el, tokens: 0, linkTokens: 0, links: 0, images: 0, text: '', rowsBefore: rows };
     blocks.push(b);
     el.setAttribute(BLOCK_ATTR, String(b.id));
     return b;
   };
   // Iterative walk; each frame: node, its block, whether inside a link. <pre> is one block.
   const stack: Array<[Node, Block, boolean]> = [];
-  const root = open(body, -1);
+  const root = open(body);
   for (let c = body.lastChild; c; c = c.previousSibling) stack.push([c, root, false]);
   const texts = new Map<Block, string[]>();
   while (stack.length > 0) {
     const [node, block, inLink] = stack.pop()!;
     if (node.nodeType === 3) {
       const value = node.nodeValue ?? '';
-      const n = countTokens(value);
+      const n = countWords(value, true);
       if (n === 0) continue;
       if (block.tokens === 0) {
         block.rowsBefore = rows;
@@ -70,22 +68,9 @@ export function segmentBlocks(body: Element): Block[] {
       block.links++;
       link = true;
     } else if (tag === 'img') block.images++;
-    if (BLOCK_TAGS.has(tag) && block.el.localName !== 'pre') target = open(el, block.id);
+    if (BLOCK_TAGS.has(tag) && block.el.localName !== 'pre') target = open(el);
     for (let c = el.lastChild; c; c = c.previousSibling) stack.push([c, target, link]);
   }
   for (const [b, parts] of texts) b.text = parts.join(' ');
   return blocks;
-}
-
-/** Word runs (`\w`, and any non-ASCII character so other scripts count too), without allocating. */
-export function countTokens(s: string): number {
-  let n = 0;
-  let inWord = false;
-  for (let i = 0; i < s.length; i++) {
-    const c = s.charCodeAt(i);
-    const w = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || c > 127;
-    if (w && !inWord) n++;
-    inWord = w;
-  }
-  return n;
 }

@@ -55,6 +55,12 @@ const NEVER_BY_HINT = new Set(['body', 'main', 'article', 'html']);
 const PHRASE_TAGS = new Set(['a', 'button', 'span', 'li', 'p', 'div', 'label']);
 const LINK_LIST_TAGS = new Set(['ul', 'ol', 'div', 'section', 'p', 'table']);
 
+/** Whether `el`, or an ancestor of it below `root`, is in `set`. */
+export function insideAny(el: Element, set: ReadonlySet<Element>, root: Element): boolean {
+  for (let e: Element | null = el; e && e !== root; e = e.parentElement) if (set.has(e)) return true;
+  return false;
+}
+
 /**
  * The outermost elements below `root` that are boilerplate, in document order; nothing is changed
  * (the block classifier reads "inside boilerplate" as evidence, it does not remove by rule).
@@ -66,10 +72,7 @@ export function findBoilerplate(root: Element, options: BoilerplateOptions = {})
   const st = (el: Element) => stats.get(el) ?? zero;
   const total = Math.max(1, st(root).words);
   const found = new Set<Element>();
-  const inside = (el: Element) => {
-    for (let e: Element | null = el; e && e !== root; e = e.parentElement) if (found.has(e)) return true;
-    return false;
-  };
+  const inside = (el: Element) => insideAny(el, found, root);
   const drop = (el: Element) => {
     // An element holding most of the page's words is never boilerplate, whatever its name says.
     if (el !== root && st(el).words <= 0.4 * total && !inside(el)) found.add(el);

@@ -5,22 +5,19 @@
 export const MAX_DEPTH = 100;
 
 export interface DomStats {
-  elements: number;
   maxDepth: number;
 }
 
 /** Walks the tree iteratively (no recursion, so hostile depth cannot overflow the stack). */
 export function measureDom(root: Element): DomStats {
-  let elements = 0;
   let maxDepth = 0;
   const stack: Array<[Element, number]> = [[root, 0]];
   while (stack.length > 0) {
     const [el, depth] = stack.pop()!;
-    elements++;
     if (depth > maxDepth) maxDepth = depth;
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, depth + 1]);
   }
-  return { elements, maxDepth };
+  return { maxDepth };
 }
 
 /**

@@ -6,7 +6,7 @@
 import { keepBlocks } from './block-filter.js';
 import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js';
 import { DEFAULT_CLASSIFIER, keptBlocks, type BlockClassifier } from './block-model.js';
-import { findBoilerplate } from './boilerplate.js';
+import { findBoilerplate, insideAny } from './boilerplate.js';
 import { segmentBlocks, type Block } from './blocks.js';
 import { markCodeLanguages } from './code-language.js';
 import { removeInvisible } from './clean-dom.js';
@@ -68,11 +68,6 @@ export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = DEFAU
   return { body, blocks: page.blocks, rows, data: page.data };
 }
 
-function insideAny(el: Element, set: ReadonlySet<Element>, root: Element): boolean {
-  for (let e: Element | null = el; e && e !== root; e = e.parentElement) if (set.has(e)) return true;
-  return false;
-}
-
 interface PreparedPage {
   doc: Document;
   data: StructuredData;
@@ -97,7 +92,7 @@ function preparePage(html: string, url: string | undefined): PreparedPage {
 
 const turndown = createTurndown();
 
-export function toMarkdown(root: Element): string {
+function toMarkdown(root: Element): string {
   try {
     return tidyMarkdown(turndown.turndown(root as unknown as HTMLElement));
   } catch {

@@ -12,13 +12,17 @@ export interface TextStats {
   links: number;
 }
 
-/** Number of `\w+` runs, counted without allocating the matches (this runs over every text node). */
-export function countWords(s: string): number {
+/**
+ * Number of `\w+` runs, counted without allocating the matches (this runs over every text node).
+ * `otherScripts`: any non-ASCII character counts as a word character too, so text in other
+ * scripts has words (the block classifier's token counts).
+ */
+export function countWords(s: string, otherScripts = false): number {
   let n = 0;
   let inWord = false;
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i);
-    const w = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+    const w = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95 || (otherScripts && c > 127);
     if (w && !inWord) n++;
     inWord = w;
   }
@@ -52,16 +56,4 @@ export function computeTextStats(root: Element, elements: readonly Element[] = d
     stats.set(el, s);
   }
   return stats;
-}
-
-/** `\w+` words in the text nodes below `root`, counted per node (as computeTextStats does). */
-export function wordsIn(root: Node): number {
-  let n = 0;
-  const stack: Node[] = [root];
-  while (stack.length > 0) {
-    const node = stack.pop()!;
-    if (node.nodeType === 3) n += countWords(node.nodeValue ?? '');
-    else for (let c = node.firstChild; c; c = c.nextSibling) stack.push(c);
-  }
-  return n;
 }

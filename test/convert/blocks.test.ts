@@ -21,7 +21,7 @@ describe('segmentBlocks', () => {
     expect(p.tokens).toBe(4);
     expect(p.linkTokens).toBe(2);
     expect(p.links).toBe(1);
-    expect(p.parent).toBe(div.id);
+    expect(p.el.parentElement).toBe(div.el);
     expect(byText(blocks, 'One item').el.localName).toBe('li');
   });
 
