@@ -61,6 +61,31 @@ describe('blockClassifier', () => {
   });
 });
 
+/** One split: rows whose `feature` is above 0.5 score -2, the others +2. */
+const penalize = (feature: (typeof FEATURES)[number]): GbdtModel => ({
+  version: 1, features: [...FEATURES], baseScore: 0,
+  trees: [{ feature: [FEATURES.indexOf(feature), -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 2, -2] }],
+});
+const keptTexts = (html: string, model: GbdtModel) => {
+  const rows = rowsOf(html);
+  const kept = keptBlocks(rows, blockClassifier({ stageOne: model, stageTwo: null, threshold: 0, margin: 0, lexicon: {} }));
+  return rows.blocks.filter((b) => kept.has(b.id)).map((b) => b.text.trim());
+};
+
+describe('keptBlocks: rules over the scores', () => {
+  it('keeps the first <h1> when it heads the content, not one that follows it', () => {
+    const headed = '<html><body><h1>Page title</h1><p>Body words of the page.</p><h1>Later heading</h1></body></html>';
+    expect(keptTexts(headed, penalize('heading_level'))).toEqual(['Page title', 'Body words of the page.']);
+    const trailing = '<html><body><p>Body words of the page.</p><h1>Later heading</h1></body></html>';
+    expect(keptTexts(trailing, penalize('heading_level'))).toEqual(['Body words of the page.']);
+  });
+
+  it('keeps a code block right after kept text, not one before it', () => {
+    const html = '<html><body><pre>code before</pre><p>Body words of the page.</p><pre>code after</pre></body></html>';
+    expect(keptTexts(html, penalize('tag_pre'))).toEqual(['Body words of the page.', 'code after']);
+  });
+});
+
 describe('blockFeatures', () => {
   const html = `<html><head><title>Oak desks</title></head><body>
     <nav class="site-menu"><ul><li><a href="/a">Alpha</a></li><li><a href="/b">Beta</a></li></ul></nav>
