@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { blockClassifier, type BlockClassifier } from '../../src/convert/block-model.js';
+import { blockClassifier, type BlockClassifier, type Calibration } from '../../src/convert/block-model.js';
 import type { GbdtModel } from '../../src/convert/gbdt.js';
 
 export const FOLD_FILE = resolve(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'fold-classifiers.json');
@@ -19,8 +19,7 @@ export function foldOf(id: string, folds: number): number {
 
 interface FoldFile {
   folds: number;
-  threshold: number;
-  margin: number;
+  calibration: Calibration;
   lexicon: Record<string, number>;
   models: Array<{ stageOne: GbdtModel; stageTwo: GbdtModel | null }>;
 }
@@ -34,7 +33,7 @@ export function loadFoldClassifiers(): ((id: string) => BlockClassifier) | null 
   if (!existsSync(FOLD_FILE)) return null;
   const f = JSON.parse(readFileSync(FOLD_FILE, 'utf8')) as FoldFile;
   const classifiers = f.models.map((m) =>
-    blockClassifier({ stageOne: m.stageOne, stageTwo: m.stageTwo, threshold: f.threshold, margin: f.margin, lexicon: f.lexicon }),
+    blockClassifier({ stageOne: m.stageOne, stageTwo: m.stageTwo, calibration: f.calibration, lexicon: f.lexicon }),
   );
   return (id) => classifiers[foldOf(id, f.folds)]!;
 }

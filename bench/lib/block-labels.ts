@@ -1,6 +1,7 @@
 // Labels for the block classifier: a block is main content when most of its word trigrams occur in
 // the page's ground truth (blocks of one or two words: when the whole block occurs there, as a
-// token sequence). Tokens as the WCXB metric takes them: lower-cased `\w+` runs.
+// token sequence). A block repeated on the page (a thread's reply previews copy its posts) is
+// content only as many times as the ground truth holds its text; the first copies are. Tokens as the WCXB metric takes them: lower-cased `\w+` runs.
 
 import { tokens } from './wcxb-metric.js';
 
@@ -25,4 +26,25 @@ export function blockMatch(text: string, gt: GroundTruthIndex): number | null {
   let found = 0;
   for (let i = 0; i + 2 < t.length; i++) if (gt.trigrams.has(`${t[i]} ${t[i + 1]} ${t[i + 2]}`)) found++;
   return found / (t.length - 2);
+}
+
+/** blockMatch for every block of a page, in order, with repeats beyond the ground truth's count at 0. */
+export function blockMatches(texts: readonly string[], gt: GroundTruthIndex): (number | null)[] {
+  const seen = new Map<string, number>();
+  return texts.map((text) => {
+    const m = blockMatch(text, gt);
+    const t = tokens(text);
+    if (m === null || t.length < 3) return m;
+    const key = ` ${t.join(' ')} `;
+    const copy = (seen.get(key) ?? 0) + 1;
+    seen.set(key, copy);
+    return copy > 1 && copy > occurrences(gt.joined, key) ? 0 : m;
+  });
+}
+
+function occurrences(hay: string, needle: string): number {
+  let n = 0;
+  // Joined sequences share their boundary space, so step past all but the last character.
+  for (let i = hay.indexOf(needle); i >= 0; i = hay.indexOf(needle, i + needle.length - 1)) n++;
+  return n;
 }

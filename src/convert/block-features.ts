@@ -7,6 +7,7 @@
 
 import { looksLikeBoilerplate } from './boilerplate.js';
 import { classTokens } from './class-tokens.js';
+import { CHROME_ROLES } from './clean-dom.js';
 import type { Block } from './blocks.js';
 import { declaresArticle, type StructuredData } from './structured-data.js';
 import type { TextStats } from './text-stats.js';
@@ -22,7 +23,7 @@ export const FEATURES = [
   'up1_log_words', 'up1_link_density', 'up2_log_words', 'up2_link_density', 'up3_log_words', 'up3_link_density',
   'up5_log_words', 'up5_link_density', 'up1_word_share', 'up3_word_share',
   'repeat_max', 'repeat_level', 'repeat_self',
-  'duplicate_text',
+  'duplicate_text', 'duplicate_before',
   'prev_log_tokens', 'prev_link_density', 'next_log_tokens', 'next_link_density',
   'page_log_tokens', 'page_link_density', 'page_log_rows', 'sd_article', 'sd_product', 'sd_posts', 'sd_list',
   'in_cleaned', 'cleaned_share', 'prev_in_cleaned', 'next_in_cleaned',
@@ -53,7 +54,6 @@ const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
 const RELATED = /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
 const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
 const META = /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
-const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'menu', 'menubar']);
 const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
 const POST_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question', 'Answer', 'Comment', 'SocialMediaPosting']);
 
@@ -101,9 +101,15 @@ export function blockFeatures(
   let totalTokens = 0;
   for (const b of rows) totalTokens += b.tokens;
 
+  // How often each block's text occurs on the page, and how often before it (a thread's reply
+  // previews repeat posts: the first copy is the content).
   const textCount = new Map<string, number>();
   const norm = rows.map((b) => b.text.replace(/\s+/g, ' ').trim().toLowerCase());
-  for (const t of norm) textCount.set(t, (textCount.get(t) ?? 0) + 1);
+  const seenBefore = norm.map((t) => {
+    const n = textCount.get(t) ?? 0;
+    textCount.set(t, n + 1);
+    return n;
+  });
 
   // Mean lexicon score of an element's class/id words (NaN: none known).
   const lexCache = new Map<Element, number>();
@@ -333,6 +339,8 @@ export function blockFeatures(
     set('under_discussion', DISCUSSION.test(headingText) ? 1 : 0);
     set('rows_since_heading', headingRow >= 0 ? Math.log1p(r - headingRow) : -1);
     set('duplicate_text', Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1));
+    // Blocks of one or two words ("Reply", "Share") repeat by design; only text repeats are copies.
+    set('duplicate_before', b.tokens >= 3 ? Math.min(5, seenBefore[r]!) : 0);
 
     const prev = rows[r - 1];
     const next = rows[r + 1];

@@ -7,14 +7,19 @@
 import { CONTEXT_FEATURES, contextFeatures } from './block-context.js';
 import { FEATURES, type BlockRows, type Lexicon } from './block-features.js';
 import { predictRaw, type GbdtModel } from './gbdt.js';
-import { BLOCK_LEXICON, BLOCK_MARGIN, BLOCK_MODEL, BLOCK_THRESHOLD, CONTEXT_MODEL } from './block-model-weights.js';
+import { BLOCK_CALIBRATION, BLOCK_LEXICON, BLOCK_MODEL, CONTEXT_MODEL } from './block-model-weights.js';
 
 export interface BlockClassifier {
   stageOne: GbdtModel | null;
   stageTwo: GbdtModel | null;
-  threshold: number;
-  margin: number;
+  calibration: Calibration;
   lexicon: Lexicon;
+}
+
+/** A block's probability of being content: sigmoid(scale · score + shift), fitted out of fold. */
+export interface Calibration {
+  scale: number;
+  shift: number;
 }
 
 const usable = (m: GbdtModel | null, names: readonly string[]) => (m && m.features.join(',') === names.join(',') ? m : null);
@@ -27,7 +32,7 @@ export function blockClassifier(parts: BlockClassifier): BlockClassifier {
 
 /** The shipped model. */
 export const DEFAULT_CLASSIFIER = blockClassifier({
-  stageOne: BLOCK_MODEL, stageTwo: CONTEXT_MODEL, threshold: BLOCK_THRESHOLD, margin: BLOCK_MARGIN, lexicon: BLOCK_LEXICON,
+  stageOne: BLOCK_MODEL, stageTwo: CONTEXT_MODEL, calibration: BLOCK_CALIBRATION, lexicon: BLOCK_LEXICON,
 });
 
 /** Final log-odds per row; null without a usable model. */
@@ -51,24 +56,33 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = DEFAULT_CLASSI
 }
 
 /**
- * Below this score (p ≈ 0.27) a block is never kept, whatever the page: the margin rule must not
- * bring a menu back on a small page. Fixed by design; on dev-train out of fold, -1 scored 0.001
- * below the best floor (-2), and the same on validation.
+ * The rows kept: those that make the page's expected F1 highest. With p the probability that a
+ * block is content and t its tokens, keeping a set S expects 2·Σ_S p·t / (Σ_S t + Σ_all p·t); the
+ * best S holds the most probable blocks, so one pass over them sorted finds it. On a page the model
+ * is sure of, this keeps the blocks with p ≥ ½; where it is less sure everywhere, the cut falls
+ * with it (the page's best region is still its content), and a page with text never comes out
+ * empty. Ties and blocks without tokens go with the cut's probability.
  */
-export const SCORE_FLOOR = -1;
-
-/**
- * The rows kept: those scoring at least `threshold`, and those within `margin` of the page's best
- * score (never below SCORE_FLOOR) — on a page where the classifier is less sure everywhere, its
- * best region is still the page's content (otherwise such pages came out nearly empty).
- */
-export function selectRows(scores: ArrayLike<number>, threshold: number, margin: number): boolean[] {
-  let best = -Infinity;
-  for (let r = 0; r < scores.length; r++) best = Math.max(best, scores[r]!);
-  // A page with text never comes out empty: when nothing reaches the floor, its best region stays
-  // (within 1 of its best score: the classifier is sure of nothing there, so only the best).
-  const cut = best < SCORE_FLOOR ? best - 1 : Math.max(SCORE_FLOOR, Math.min(threshold, best - margin));
-  return Array.from({ length: scores.length }, (_, r) => scores[r]! >= cut);
+export function selectRows(scores: ArrayLike<number>, tokens: ArrayLike<number>, c: Calibration): boolean[] {
+  const n = scores.length;
+  const p = Array.from({ length: n }, (_, r) => 1 / (1 + Math.exp(-(c.scale * scores[r]! + c.shift))));
+  let expected = 0;
+  for (let r = 0; r < n; r++) expected += p[r]! * tokens[r]!;
+  const order = Array.from({ length: n }, (_, r) => r).sort((a, b) => p[b]! - p[a]!);
+  let hits = 0;
+  let kept = 0;
+  let best = -1;
+  let cut = Infinity;
+  for (const r of order) {
+    hits += p[r]! * tokens[r]!;
+    kept += tokens[r]!;
+    const f1 = kept + expected > 0 ? (2 * hits) / (kept + expected) : 0;
+    if (f1 > best) {
+      best = f1;
+      cut = p[r]!;
+    }
+  }
+  return p.map((q) => q >= cut);
 }
 
 /** Ids of the blocks to keep. */
@@ -80,9 +94,10 @@ export function keptBlocks(rows: BlockRows, c: BlockClassifier = DEFAULT_CLASSIF
     rows.blocks.forEach((b, r) => rows.x[r * FEATURES.length + cleanedCol] === 1 && kept.add(b.id));
     return kept;
   }
-  const keep = selectRows(scores, c.threshold, c.margin);
+  const keep = selectRows(scores, rows.blocks.map((b) => b.tokens), c.calibration);
   keepLeadingTitle(rows, keep);
   keepCodeAfterContent(rows, keep);
+  keepSectionHeadings(rows, keep);
   rows.blocks.forEach((b, r) => keep[r] && kept.add(b.id));
   return kept;
 }
@@ -108,4 +123,14 @@ function keepLeadingTitle(rows: BlockRows, keep: boolean[]): void {
 function keepCodeAfterContent(rows: BlockRows, keep: boolean[]): void {
   const col = FEATURES.indexOf('tag_pre');
   for (let r = 1; r < keep.length; r++) if (!keep[r] && keep[r - 1] && rows.x[r * FEATURES.length + col] === 1) keep[r] = true;
+}
+
+/**
+ * A sub-heading (h2–h6) right above a kept block heads that content: kept, so sections keep their
+ * titles (the model, taught by ground truths that often leave headings out, sometimes drops a short
+ * one at the top of an article). Stacked headings above content are all kept.
+ */
+function keepSectionHeadings(rows: BlockRows, keep: boolean[]): void {
+  const col = FEATURES.indexOf('heading_level');
+  for (let r = keep.length - 2; r >= 0; r--) if (!keep[r] && keep[r + 1] && rows.x[r * FEATURES.length + col]! >= 2) keep[r] = true;
 }

@@ -56,7 +56,7 @@ export function removeInvisible(root: ParentNode): void {
 
 /** Page chrome that is never main content: these elements, and these ARIA landmark roles. */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form']);
-const CHROME_ROLES = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
+export const CHROME_ROLES: ReadonlySet<string> = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
 
 /** Tested per element (a selector would make linkedom re-compile and re-match per call). */
 export function isChrome(el: Element): boolean {

@@ -14,7 +14,35 @@ export function parseHtmlDocument(html: string): Document {
     document = (parseHTML(wrapped) as unknown as { document: Document }).document;
   }
   ensureHeadAndBody(document);
+  if (html.includes('<![CDATA[')) reopenCdata(document);
   return document;
+}
+
+// Elements whose `<![CDATA[` really is CDATA to a browser.
+const FOREIGN = new Set(['svg', 'math']);
+
+/**
+ * In HTML content a browser reads `<![CDATA[` as a bogus comment ended by the first `>`, and
+ * parses what follows; linkedom reads a CDATA section up to `]]>`, which hid whole page bodies
+ * (a forum template wraps its body in one). Such sections are put back as the browser sees them.
+ */
+function reopenCdata(doc: Document): void {
+  const found: Comment[] = [];
+  const walk = (n: Node) => {
+    for (let c = n.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 8 && (c as Comment).data.startsWith('[CDATA[')) found.push(c as Comment);
+      else if (c.nodeType === 1 && !FOREIGN.has((c as Element).localName)) walk(c);
+    }
+  };
+  walk(doc.body);
+  for (const comment of found) {
+    const end = comment.data.indexOf('>');
+    if (end < 0) continue;
+    const holder = doc.createElement('div');
+    holder.innerHTML = comment.data.slice(end + 1).replace(/\]\]$/, '').replace(/<\/?(?:html|head|body)\b[^>]*>/gi, '');
+    while (holder.firstChild) comment.parentNode!.insertBefore(holder.firstChild, comment);
+    comment.remove();
+  }
 }
 
 /** Moves stray children of <html> into <head>/<body> so `document.body` holds all page content. */

@@ -11,7 +11,7 @@ import type { GbdtModel } from '../../src/convert/gbdt.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { readStructuredData } from '../../src/convert/structured-data.js';
 import { computeTextStats } from '../../src/convert/text-stats.js';
-import { blockMatch, indexGroundTruth } from '../../bench/lib/block-labels.js';
+import { blockMatch, blockMatches, indexGroundTruth } from '../../bench/lib/block-labels.js';
 
 /** A one-leaf model: every row gets `score`. */
 const constant = (score: number, features: readonly string[] = FEATURES): GbdtModel => ({
@@ -25,17 +25,34 @@ function rowsOf(html: string, cleaned?: (text: string) => boolean, lexicon = {})
   return blockFeatures(blocks, computeTextStats(doc.body), readStructuredData(doc), kept, doc.title, lexicon);
 }
 
-describe('selectRows', () => {
-  it('keeps rows at or above the threshold', () => {
-    expect(selectRows([1, 0.5, 0.49, -2], 0.5, 0)).toEqual([true, true, false, false]);
+describe('selectRows: the most probable blocks, as many as make the expected F1 highest', () => {
+  const plain = { scale: 1, shift: 0 };
+  const ten = (n: number) => Array(n).fill(10);
+
+  it('on a page the model is sure of, keeps the blocks with p ≥ ½', () => {
+    expect(selectRows([3, 2, -2, -3], ten(4), plain)).toEqual([true, true, false, false]);
   });
 
-  it('keeps the best region of a page the classifier is unsure about everywhere', () => {
-    // Nothing reaches 0.5; within 1 of the best (-0.2) are -0.2 and -0.9.
-    expect(selectRows([-0.2, -0.9, -1.1, -4], 0.5, 1)).toEqual([true, true, false, false]);
-    // …but never below SCORE_FLOOR, unless nothing reaches it: then the best region, never nothing.
-    expect(selectRows([-0.5, -1.2, -4], 0.5, 3)).toEqual([true, false, false]);
-    expect(selectRows([-3, -3.5, -7], 0.5, 3)).toEqual([true, true, false]);
+  it('where it is less sure everywhere, the cut falls: the best region is kept, never nothing', () => {
+    // p ≈ 0.27 and 0.23 are both kept (expected F1 0.40 against 0.36 for the first alone).
+    expect(selectRows([-1, -1.2, -6], ten(3), plain)).toEqual([true, true, false]);
+    expect(selectRows([-4, -9], ten(2), plain)).toEqual([true, false]);
+  });
+
+  it('the cut depends on the page: an unsure block is dropped beside sure content, kept where nothing is surer', () => {
+    // p ≈ 0.38 beside p ≈ 0.88; p ≈ 0.48 (the page's bulk) beside p ≈ 0.55.
+    expect(selectRows([2, -0.5], [100, 100], plain)).toEqual([true, false]);
+    expect(selectRows([0.2, -0.1], [10, 100], plain)).toEqual([true, true]);
+  });
+
+  it('applies the calibration: a shift moves the cut', () => {
+    expect(selectRows([3, 0.5, -3], ten(3), plain)).toEqual([true, true, false]);
+    expect(selectRows([3, 0.5, -3], ten(3), { scale: 1, shift: -2 })).toEqual([true, false, false]);
+  });
+
+  it('keeps ties and blocks without tokens with the cut', () => {
+    expect(selectRows([2, 2, -3], [10, 0, 10], plain)).toEqual([true, true, false]);
+    expect(selectRows([], [], plain)).toEqual([]);
   });
 });
 
@@ -44,19 +61,19 @@ describe('blockClassifier', () => {
 
   it('refuses a model trained on another feature list, and then keeps what clean-up keeps', () => {
     const rows = rowsOf(page, (t) => !t.includes('Home'));
-    const stale = blockClassifier({ stageOne: constant(5, ['other']), stageTwo: null, threshold: 0, margin: 0, lexicon: {} });
+    const stale = blockClassifier({ stageOne: constant(5, ['other']), stageTwo: null, calibration: { scale: 1, shift: 0 }, lexicon: {} });
     expect(stale.stageOne).toBeNull();
     expect(blockScores(rows, stale)).toBeNull();
     const kept = keptBlocks(rows, stale);
     expect(rows.blocks.filter((b) => kept.has(b.id)).map((b) => b.text.trim())).toEqual(['Main words of the page body here.']);
   });
 
-  it('applies a usable model: scores above the threshold keep every row, below drop them', () => {
+  it('applies a usable model: rows it is sure of are kept; on a page it is unsure of everywhere, not nothing', () => {
     const rows = rowsOf(page);
-    const keepAll = blockClassifier({ stageOne: constant(2), stageTwo: null, threshold: 0, margin: 0, lexicon: {} });
+    const keepAll = blockClassifier({ stageOne: constant(2), stageTwo: null, calibration: { scale: 1, shift: 0 }, lexicon: {} });
     expect(keptBlocks(rows, keepAll).size).toBe(rows.blocks.length);
-    // Every row at -2, under the floor: the page's best region (here, all of it) is kept, never nothing.
-    const unsure = blockClassifier({ stageOne: constant(-2), stageTwo: null, threshold: 0, margin: 3, lexicon: {} });
+    // Every row at -2 (p ≈ 0.12): the page's best region (here, all of it, tied) is kept, never nothing.
+    const unsure = blockClassifier({ stageOne: constant(-2), stageTwo: null, calibration: { scale: 1, shift: 0 }, lexicon: {} });
     expect(keptBlocks(rows, unsure).size).toBe(rows.blocks.length);
   });
 });
@@ -68,7 +85,7 @@ const penalize = (feature: (typeof FEATURES)[number]): GbdtModel => ({
 });
 const keptTexts = (html: string, model: GbdtModel) => {
   const rows = rowsOf(html);
-  const kept = keptBlocks(rows, blockClassifier({ stageOne: model, stageTwo: null, threshold: 0, margin: 0, lexicon: {} }));
+  const kept = keptBlocks(rows, blockClassifier({ stageOne: model, stageTwo: null, calibration: { scale: 1, shift: 0 }, lexicon: {} }));
   return rows.blocks.filter((b) => kept.has(b.id)).map((b) => b.text.trim());
 };
 
@@ -83,6 +100,11 @@ describe('keptBlocks: rules over the scores', () => {
   it('keeps a code block right after kept text, not one before it', () => {
     const html = '<html><body><pre>code before</pre><p>Body words of the page.</p><pre>code after</pre></body></html>';
     expect(keptTexts(html, penalize('tag_pre'))).toEqual(['Body words of the page.', 'code after']);
+  });
+
+  it('keeps sub-headings right above kept content (stacked ones too), not one that heads nothing', () => {
+    const html = '<html><body><p>Intro words of the page.</p><h2>Section</h2><h3>Part</h3><p>Body words of the page.</p><h2>Trailing</h2></body></html>';
+    expect(keptTexts(html, penalize('heading_level'))).toEqual(['Intro words of the page.', 'Section', 'Part', 'Body words of the page.']);
   });
 });
 
@@ -132,5 +154,13 @@ describe('training labels', () => {
     expect(blockMatch('Contact us', gt)).toBe(1); // short blocks: the whole sequence
     expect(blockMatch('Contact me', gt)).toBe(0);
     expect(blockMatch('—', gt)).toBeNull();
+  });
+
+  it('a repeated block is content as many times as the ground truth holds it, the first copies', () => {
+    const post = 'quick brown fox jumps';
+    expect(blockMatches([post, 'Reply', post, post], gt)).toEqual([1, 0, 0, 0]);
+    const twice = indexGroundTruth(`${post}. Someone quoted: ${post}.`);
+    expect(blockMatches([post, post, post], twice)).toEqual([1, 1, 0]);
+    expect(blockMatches(['Contact us', 'Contact us'], gt)).toEqual([1, 1]); // short blocks: as before
   });
 });

@@ -7,7 +7,7 @@ import { articlePage, lorem, page } from './fixtures.js';
 
 const URL_ = 'https://site.test/blog/post.html';
 /** No model: rule-based clean-up keeps or drops each block. */
-const RULES_ONLY = blockClassifier({ stageOne: null, stageTwo: null, threshold: 0, margin: 0, lexicon: {} });
+const RULES_ONLY = blockClassifier({ stageOne: null, stageTwo: null, calibration: { scale: 1, shift: 0 }, lexicon: {} });
 const render = (html: string, options: { url?: string } = {}) => convertHtml(html, options, RULES_ONLY);
 
 describe('htmlToMarkdown: main content', () => {
@@ -149,6 +149,19 @@ describe('parse repairs', () => {
   it('reads content printed after </html> as body content, as browsers do', () => {
     const doc = parseHtmlDocument('<html><head></head><body><nav>Menu</nav></body></html>\n<div class="post"><p>Late article words</p></div>');
     expect(doc.body.textContent).toContain('Late article words');
+  });
+
+  it('reads <![CDATA[ in HTML content as a browser does (a bogus comment up to the first >), not as a section hiding the page', () => {
+    const doc = parseHtmlDocument('<html><body><![CDATA[\n<div id="top"></div><div class="post"><p>Thread words</p></div></body></html>\n]]>');
+    expect(doc.body.textContent).toContain('Thread words');
+    expect(doc.body.querySelector('div.post p')?.textContent).toBe('Thread words');
+    expect(doc.body.querySelector('#top')).toBeNull();
+  });
+
+  it('leaves CDATA inside <svg> and scripts alone', () => {
+    const doc = parseHtmlDocument('<html><body><svg><style><![CDATA[.a{}]]></style></svg><script>//<![CDATA[\nvar a = "<p>x</p>";\n//]]></script><p>Body</p></body></html>');
+    expect(doc.body.querySelectorAll('p')).toHaveLength(1);
+    expect(doc.body.querySelector('script')?.textContent).toContain('var a');
   });
 
   it('moves page content unwrapped from a <noscript> in <head> into the body', () => {
