@@ -231,7 +231,7 @@ for (const [name, pages] of [['dev-train (out of fold)', trainPages], ['validati
 }
 
 if (flag('dump')) {
-  // For error analysis: final scores per row (out of fold on dev-train) and labels.
+  // For error analysis: final and stage-one scores per row (out of fold on dev-train) and labels.
   writeFileSync(resolve(here, '.cache', 'scores.json'), JSON.stringify({ calibration, scores: Array.from(finalScores), stageOne: Array.from(stage1.scores), y: Array.from(y) }));
 }
 

@@ -1,7 +1,8 @@
 // Labels for the block classifier: a block is main content when most of its word trigrams occur in
 // the page's ground truth (blocks of one or two words: when the whole block occurs there, as a
 // token sequence). A block repeated on the page (a thread's reply previews copy its posts) is
-// content only as many times as the ground truth holds its text; the first copies are. Tokens as the WCXB metric takes them: lower-cased `\w+` runs.
+// content only as many times as the ground truth holds its text; the first copies are. Tokens as
+// the WCXB metric takes them: lower-cased `\w+` runs.
 
 import { tokens } from './wcxb-metric.js';
 
@@ -20,7 +21,10 @@ export function indexGroundTruth(text: string): GroundTruthIndex {
 
 /** Share of the block's text found in the ground truth, 0..1 (null: the block has no metric tokens). */
 export function blockMatch(text: string, gt: GroundTruthIndex): number | null {
-  const t = tokens(text);
+  return matchTokens(tokens(text), gt);
+}
+
+function matchTokens(t: readonly string[], gt: GroundTruthIndex): number | null {
   if (t.length === 0) return null;
   if (t.length < 3) return gt.joined.includes(` ${t.join(' ')} `) ? 1 : 0;
   let found = 0;
@@ -32,8 +36,8 @@ export function blockMatch(text: string, gt: GroundTruthIndex): number | null {
 export function blockMatches(texts: readonly string[], gt: GroundTruthIndex): (number | null)[] {
   const seen = new Map<string, number>();
   return texts.map((text) => {
-    const m = blockMatch(text, gt);
     const t = tokens(text);
+    const m = matchTokens(t, gt);
     if (m === null || t.length < 3) return m;
     const key = ` ${t.join(' ')} `;
     const copy = (seen.get(key) ?? 0) + 1;

@@ -131,6 +131,17 @@ describe('blockFeatures', () => {
     expect(value('Beta', 'repeat_max')).toBeCloseTo(Math.log1p(1)); // its <li> has one like sibling
   });
 
+  it('counts the copies before a block of three words or more; short labels repeat by design', () => {
+    const copies = rowsOf(`<html><body><div role="alertdialog"><p>Accept all cookies</p></div>
+      <p>First post words here.</p><p>Reply</p><p>First post words here.</p><p>Reply</p><p>First post words here.</p></body></html>`);
+    const at = (r: number, name: (typeof FEATURES)[number]) => copies.x[r * FEATURES.length + FEATURES.indexOf(name)];
+    expect(copies.blocks.map((b) => b.text.trim())).toEqual(['Accept all cookies', 'First post words here.', 'Reply', 'First post words here.', 'Reply', 'First post words here.']);
+    expect([1, 3, 5].map((r) => at(r, 'duplicate_before'))).toEqual([0, 1, 2]);
+    expect([2, 4].map((r) => at(r, 'duplicate_before'))).toEqual([0, 0]);
+    expect(at(0, 'role_chrome')).toBe(1); // the chrome roles are clean-up's, alertdialog included
+    expect(at(1, 'role_chrome')).toBe(0);
+  });
+
   it('scores class/id words with the lexicon: the nearest known ancestor, and the extremes', () => {
     expect(value('Our oak', 'lex_nearest')).toBeCloseTo(1); // "entry-content": mean of 1.5 and 0.5
     expect(value('Our oak', 'lex_nearest_level')).toBe(1);
