@@ -2,6 +2,11 @@
 // emphasis and heading marks, code-fence language tags and table pipes, so URLs and markup
 // never count as words).
 
+// Bracketed text may hold escaped brackets (`[\[1\]](…)`, an image alt text `\[X-Info\]`), as Markdown allows.
+const BRACKETED = String.raw`\[((?:\\.|[^\]\\])*)\]\((?:\\.|[^)\\])*\)`;
+const IMAGE = new RegExp(`!${BRACKETED}`, 'g');
+const LINK = new RegExp(BRACKETED, 'g');
+
 export function stripMarkdown(md: string): string {
   const lines: string[] = [];
   let inFence = false;
@@ -18,8 +23,8 @@ export function stripMarkdown(md: string): string {
     if (/^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/.test(line)) continue; // table separator
     if (/^\s*([-*_])(\s*\1){2,}\s*$/.test(line)) continue; // horizontal rule
     line = line
-      .replace(/!\[[^\]]*\]\([^)]*\)/g, ' ')
-      .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
+      .replace(IMAGE, ' ')
+      .replace(LINK, '$1')
       .replace(/<[^>]+>/g, ' ')
       .replace(/^\s*#{1,6}\s+/, '')
       .replace(/^\s*(?:>\s*)+/, '')

@@ -12,6 +12,7 @@ import { markCodeLanguages } from './code-language.js';
 import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { hasText } from './dom-utils.js';
+import { separateInlineBoxes } from './inline-spacing.js';
 import { absolutizeLinks, documentBase } from './links.js';
 import { tidyMarkdown } from './markdown-tidy.js';
 import { parseHtmlDocument } from './parse-html.js';
@@ -36,6 +37,7 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   const page = analyzeHtml(html, options.url, classifier.lexicon);
   if (!page) return '';
   keepBlocks(page.body, page.blocks, keptBlocks(page.rows, classifier));
+  separateInlineBoxes(page.body);
   const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
   // Never '' for a page with text: then its plain text (the page is prepared again, rarely).
   return markdown || plainText(preparePage(html, options.url).doc.body.textContent ?? '');

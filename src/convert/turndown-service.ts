@@ -4,6 +4,7 @@
 import TurndownService from 'turndown';
 import { LANG_ATTR } from './code-language.js';
 import { HREF_ATTR, SRC_ATTR } from './links.js';
+import { escapeLinkText, fenceFor, markdownUrl } from './markdown-syntax.js';
 import { addTableRules } from './tables.js';
 
 /** Elements that never carry readable main content. */
@@ -29,21 +30,13 @@ function preText(pre: Node): string {
   return parts.join('');
 }
 
-function fenceFor(code: string): string {
-  const runs = code.match(/`{3,}/g) ?? [];
-  const longest = runs.reduce((m, r) => Math.max(m, r.length), 0);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-const escapeLinkText = (s: string) => s.replace(/([[\]])/g, '\\$1');
-const escapeUrl = (s: string) => s.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 
 export function createTurndown(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
     codeBlockStyle: 'fenced',
     bulletListMarker: '-',
-    emDelimiter: '_',
+    emDelimiter: '*', // CommonMark reads `_` inside a word as a literal underscore, `*` as emphasis
     strongDelimiter: '**',
     hr: '---',
   });
@@ -77,7 +70,7 @@ export function createTurndown(): TurndownService {
       if (text === '') return '';
       // A link around blocks (a card) cannot be one Markdown link; keep the blocks, drop the link.
       if (!href || text.includes('\n')) return content;
-      return `[${text}](${escapeUrl(href)})`;
+      return `[${text}](${markdownUrl(href)})`;
     },
   });
   service.addRule('image', {
@@ -87,7 +80,7 @@ export function createTurndown(): TurndownService {
       const src = el.getAttribute(SRC_ATTR);
       const alt = (el.getAttribute('alt') ?? '').replace(/\s+/g, ' ').trim();
       if (!src || alt === '') return '';
-      return `![${escapeLinkText(alt)}](${escapeUrl(src)})`;
+      return `![${escapeLinkText(alt)}](${markdownUrl(src)})`;
     },
   });
   service.addRule('strikethrough', {

@@ -2,7 +2,7 @@
 // list of URLs, anything else a fenced `xml` block of the document as served.
 
 import { DOMParser } from 'linkedom';
-import { fence } from './fence.js';
+import { escapeLinkText, fence, markdownUrl } from './markdown-syntax.js';
 
 /** Local name without namespace prefix, lower-cased (`atom:link` → `link`). */
 const local = (el: Element) => (el.localName ?? el.tagName).replace(/^.*:/, '').toLowerCase();
@@ -22,12 +22,10 @@ function childText(el: Element, ...names: string[]): string {
   return '';
 }
 
-const escapeText = (s: string) => s.replace(/([[\]\\])/g, '\\$1');
-const escapeUrl = (s: string) => s.replace(/[()\s]/g, (c) => encodeURIComponent(c));
 
 function item(title: string, link: string, date: string): string {
-  const label = escapeText(title || link || 'Untitled');
-  const head = link ? `[${label}](${escapeUrl(link)})` : label;
+  const label = escapeLinkText(title || link || 'Untitled');
+  const head = link ? `[${label}](${markdownUrl(link)})` : label;
   return `- ${head}${date ? ` — ${date}` : ''}`;
 }
 

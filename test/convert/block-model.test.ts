@@ -106,6 +106,13 @@ describe('keptBlocks: rules over the scores', () => {
     const html = '<html><body><p>Intro words of the page.</p><h2>Section</h2><h3>Part</h3><p>Body words of the page.</p><h2>Trailing</h2></body></html>';
     expect(keptTexts(html, penalize('heading_level'))).toEqual(['Intro words of the page.', 'Section', 'Part', 'Body words of the page.']);
   });
+
+  it('leaves a heading that repeats text the page already showed (a card title after its hidden link) to the model', () => {
+    const card = '<html><body><div><a href="/c">Join the coding challenge</a></div><h2>Join the coding challenge</h2><p>Body words of the page.</p></body></html>';
+    expect(keptTexts(card, penalize('heading_level'))).toEqual(['Join the coding challenge', 'Body words of the page.']);
+    const titled = '<html><body><h3>Oak desks by hand</h3><h1>Oak desks by hand</h1><p>Body words of the page.</p></body></html>';
+    expect(keptTexts(titled, penalize('heading_level'))).toEqual(['Body words of the page.']);
+  });
 });
 
 describe('blockFeatures', () => {

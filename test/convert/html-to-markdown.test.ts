@@ -119,6 +119,18 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(based).toContain('[based](https://cdn.test/base/x)');
   });
 
+  it('percent-encodes parentheses in link targets and escapes brackets in alt text, so neither ends the link early', () => {
+    const md = render(articlePage(`<p>${lorem(10)} <a href="https://w.test/wiki/Go_(game)">Go</a>
+      <img src="https://cdn.test/thmb/filters:max_bytes(150000):format(webp)/p.jpg" alt="[X-Info] card"></p>`), { url: URL_ });
+    expect(md).toContain('[Go](https://w.test/wiki/Go_%28game%29)');
+    expect(md).toContain('![\\[X-Info\\] card](https://cdn.test/thmb/filters:max_bytes%28150000%29:format%28webp%29/p.jpg)');
+  });
+
+  it('writes emphasis with * so emphasis inside a word stays emphasis (CommonMark reads _ there literally)', () => {
+    const md = render(articlePage(`<p>${lorem(10)} un<em>believ</em>able</p>`));
+    expect(md).toContain('un*believ*able');
+  });
+
   it('keeps absolute links exactly as written (no trailing slash added, readability #980)', () => {
     const md = render(articlePage(`<p>${lorem(10)} <a href="https://example.com">bare origin</a> <a href="https://example.com/a?b=1">query</a></p>`), { url: URL_ });
     expect(md).toContain('[bare origin](https://example.com)');
@@ -137,7 +149,7 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
       <blockquote><p>Quoted words.</p></blockquote><p><strong>Bold</strong> and <del>gone</del>.</p>`));
     expect(md).toContain('## Heading two');
-    expect(md).toContain('- first item\n- second _item_');
+    expect(md).toContain('- first item\n- second *item*');
     expect(md).toContain('3. three\n4. four');
     expect(md).toContain('> Quoted words.');
     expect(md).toContain('**Bold** and ~~gone~~.');

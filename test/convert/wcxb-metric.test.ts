@@ -31,6 +31,11 @@ describe('stripMarkdown', () => {
     const text = stripMarkdown(md);
     expect(tokens(text)).toEqual(['title', 'some', 'bold', 'and', 'it', 'link', 'text', 'code_here', 'a', 'b', '1', '2', 'item', 'quote', '_escaped_']);
   });
+
+  it('reads escaped brackets inside link text and alt text, so no URL leaks', () => {
+    const md = String.raw`- [![\[X-Info\]](https://o.test/info.gif)](https://o.test/l?key=ha1) Cited [\[Chen '20\]](https://arxiv.test/abs/2004)`;
+    expect(tokens(stripMarkdown(md))).toEqual(['cited', 'chen', '20']);
+  });
 });
 
 describe.skipIf(!wcxbAvailable())('WCXB split', () => {
