@@ -129,14 +129,18 @@ function keepCodeAfterContent(rows: BlockRows, keep: boolean[]): void {
 /**
  * A sub-heading (h2–h6) right above a kept block heads that content: kept, so sections keep their
  * titles (the model, taught by ground truths that often leave headings out, sometimes drops a short
- * one at the top of an article). Stacked headings above content are all kept. A heading whose text
- * the page already showed (a card's title after its hidden link) is a copy, not a title: left to the
- * model, here and in keepLeadingTitle (+0.0002 on both splits).
+ * one at the top of an article). A stack of headings is kept while each heads the next (h2 over h3
+ * over text); same-level titles in a row are cards, not sections (validation +0.0008). A heading
+ * whose text the page already showed (a card's title after its hidden link) is a copy, not a title:
+ * left to the model, here and in keepLeadingTitle (+0.0002 on both splits).
  */
 function keepSectionHeadings(rows: BlockRows, keep: boolean[]): void {
   const level = feature(rows, 'heading_level');
   const copy = feature(rows, 'duplicate_before');
-  for (let r = keep.length - 2; r >= 0; r--) if (!keep[r] && keep[r + 1] && level(r) >= 2 && copy(r) === 0) keep[r] = true;
+  for (let r = keep.length - 2; r >= 0; r--) {
+    const heads = level(r + 1) === 0 || level(r) < level(r + 1);
+    if (!keep[r] && keep[r + 1] && level(r) >= 2 && heads && copy(r) === 0) keep[r] = true;
+  }
 }
 
 /** One feature's value by row. */

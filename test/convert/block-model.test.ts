@@ -105,6 +105,9 @@ describe('keptBlocks: rules over the scores', () => {
   it('keeps sub-headings right above kept content (stacked ones too), not one that heads nothing', () => {
     const html = '<html><body><p>Intro words of the page.</p><h2>Section</h2><h3>Part</h3><p>Body words of the page.</p><h2>Trailing</h2></body></html>';
     expect(keptTexts(html, penalize('heading_level'))).toEqual(['Intro words of the page.', 'Section', 'Part', 'Body words of the page.']);
+    // Same-level titles in a row are a list of cards: only the one right above the content heads it.
+    const cards = '<html><body><h3>Koch Solutions</h3><h3>Turnpike Authority</h3><h3>Credit Union</h3><p>Body words of the page.</p></body></html>';
+    expect(keptTexts(cards, penalize('heading_level'))).toEqual(['Credit Union', 'Body words of the page.']);
   });
 
   it('leaves a heading that repeats text the page already showed (a card title after its hidden link) to the model', () => {
