@@ -1,9 +1,11 @@
 // Adjacent inline boxes written with nothing between them (`<span>2026</span><span>1h 54m</span>`, a
 // filter's label beside its link) are separate words on screen, set apart by CSS, but turndown joins
 // their text into one word. A space goes between two such siblings when a word character meets a word
-// character; text formatting (`<b>W</b>ord`, `<em>`) is not a box and is left as written.
+// character; text formatting (`<b>W</b>ord`, `<em>`) is not a box and is left as written, and code
+// (highlighters wrap every token in a span) is never touched.
 
 const BOXES = new Set(['span', 'a', 'label', 'time', 'data', 'output']);
+const CODE = new Set(['pre', 'code', 'kbd', 'samp']);
 
 const WORD = /[\p{L}\p{N}]/u;
 
@@ -12,6 +14,7 @@ export function separateInlineBoxes(root: Element): void {
   while (stack.length > 0) {
     const el = stack.pop()!;
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) {
+      if (CODE.has(c.localName)) continue;
       stack.push(c);
       const next = c.nextSibling;
       if (next?.nodeType !== 1 || !BOXES.has(c.localName) || !BOXES.has((next as Element).localName)) continue;

@@ -30,7 +30,6 @@ function preText(pre: Node): string {
   return parts.join('');
 }
 
-
 export function createTurndown(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',

@@ -22,7 +22,6 @@ function childText(el: Element, ...names: string[]): string {
   return '';
 }
 
-
 function item(title: string, link: string, date: string): string {
   const label = escapeLinkText(title || link || 'Untitled');
   const head = link ? `[${label}](${markdownUrl(link)})` : label;

@@ -19,12 +19,14 @@ describe('separateInlineBoxes', () => {
     );
   });
 
-  it('leaves formatting, punctuation, existing spaces and blocks as written', () => {
+  it('leaves formatting, punctuation, existing spaces, blocks and code as written', () => {
     for (const html of [
       '<p><b>W</b><span>ord</span></p>', // formatting is not a box
       '<p><span>Price:</span><span>(5)</span></p>', // no word character meets another
       '<p><span>a</span> <span>b</span></p>', // already apart
       '<div><div>one</div><div>two</div></div>', // blocks: turndown sets them apart
+      '<pre><span class="n">camel</span><span class="n">Case</span></pre>', // code is exact
+      '<p><code><span>get</span><span>Item</span></code></p>',
     ]) {
       expect(spaced(html)).toBe(html);
     }
