@@ -56,14 +56,20 @@ function holdsBlock(el: Element): boolean {
 
 const KEEP_EMPTY = new Set(['img', 'picture', 'br', 'hr', 'td', 'th']);
 
-/** Removes elements left with no text and no image (children before their parent). */
+/**
+ * Removes elements left with no text and no image (children before their parent). One holding only
+ * whitespace gives way to that whitespace: it separates words (`from<span> </span>typing` in
+ * highlighted code, `a<span> </span>b` in text), which removing it would join.
+ */
 function pruneEmpty(root: Element): void {
   const order = descendants(root);
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
     if (KEEP_EMPTY.has(el.localName.toLowerCase())) continue;
     if (el.firstElementChild) continue; // an element child survived pruning
-    if (/\S/.test(el.textContent ?? '')) continue;
-    el.remove();
+    const text = el.textContent ?? '';
+    if (/\S/.test(text)) continue;
+    if (text === '') el.remove();
+    else el.replaceWith(el.ownerDocument.createTextNode(text));
   }
 }

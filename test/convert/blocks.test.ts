@@ -54,6 +54,13 @@ describe('keepBlocks', () => {
     expect(root.textContent).not.toContain('Sidebar');
     expect(root.innerHTML).not.toContain(BLOCK_ATTR);
   });
+
+  it('keeps the whitespace of a whitespace-only element, so words (and highlighted code) stay apart', () => {
+    const root = body('<pre><span class="kn">from</span><span class="w"> </span><span class="nn">typing</span></pre><p>Kept<span> </span>words here</p>');
+    const blocks = segmentBlocks(root);
+    keepBlocks(root, blocks, new Set(blocks.filter((b) => b.tokens > 0).map((b) => b.id)));
+    expect(root.textContent).toBe('from typingKept words here');
+  });
 });
 
 describe('contextFeatures', () => {
