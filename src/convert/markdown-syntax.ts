@@ -1,14 +1,9 @@
 // Markdown syntax every converter writes the same way: code fences, link text and link targets.
 
-/** The fence for `code`: longer than any backtick run inside it. */
-export function fenceFor(code: string): string {
-  const longest = (code.match(/`{3,}/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0);
-  return '`'.repeat(Math.max(3, longest + 1));
-}
-
-/** A fenced code block. */
+/** A fenced code block, its fence longer than any backtick run inside the code. */
 export function fence(code: string, lang = ''): string {
-  const f = fenceFor(code);
+  const longest = (code.match(/`{3,}/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0);
+  const f = '`'.repeat(Math.max(3, longest + 1));
   return `${f}${lang}\n${code.replace(/\s+$/, '')}\n${f}`;
 }
 

@@ -4,7 +4,7 @@
 import TurndownService from 'turndown';
 import { LANG_ATTR } from './code-language.js';
 import { HREF_ATTR, SRC_ATTR } from './links.js';
-import { escapeLinkText, fenceFor, markdownUrl } from './markdown-syntax.js';
+import { escapeLinkText, fence, markdownUrl } from './markdown-syntax.js';
 import { addTableRules } from './tables.js';
 
 /** Elements that never carry readable main content. */
@@ -47,9 +47,7 @@ export function createTurndown(): TurndownService {
       const el = node as Element;
       const code = preText(el).replace(/^\n+|\s+$/g, '');
       if (code.trim() === '') return '';
-      const lang = el.getAttribute(LANG_ATTR) ?? '';
-      const fence = fenceFor(code);
-      return `\n\n${fence}${lang}\n${code}\n${fence}\n\n`;
+      return `\n\n${fence(code, el.getAttribute(LANG_ATTR) ?? '')}\n\n`;
     },
   });
   service.addRule('heading', {
