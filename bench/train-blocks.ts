@@ -147,6 +147,22 @@ function withContext(s1: Float64Array): Matrix {
   return { x, cols, names: [...d.features, ...CONTEXT_FEATURES] };
 }
 
+/**
+ * Stage one depends only on the dataset and the options: cached in bench/.cache/stage1.json, so
+ * trying stage-two context features retrains stage two alone.
+ */
+function cachedStageOne(fit: () => ReturnType<typeof crossFit>): ReturnType<typeof crossFit> {
+  const file = resolve(here, '.cache', 'stage1.json');
+  const key = JSON.stringify([opts, d.features, d.rows, args.filter((a) => a !== '--write' && a !== '--dump')]);
+  if (existsSync(file)) {
+    const cached = JSON.parse(readFileSync(file, 'utf8'));
+    if (cached.key === key) return { scores: Float64Array.from(cached.scores), final: cached.final, folds: cached.folds };
+  }
+  const fitted = fit();
+  writeFileSync(file, JSON.stringify({ key, scores: Array.from(fitted.scores), final: fitted.final, folds: fitted.folds }));
+  return fitted;
+}
+
 /** Out-of-fold scores on dev-train, and the final model's scores on validation. */
 function crossFit(m: Matrix): { scores: Float64Array; final: GbdtModel; folds: GbdtModel[] } {
   const scores = new Float64Array(d.rows);
@@ -195,7 +211,7 @@ const validationPages = d.pages.filter((p) => p.split === 'validation');
 const fold = (id: string) => foldOf(id, opts.folds);
 
 console.log(`rows ${d.rows}, features ${d.cols}, options ${JSON.stringify(opts)}`);
-const stage1 = crossFit({ x: d.x, cols: d.cols, names: d.features });
+const stage1 = cachedStageOne(() => crossFit({ x: d.x, cols: d.cols, names: d.features }));
 const stage2 = flag('one-stage') ? null : crossFit(withContext(stage1.scores));
 const finalScores = stage2?.scores ?? stage1.scores;
 

@@ -60,14 +60,20 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = DEFAULT_CLASSI
  * block is content and t its tokens, keeping a set S expects 2·Σ_S p·t / (Σ_S t + Σ_all p·t); the
  * best S holds the most probable blocks, so one pass over them sorted finds it. On a page the model
  * is sure of, this keeps the blocks with p ≥ ½; where it is less sure everywhere, the cut falls
- * with it (the page's best region is still its content), and a page with text never comes out
- * empty. Ties and blocks without tokens go with the cut's probability.
+ * with it (the page's best region is still its content). A page from which the model expects
+ * almost nothing (see hasNoContent) keeps nothing. Ties and blocks without tokens go with the
+ * cut's probability.
  */
 export function selectRows(scores: ArrayLike<number>, tokens: ArrayLike<number>, c: Calibration): boolean[] {
   const n = scores.length;
   const p = Array.from({ length: n }, (_, r) => 1 / (1 + Math.exp(-(c.scale * scores[r]! + c.shift))));
   let expected = 0;
-  for (let r = 0; r < n; r++) expected += p[r]! * tokens[r]!;
+  let total = 0;
+  for (let r = 0; r < n; r++) {
+    expected += p[r]! * tokens[r]!;
+    total += tokens[r]!;
+  }
+  if (hasNoContent(expected, total)) return p.map(() => false);
   const order = Array.from({ length: n }, (_, r) => r).sort((a, b) => p[b]! - p[a]!);
   let hits = 0;
   let kept = 0;
@@ -83,6 +89,18 @@ export function selectRows(scores: ArrayLike<number>, tokens: ArrayLike<number>,
     }
   }
   return p.map((q) => q >= cut);
+}
+
+/**
+ * A page of 100 words or more from which the model expects fewer than ten words of content has
+ * no main content: a script-rendered shop's shell ("I'm shopping for",
+ * "Browse by category") or a consent wall. Returning that chrome as the page's content would
+ * mislead; nothing kept lets extract report `empty`, the cue to render the page. A short page is
+ * its content, however unsure the model (trained on full pages) is of it. On WCXB dev-train: 4
+ * pages whose ground truth is empty gain (+0.003 F1); none changes on validation.
+ */
+function hasNoContent(expected: number, total: number): boolean {
+  return total >= 100 && expected < 10;
 }
 
 /** Ids of the blocks to keep. */

@@ -8,12 +8,17 @@ import { descendants, tagOf } from './dom-utils.js';
 /** Screen-reader-only text: read aloud, never shown, so never part of what a reader sees. */
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|element-invisible|skip-link|skip-to-content)(?:\s|$)/i;
 
+/** Fewer words inside <noscript> than this make a notice, never the page. */
+const NOTICE_WORDS = 25;
+
 const wordCount = (el: Element) => (el.textContent ?? '').match(/\w+/g)?.length ?? 0;
 
 /**
  * Script-rendered pages (Discourse forums, some shops) serve their whole content to readers
  * without JavaScript inside <noscript>. When <noscript> holds more words than the rest of the
- * page, it *is* the page: unwrap it. Otherwise it is a "please enable JavaScript" notice.
+ * page, it *is* the page: unwrap it. Otherwise it is a "please enable JavaScript" notice — also
+ * when it is the only text of an empty shell: a sentence is not a page (the pages unwrapped on
+ * WCXB dev hold 331 words and more; the notices, one line).
  */
 function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void {
   // Outermost ones still in the tree (a <template>'s, already removed, do not count).
@@ -21,7 +26,7 @@ function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void 
   if (noscripts.length === 0) return;
   const inside = noscripts.reduce((sum, n) => sum + wordCount(n), 0);
   const body = (root as Document).body ?? (root as Element).ownerDocument?.body ?? (root as Element);
-  if (inside <= wordCount(body) - inside) return;
+  if (inside < NOTICE_WORDS || inside <= wordCount(body) - inside) return;
   // A <noscript> in <head> holding page content is body content to a browser without scripts.
   const bodyStart = body.firstChild;
   for (const n of noscripts) {

@@ -36,11 +36,14 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}
 export function convertHtml(html: string, options: HtmlToMarkdownOptions, classifier: BlockClassifier): string {
   const page = analyzeHtml(html, options.url, classifier.lexicon);
   if (!page) return '';
-  keepBlocks(page.body, page.blocks, keptBlocks(page.rows, classifier));
+  const kept = keptBlocks(page.rows, classifier);
+  keepBlocks(page.body, page.blocks, kept);
   separateInlineBoxes(page.body);
   const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
-  // Never '' for a page with text: then its plain text (the page is prepared again, rarely).
-  return markdown || plainText(preparePage(html, options.url).doc.body.textContent ?? '');
+  // A page with no main content comes out '' (extract reports `empty`). Kept blocks that still
+  // came out '' (turndown overflowed) give the page's plain text (prepared again, rarely).
+  if (markdown || kept.size === 0) return markdown;
+  return plainText(preparePage(html, options.url).doc.body.textContent ?? '');
 }
 
 export interface AnalyzedPage {

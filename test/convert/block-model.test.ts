@@ -33,10 +33,19 @@ describe('selectRows: the most probable blocks, as many as make the expected F1 
     expect(selectRows([3, 2, -2, -3], ten(4), plain)).toEqual([true, true, false, false]);
   });
 
-  it('where it is less sure everywhere, the cut falls: the best region is kept, never nothing', () => {
+  it('where it is less sure everywhere, the cut falls: the best region of a short page is kept', () => {
     // p ≈ 0.27 and 0.23 are both kept (expected F1 0.40 against 0.36 for the first alone).
     expect(selectRows([-1, -1.2, -6], ten(3), plain)).toEqual([true, true, false]);
     expect(selectRows([-4, -9], ten(2), plain)).toEqual([true, false]);
+  });
+
+  it('keeps nothing of a page of 100 words or more from which it expects under ten words of content', () => {
+    // p ≈ 0.047 everywhere: 4.7 of 100 words expected — a shell of chrome.
+    expect(selectRows([-3, -3, -3, -3], [25, 25, 25, 25], plain)).toEqual([false, false, false, false]);
+    // The same page at 99 words is short: kept as before.
+    expect(selectRows([-3, -3, -3, -3], [25, 25, 25, 24], plain)).toEqual([true, true, true, true]);
+    // Eleven words expected (p ≈ 0.11 of 100): not empty.
+    expect(selectRows([-2.1, -2.1], [50, 50], plain)).toEqual([true, true]);
   });
 
   it('the cut depends on the page: an unsure block is dropped beside sure content, kept where nothing is surer', () => {

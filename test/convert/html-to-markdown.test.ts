@@ -3,7 +3,7 @@ import { removeInvisible } from '../../src/convert/clean-dom.js';
 import { blockClassifier } from '../../src/convert/block-model.js';
 import { convertHtml, htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
-import { articlePage, lorem, page } from './fixtures.js';
+import { articlePage, lorem, page, SHOP_SHELL } from './fixtures.js';
 
 const URL_ = 'https://site.test/blog/post.html';
 /** No model: rule-based clean-up keeps or drops each block. */
@@ -46,9 +46,19 @@ describe('htmlToMarkdown: main content', () => {
     expect(notice).not.toContain('enable JavaScript');
   });
 
-  it('returns the empty string only for a page without text', () => {
+  it('a one-line "enable JavaScript" <noscript> in an empty shell is a notice, not the page', () => {
+    // It holds more words than the rest of the page (none), but a sentence is not a page.
+    expect(htmlToMarkdown(page('<div id="root"></div><noscript>You need to enable JavaScript to run this app.</noscript>'))).toBe('');
+  });
+
+  it('returns the empty string for a page without text, and for a shell whose text is all chrome', () => {
     expect(htmlToMarkdown(page('<div><img src="a.png"></div>'))).toBe('');
     expect(htmlToMarkdown('')).toBe('');
+    expect(htmlToMarkdown(SHOP_SHELL)).toBe('');
+  });
+
+  it('a short page is its content, never taken for an empty shell', () => {
+    expect(htmlToMarkdown(page('<p>Opening hours: nine to five.</p>'))).toBe('Opening hours: nine to five.');
   });
 
   it('accepts fragments without <html> or <body>', () => {
