@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchResponse } from '../../src/types.js';
 import type { PageServer } from '../../src/testing/page-server.js';
+import { SHOP_SHELL } from '../convert/fixtures.js';
 import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';
 
 describe('include_content', () => {
@@ -23,10 +24,12 @@ describe('include_content', () => {
         '/forbidden': html('denied', 403),
         '/challenge': html('<html><head><title>Just a moment...</title></head><body>Checking your browser</body></html>'),
         '/blank': html('<html><body><script>1</script></body></html>'),
+        '/shell': html(SHOP_SHELL),
       },
       (server) => ({
         sources: [
           scriptedSource('scripted', (q) => {
+            if (q.q === 'shell') return { results: pages(server, ['/p1', '/shell']) };
             if (q.q === 'mixed') return { results: pages(server, ['/p1', '/forbidden', '/challenge', '/blank', '/doc.pdf']) };
             const good = Number(q.q.split(' ')[1] ?? 0);
             const paths = Array.from({ length: 10 }, (_, i) => (i < good ? `/p${i + 1}` : `/missing-${i + 1}`));
@@ -66,6 +69,12 @@ describe('include_content', () => {
     expect(res.results.map((r) => r.content_error ?? 'content')).toEqual(['content', 'blocked', 'blocked', 'empty', 'unsupported_content_type']);
     expect(res.results[1]).toMatchObject({ title: 'M1', url: s.server.url('/forbidden'), snippet: '' });
     expect(res.metadata).toMatchObject({ content_requested: 5, content_delivered: 1, credits_used: 3 });
+  });
+
+  it('a page of chrome only (a script-rendered shop as served) has no main content: empty, not delivered', async () => {
+    const res = (await s.engine.search({ q: 'shell', include_content: true }, ORG)) as SearchResponse;
+    expect(res.results.map((r) => r.content_error ?? 'content')).toEqual(['content', 'empty']);
+    expect(res.metadata).toMatchObject({ content_requested: 2, content_delivered: 1, credits_used: 3 });
   });
 
   it('keys free repeats with the content options', async () => {
