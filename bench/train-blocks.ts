@@ -9,7 +9,7 @@
 // Scoring here is fast (kept blocks' tokens); `npx tsx bench/quality.ts` scores the real Markdown.
 // The dataset is cached in bench/.cache/ (rebuilt when the feature list changes, or with --rebuild).
 
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GbdtModel } from '../src/convert/gbdt.js';
@@ -42,6 +42,7 @@ const opts = {
 const here = fileURLToPath(new URL('.', import.meta.url));
 const cacheFile = resolve(here, '.cache', 'blocks');
 const lexiconFile = resolve(here, '.cache', 'lexicon.json');
+const stageOneFile = resolve(here, '.cache', 'stage1.json');
 // The lexicon is learned from dev-train pages only; the dataset is built with it.
 let lexicon: Record<string, number>;
 let data = flag('rebuild') || !existsSync(lexiconFile) ? null : loadDataset(cacheFile);
@@ -54,6 +55,7 @@ if (!data) {
   console.log(`lexicon: ${Object.keys(lexicon).length} words in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
   data = buildDataset(entries, lexicon, (i) => process.stderr.isTTY && i % 50 === 0 && process.stderr.write(`\r${i}/${entries.length}`));
   saveDataset(cacheFile, data);
+  rmSync(stageOneFile, { force: true }); // trained on the old dataset
   console.log(`dataset: ${data.rows} rows from ${data.pages.length} pages in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 } else lexicon = JSON.parse(readFileSync(lexiconFile, 'utf8'));
 const d: BlockDataset = data;
@@ -148,18 +150,19 @@ function withContext(s1: Float64Array): Matrix {
 }
 
 /**
- * Stage one depends only on the dataset and the options: cached in bench/.cache/stage1.json, so
- * trying stage-two context features retrains stage two alone.
+ * Stage one depends only on the dataset and the options: cached in bench/.cache/stage1.json
+ * (removed when the dataset is rebuilt), so trying stage-two context features retrains stage two
+ * alone.
  */
 function cachedStageOne(fit: () => ReturnType<typeof crossFit>): ReturnType<typeof crossFit> {
-  const file = resolve(here, '.cache', 'stage1.json');
-  const key = JSON.stringify([opts, d.features, d.rows, args.filter((a) => a !== '--write' && a !== '--dump')]);
-  if (existsSync(file)) {
-    const cached = JSON.parse(readFileSync(file, 'utf8'));
+  // What stage one's training reads: options, dataset, blanked features, labels.
+  const key = JSON.stringify([opts, d.features, d.rows, dropIdx >= 0 ? args[dropIdx + 1] : null, flag('short-context')]);
+  if (existsSync(stageOneFile)) {
+    const cached = JSON.parse(readFileSync(stageOneFile, 'utf8'));
     if (cached.key === key) return { scores: Float64Array.from(cached.scores), final: cached.final, folds: cached.folds };
   }
   const fitted = fit();
-  writeFileSync(file, JSON.stringify({ key, scores: Array.from(fitted.scores), final: fitted.final, folds: fitted.folds }));
+  writeFileSync(stageOneFile, JSON.stringify({ key, scores: Array.from(fitted.scores), final: fitted.final, folds: fitted.folds }));
   return fitted;
 }
 
