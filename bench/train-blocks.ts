@@ -1,7 +1,7 @@
 // Trains the block classifier (src/convert/block-model.ts) on WCXB dev-train and reports it the
 // way the quality benchmark does, per page type:
 //   npx tsx bench/train-blocks.ts [--rebuild] [--folds 5] [--trees 120] [--depth 6] [--lr 0.1] [--write]
-//     [--dump] [--drop f1,f2] [--weighting 1|2] [--label-cut 0.5] [--short-context] [--one-stage]
+//     [--dump] [--drop f1,f2] [--weighting 1|2] [--label-cut 0.5] [--short-context] [--one-stage] [--seed 7]
 // - dev-train figures are out-of-fold (each page scored by a model that never saw it, k folds);
 // - validation figures come from the final model trained on all of dev-train, never tuned on;
 // - the calibration of scores into probabilities (selectRows) is chosen on the out-of-fold predictions only;
@@ -37,6 +37,7 @@ const opts = {
   minLeafWeight: num('min-leaf', 1),
   weighting: num('weighting', 1),
   labelCut: num('label-cut', 0.5),
+  seed: num('seed', 7),
 };
 
 const here = fileURLToPath(new URL('.', import.meta.url));
@@ -119,7 +120,7 @@ function subset(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array) {
 function train(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array): GbdtModel {
   return trainGbdt(subset(m, pages, y, w), {
     trees: opts.trees, depth: opts.depth, learningRate: opts.learningRate, minLeafWeight: opts.minLeafWeight,
-    bins: 64, rowSample: 0.8, colSample: 0.8, l2: 1, seed: 7, featureNames: m.names,
+    bins: 64, rowSample: 0.8, colSample: 0.8, l2: 1, seed: opts.seed, featureNames: m.names,
   });
 }
 
