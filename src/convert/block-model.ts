@@ -116,6 +116,7 @@ export function keptBlocks(rows: BlockRows, c: BlockClassifier = DEFAULT_CLASSIF
   keepLeadingTitle(rows, keep);
   keepCodeAfterContent(rows, keep);
   keepSectionHeadings(rows, keep);
+  keepDefinitionTerms(rows, keep);
   rows.blocks.forEach((b, r) => keep[r] && kept.add(b.id));
   return kept;
 }
@@ -158,6 +159,23 @@ function keepSectionHeadings(rows: BlockRows, keep: boolean[]): void {
   for (let r = keep.length - 2; r >= 0; r--) {
     const heads = level(r + 1) === 0 || level(r) < level(r + 1);
     if (!keep[r] && keep[r + 1] && level(r) >= 2 && heads && copy(r) === 0) keep[r] = true;
+  }
+}
+
+/**
+ * A term (<dt>) whose definition (the <dd> right after it) is kept and says something (a sentence,
+ * not a figure) names that content: kept. API references put each function's signature in a
+ * <dt>, and the model sometimes drops a short one; a forum's "Posts: 120" profile pairs stay
+ * with the model.
+ */
+const DEFINITION_WORDS = 5;
+
+function keepDefinitionTerms(rows: BlockRows, keep: boolean[]): void {
+  for (let r = 0; r < keep.length - 1; r++) {
+    const term = rows.blocks[r]!.el;
+    if (keep[r] || !keep[r + 1] || term.localName !== 'dt' || rows.blocks[r + 1]!.tokens < DEFINITION_WORDS) continue;
+    const dd = term.nextElementSibling;
+    if (dd?.localName === 'dd' && (dd === rows.blocks[r + 1]!.el || dd.contains(rows.blocks[r + 1]!.el))) keep[r] = true;
   }
 }
 

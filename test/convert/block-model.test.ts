@@ -119,6 +119,15 @@ describe('keptBlocks: rules over the scores', () => {
     expect(keptTexts(cards, penalize('heading_level'))).toEqual(['Credit Union', 'Body words of the page.']);
   });
 
+  it('keeps a term (<dt>) whose kept definition says something, not one before a figure or outside its <dd>', () => {
+    const api = '<html><body><dl><dt>cache(user_function)</dt><dd><p>Simple lightweight unbounded function cache.</p></dd></dl></body></html>';
+    expect(keptTexts(api, penalize('tag_dd_dt'))).toEqual(['cache(user_function)', 'Simple lightweight unbounded function cache.']);
+    const profile = '<html><body><p>Body words of the post here.</p><dl><dt>Posts:</dt><dd><p>4032</p></dd></dl></body></html>';
+    expect(keptTexts(profile, penalize('tag_dd_dt'))).toEqual(['Body words of the post here.', '4032']);
+    const apart = '<html><body><dl><dt>Loose term</dt></dl><p>Body words of the page here.</p></body></html>';
+    expect(keptTexts(apart, penalize('tag_dd_dt'))).toEqual(['Body words of the page here.']);
+  });
+
   it('leaves a heading that repeats text the page already showed (a card title after its hidden link) to the model', () => {
     const card = '<html><body><div><a href="/c">Join the coding challenge</a></div><h2>Join the coding challenge</h2><p>Body words of the page.</p></body></html>';
     expect(keptTexts(card, penalize('heading_level'))).toEqual(['Join the coding challenge', 'Body words of the page.']);
