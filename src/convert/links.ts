@@ -6,6 +6,8 @@ import { descendants, tagOf } from './dom-utils.js';
 
 export const HREF_ATTR = 'data-ws-href';
 export const SRC_ATTR = 'data-ws-src';
+/** Marks a link to a place on the page itself (`#id`), where a permalink or back-reference points. */
+export const SELF_ATTR = 'data-ws-self';
 
 /** Resolves `value` against `base`; keeps an already absolute http(s) URL exactly as written. */
 export function resolveUrl(value: string, base: string | undefined): string | undefined {
@@ -31,6 +33,8 @@ export function documentBase(doc: Document, pageUrl: string | undefined): string
   return pageUrl && /^https?:/i.test(pageUrl) ? pageUrl : undefined;
 }
 
+const withoutFragment = (url: string) => url.replace(/#.*$/, '');
+
 const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 
 /** Stores the absolute form of every link and image source on the element itself. */
@@ -38,9 +42,11 @@ export function absolutizeLinks(root: ParentNode, base: string | undefined): voi
   const all = descendants(root);
   for (const a of all) {
     if (tagOf(a) !== 'a' || !a.hasAttribute('href')) continue;
-    const abs = resolveUrl(a.getAttribute('href') ?? '', base);
+    const raw = a.getAttribute('href') ?? '';
+    const abs = resolveUrl(raw, base);
     if (abs) a.setAttribute(HREF_ATTR, abs);
     else a.removeAttribute('href');
+    if (raw.trim().startsWith('#') || (abs && base && abs.includes('#') && withoutFragment(abs) === withoutFragment(base))) a.setAttribute(SELF_ATTR, '');
   }
   for (const img of all) {
     if (tagOf(img) !== 'img') continue;

@@ -3,7 +3,7 @@
 
 import TurndownService from 'turndown';
 import { LANG_ATTR } from './code-language.js';
-import { HREF_ATTR, SRC_ATTR } from './links.js';
+import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
 import { escapeLinkText, fence, markdownUrl } from './markdown-syntax.js';
 import { addTableRules } from './tables.js';
 
@@ -62,9 +62,10 @@ export function createTurndown(): TurndownService {
   service.addRule('link', {
     filter: (node) => node.nodeName === 'A',
     replacement: (content, node) => {
-      const href = (node as Element).getAttribute(HREF_ATTR);
+      const el = node as Element;
+      const href = el.getAttribute(HREF_ATTR);
       const text = content.trim();
-      if (text === '') return '';
+      if (text === '' || isPageMarker(el)) return '';
       // A link around blocks (a card) cannot be one Markdown link; keep the blocks, drop the link.
       if (!href || text.includes('\n')) return content;
       return `[${text}](${markdownUrl(href)})`;
@@ -101,4 +102,12 @@ export function createTurndown(): TurndownService {
   });
   addTableRules(service);
   return service;
+}
+
+/**
+ * A link to the page itself whose text is only a sign ("¶", "§", "#", "↩", "^") is a permalink
+ * beside a heading or a footnote's way back: chrome around the content, not part of it.
+ */
+function isPageMarker(a: Element): boolean {
+  return a.hasAttribute(SELF_ATTR) && !/[\p{L}\p{N}]/u.test(a.textContent ?? '') && !a.querySelector('img');
 }

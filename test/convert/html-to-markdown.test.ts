@@ -154,6 +154,19 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('jslink');
   });
 
+  it('drops permalink signs and footnote back-links to the page itself, keeps worded and numbered ones', () => {
+    const md = render(articlePage(`<h2 id="setup">Setup <a class="headerlink" href="#setup">¶</a></h2>
+      <p>${lorem(10)}<sup><a href="#fn1">1</a></sup> <a href="${URL_}#usage">§</a> <a href="#top">Back to top</a></p>
+      <p id="fn1">The note. <a href="#fnref1">↩</a> <a href="https://other.test/#x">#</a></p>`), { url: URL_ });
+    expect(md).toContain('## Setup\n');
+    expect(md).not.toMatch(/¶|§|↩/);
+    expect(md).toContain('[1](https://site.test/blog/post.html#fn1)');
+    expect(md).toContain('[Back to top](https://site.test/blog/post.html#top)');
+    expect(md).toContain('[#](https://other.test/#x)');
+    // Without the page's URL too.
+    expect(render(articlePage(`<h2 id="s">Setup <a href="#s">¶</a></h2><p>${lorem(10)}</p>`))).not.toContain('¶');
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
