@@ -167,6 +167,13 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(render(articlePage(`<h2 id="s">Setup <a href="#s">¶</a></h2><p>${lorem(10)}</p>`))).not.toContain('¶');
   });
 
+  it('puts a link around a heading (a card title) inside the heading, so it stays a heading', () => {
+    const md = render(articlePage(`<p>${lorem(10)}</p><a href="/movers/1"><h2>Seka <em>Moving</em></h2></a><p>${lorem(8)}</p>
+      <p><a href="/tags/x">#hashtag</a> and a literal # sign.</p>`), { url: URL_ });
+    expect(md).toContain('\n## [Seka *Moving*](https://site.test/movers/1)\n');
+    expect(md).toContain('[#hashtag](https://site.test/tags/x)');
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
