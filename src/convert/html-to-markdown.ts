@@ -9,6 +9,7 @@ import { DEFAULT_CLASSIFIER, keptBlocks, type BlockClassifier } from './block-mo
 import { findBoilerplate, insideAny } from './boilerplate.js';
 import { segmentBlocks, type Block } from './blocks.js';
 import { markCodeLanguages } from './code-language.js';
+import { dropRepeatedImages } from './decorative-images.js';
 import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { hasText } from './dom-utils.js';
@@ -38,6 +39,7 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   if (!page) return '';
   const kept = keptBlocks(page.rows, classifier);
   keepBlocks(page.body, page.blocks, kept);
+  dropRepeatedImages(page.body);
   separateInlineBoxes(page.body);
   const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
   // A page with no main content comes out '' (extract reports `empty`). Kept blocks that still

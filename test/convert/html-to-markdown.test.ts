@@ -174,6 +174,14 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('[#hashtag](https://site.test/tags/x)');
   });
 
+  it('drops an image the content repeats three times or more (stars, check marks), keeps one shown twice', () => {
+    const star = '<img src="/i/star.svg" alt="star">';
+    const md = render(articlePage(`<p>${lorem(10)} ${star}${star}${star}</p><p><img src="/p/chair.jpg" alt="Chair"> ${lorem(8)}</p>
+      <p><img src="/p/chair.jpg" alt="Chair"> ${lorem(6)}</p>`), { url: URL_ });
+    expect(md).not.toContain('star');
+    expect(md.match(/!\[Chair\]\(https:\/\/site\.test\/p\/chair\.jpg\)/g)).toHaveLength(2);
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
