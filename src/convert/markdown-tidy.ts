@@ -1,5 +1,6 @@
 // Final Markdown clean-up: turndown leaves runs of blank lines, trailing spaces and empty list
-// items where removed elements used to be.
+// items where removed elements used to be, and a heading printed twice (a theme's desktop and
+// mobile copies, one upper-cased by CSS) reads once.
 
 export function tidyMarkdown(md: string): string {
   const out: string[] = [];
@@ -27,9 +28,18 @@ export function tidyMarkdown(md: string): string {
       blank++;
       continue;
     }
+    if (isHeadingCopy(line, out[out.length - 1])) continue;
     if (blank > 0 && out.length > 0) out.push('');
     blank = 0;
     out.push(line);
   }
   return out.join('\n').trim();
+}
+
+/** A heading whose words are the previous heading's, right after it. */
+function isHeadingCopy(line: string, previous: string | undefined): boolean {
+  if (previous === undefined || !line.startsWith('#') || !previous.startsWith('#')) return false;
+  const words = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+  const w = words(line);
+  return w !== '' && w === words(previous);
 }

@@ -182,6 +182,13 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md.match(/!\[Chair\]\(https:\/\/site\.test\/p\/chair\.jpg\)/g)).toHaveLength(2);
   });
 
+  it('prints a heading the page repeats right after itself once (desktop and mobile copies), whatever its case', () => {
+    const md = render(articlePage(`<h2>Sustainable concepts</h2><h2 style="text-transform:uppercase">SUSTAINABLE CONCEPTS</h2>
+      <p>${lorem(10)}</p><h3><a href="/c/1">Dark roast</a></h3><h3><a href="/c/1?m=1">Dark roast</a></h3><p>${lorem(8)}</p>
+      <h3>Dark roast</h3>`), { url: URL_ });
+    expect(md.match(/^#+ .*/gim)).toEqual(['## Sustainable concepts', '### [Dark roast](https://site.test/c/1)', '### Dark roast']);
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
