@@ -1,4 +1,5 @@
-// Markdown syntax every converter writes the same way: code fences, link text and link targets.
+// Markdown syntax every converter writes the same way: code fences, escaped text, link text and
+// link targets.
 
 /** A fenced code block, its fence longer than any backtick run inside the code. */
 export function fence(code: string, lang = ''): string {
@@ -6,6 +7,19 @@ export function fence(code: string, lang = ''): string {
   const f = '`'.repeat(Math.max(3, longest + 1));
   return `${f}${lang}\n${code.replace(/\s+$/, '')}\n${f}`;
 }
+
+// turndown's escapes, but for `_`: turndown escapes every one ("user\_function",
+// "utm\_source"), while CommonMark reads an underscore between two letters or digits as a literal
+// one, never emphasis. The rest escape what could start a list, heading, quote or fence — at the
+// start of each text node, as turndown does, since a node may start a line.
+const TEXT_ESCAPES: ReadonlyArray<[RegExp, string]> = [
+  [/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'], [/^(#{1,6}) /g, '\\$1 '],
+  [/`/g, '\\`'], [/^~~~/g, '\\~~~'], [/\[/g, '\\['], [/\]/g, '\\]'], [/^>/g, '\\>'],
+  [/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_'], [/^(\d+)\. /g, '$1\\. '],
+];
+
+/** Text as Markdown: what would read as syntax escaped, intraword underscores left alone. */
+export const escapeMarkdownText = (s: string): string => TEXT_ESCAPES.reduce((acc, [re, to]) => acc.replace(re, to), s);
 
 /** Link or alt text: brackets and backslashes escaped, so the text cannot end the link early. */
 export const escapeLinkText = (s: string): string => s.replace(/([[\]\\])/g, '\\$1');

@@ -4,7 +4,7 @@
 import TurndownService from 'turndown';
 import { LANG_ATTR } from './code-language.js';
 import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
-import { escapeLinkText, fence, markdownUrl } from './markdown-syntax.js';
+import { escapeLinkText, escapeMarkdownText, fence, markdownUrl } from './markdown-syntax.js';
 import { addTableRules } from './tables.js';
 
 /** Elements that never carry readable main content. */
@@ -40,6 +40,7 @@ export function createTurndown(): TurndownService {
     hr: '---',
   });
   service.remove([...DROPPED_TAGS] as unknown as TurndownService.Filter);
+  service.escape = escapeMarkdownText;
 
   service.addRule('fencedCode', {
     filter: (node) => node.nodeName === 'PRE',

@@ -189,6 +189,11 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md.match(/^#+ .*/gim)).toEqual(['## Sustainable concepts', '### [Dark roast](https://site.test/c/1)', '### Dark roast']);
   });
 
+  it('leaves an underscore inside a word alone (CommonMark reads it literally), escapes one that could be emphasis', () => {
+    const md = render(articlePage(`<p>${lorem(10)} Call user_function with utm_source set; _private and __init__ stay literal, and *stars* too.</p>`));
+    expect(md).toContain('Call user_function with utm_source set; \\_private and \\_\\_init\\_\\_ stay literal, and \\*stars\\* too.');
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
