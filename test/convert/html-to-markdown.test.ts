@@ -194,6 +194,14 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('Call user_function with utm_source set; \\_private and \\_\\_init\\_\\_ stay literal, and \\*stars\\* too.');
   });
 
+  it('escapes list, heading and quote signs only where they start a line, never inside inline code', () => {
+    const md = render(articlePage(`<p>${lorem(10)}</p><p>Steps: <span>1. Plan</span> <span>2. Build</span> <span>- then</span> <span># ship</span> <code>grep \\-v</code></p>
+      <p>1. Not a list item.</p><p>- Not a bullet.</p>`));
+    expect(md).toContain('Steps: 1. Plan 2. Build - then # ship `grep \\-v`');
+    expect(md).toContain('\n1\\. Not a list item.');
+    expect(md).toContain('\n\\- Not a bullet.');
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
