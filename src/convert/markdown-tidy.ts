@@ -2,13 +2,17 @@
 // items where removed elements used to be, and a heading printed twice (a theme's desktop and
 // mobile copies, one upper-cased by CSS) reads once. turndown escapes what would start a list,
 // heading or quote at the start of every text node, most of them mid-line ("Steps: 1\. Plan
-// 2\. Build"), where nothing needs escaping: those backslashes go.
+// 2\. Build"), where nothing needs escaping: those backslashes go. Debris of removed chrome goes
+// too: lines of one or two separator signs ("|", "×", "\-"), lines of zero-width characters,
+// table rows whose every cell is empty, and rules with nothing left between or after them.
 
 export function tidyMarkdown(md: string): string {
   const out: string[] = [];
   let fence: string | null = null;
   let blank = 0;
-  for (const raw of md.split('\n')) {
+  const lines = md.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const raw = lines[i]!;
     const fenceMatch = /^(`{3,}|~{3,})/.exec(raw.trimStart());
     if (fence !== null) {
       out.push(raw);
@@ -25,17 +29,47 @@ export function tidyMarkdown(md: string): string {
     // Two trailing spaces are a Markdown hard line break (<br>); other trailing blanks go.
     const line = raw.replace(/[ \t]+$/, (m) => (m === '  ' ? m : ''));
     // Empty bullets, numbered items and headings left by removed content.
-    if (/^\s*(?:[-*+]|\d+\.|#{1,6})\s*$/.test(line)) continue;
+    if (/^\s*(?:[-*+]|\d+\.|#{1,6})\s*$/.test(line) || DEBRIS.test(line)) continue;
+    if (isTableStart(lines, i)) {
+      const rows = tableRows(lines, i);
+      i += rows.length - 1;
+      const kept = rows.filter((row, r) => r < 2 || !EMPTY_ROW.test(row));
+      if (kept.length === 2 && EMPTY_ROW.test(kept[0]!)) continue; // a table of nothing
+      if (blank > 0 && out.length > 0) out.push('');
+      blank = 0;
+      out.push(...kept.map(unescapeMidLine));
+      continue;
+    }
     if (line.trim() === '') {
       blank++;
       continue;
     }
     if (isHeadingCopy(line, out[out.length - 1])) continue;
+    // A rule separates content: none first, none twice in a row (what stood between was removed).
+    if (line === HR && (out.length === 0 || out[out.length - 1] === HR)) continue;
     if (blank > 0 && out.length > 0) out.push('');
     blank = 0;
     out.push(unescapeMidLine(line));
   }
+  while (out.length > 0 && (out[out.length - 1] === HR || out[out.length - 1] === '')) out.pop();
   return out.join('\n').trim();
+}
+
+/** turndown's thematic break. */
+const HR = '---';
+
+// A line of only zero-width characters reads as blank; one or two separator signs are debris.
+const DEBRIS = /^\s*(?:[\u200b-\u200d\u2060\ufeff]+|(?:\\?[-–—×/|•·]){1,2})\s*$/u;
+const TABLE_RULE = /^\|(?:\s*:?-{3,}:?\s*\|)+\s*$/;
+const EMPTY_ROW = /^\|(?:\s*\|)+\s*$/;
+
+/** A GFM table starts here: a row, then the rule under its header. */
+const isTableStart = (lines: readonly string[], i: number) => lines[i]!.startsWith('|') && TABLE_RULE.test(lines[i + 1] ?? '');
+
+function tableRows(lines: readonly string[], i: number): string[] {
+  const rows: string[] = [];
+  for (let j = i; j < lines.length && lines[j]!.startsWith('|'); j++) rows.push(lines[j]!.trimEnd());
+  return rows;
 }
 
 /** A heading whose words are the previous heading's, right after it. */

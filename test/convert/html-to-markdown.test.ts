@@ -96,6 +96,19 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).not.toMatch(/<\/?t[dhr]/);
   });
 
+  it('drops the debris of removed chrome: empty table rows, empty tables, lone separators, zero-width lines', () => {
+    const md = render(articlePage(`<p>${lorem(10)}</p>
+      <table><tr><th>Plan</th><th>Price</th></tr><tr><td></td><td><button>Buy</button></td></tr><tr><td>Pro</td><td>9</td></tr></table>
+      <p>|</p><p>×</p><p>&#8205;</p><p>-</p>
+      <table><tr><td><input></td><td></td></tr><tr><td></td><td><button>Go</button></td></tr></table><p>${lorem(6)}</p>`));
+    expect(md).toContain('| Plan | Price |\n| --- | --- |\n| Pro | 9 |');
+    expect(md).not.toMatch(/^\|(\s*\|)+$/m);
+    expect(md).not.toMatch(/^(\||×|\u200d|\\-)$/m);
+    const ruled = render(articlePage(`<hr><p>${lorem(10)}</p><hr><div><button>Share</button></div><hr><p>${lorem(6)}</p><hr><hr>`));
+    expect(ruled.match(/^---$/gm)).toHaveLength(1);
+    expect(ruled).toMatch(/^\w[\s\S]*\n\n---\n\n\w[\s\S]*\w\.?$/);
+  });
+
   it('renders single-column layout tables as plain blocks', () => {
     const md = render(page(`<table><tr><td><p>${lorem(10)}</p></td></tr><tr><td><p>${lorem(10, 'second')}</p></td></tr></table>`));
     expect(md).not.toContain('|');
