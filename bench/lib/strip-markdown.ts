@@ -26,9 +26,11 @@ export function stripMarkdown(md: string): string {
       .replace(IMAGE, ' ')
       .replace(LINK, '$1')
       .replace(/<[^>]+>/g, ' ')
-      .replace(/^\s*#{1,6}\s+/, '')
+      // Quote, then list marker, then heading mark: "### 1. Multimeter" is a heading whose text
+      // starts with "1.", and "- ## Title" a list item holding a heading.
       .replace(/^\s*(?:>\s*)+/, '')
       .replace(/^\s*(?:[-*+]|\d+[.)])\s+/, '')
+      .replace(/^\s*#{1,6}\s+/, '')
       .replace(/\|/g, ' ')
       .replace(/(\*\*|__|~~)/g, '')
       .replace(/(^|[^\w\\])[*_]+(?=\w)/g, '$1')

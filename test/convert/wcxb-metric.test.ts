@@ -32,6 +32,10 @@ describe('stripMarkdown', () => {
     expect(tokens(text)).toEqual(['title', 'some', 'bold', 'and', 'it', 'link', 'text', 'code_here', 'a', 'b', '1', '2', 'item', 'quote', '_escaped_']);
   });
 
+  it('reads a number starting a heading as the heading\'s text, not a list marker', () => {
+    expect(tokens(stripMarkdown('### 1. Multimeter\n\n- ## Pliers\n\n2. Tape'))).toEqual(['1', 'multimeter', 'pliers', 'tape']);
+  });
+
   it('reads escaped brackets inside link text and alt text, so no URL leaks', () => {
     const md = String.raw`- [![\[X-Info\]](https://o.test/info.gif)](https://o.test/l?key=ha1) Cited [\[Chen '20\]](https://arxiv.test/abs/2004)`;
     expect(tokens(stripMarkdown(md))).toEqual(['cited', 'chen', '20']);
