@@ -1,5 +1,5 @@
 // DOM clean-up before extraction: what no reader ever sees (scripts, styles, aria-hidden
-// decoration, screen-reader-only text, SVG), and
+// decoration, screen-reader-only text, SVG, the words behind icon-font glyphs), and
 // the test for page chrome (navigation, header, footer, sidebars, forms) used by boilerplate.ts.
 
 import { DROPPED_TAGS } from './turndown-service.js';
@@ -7,6 +7,22 @@ import { descendants, tagOf } from './dom-utils.js';
 
 /** Screen-reader-only text: read aloud, never shown, so never part of what a reader sees. */
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|element-invisible|skip-link|skip-to-content)(?:\s|$)/i;
+
+/**
+ * Icon fonts draw a glyph from a ligature word ("chevron_right", "check", "close"): the reader sees
+ * an arrow, never the word. Material's classes name the font; any other element named an icon
+ * counts when its whole text is one such lower-case word. A check mark says something (a feature
+ * table's "included"): it becomes ✓; every other glyph goes.
+ */
+const CHECK_MARK = /^\s*(?:check|done|check_circle|task_alt|check_box)\s*$/;
+const ICON_FONT = /(?:^|\s)(?:material-(?:icons|symbols)(?:-[a-z]+)?|google-symbols)(?:\s|$)/;
+const ICON_CLASS = /(?:^|[\s_-])icons?(?:[\s_-]|$)/i;
+const LIGATURE = /^\s*[a-z]+(?:_[a-z]+)*\s*$/;
+
+function isIconGlyph(el: Element, cls: string): boolean {
+  if (ICON_FONT.test(cls)) return true;
+  return ICON_CLASS.test(cls) && el.childElementCount === 0 && LIGATURE.test(el.textContent ?? '');
+}
 
 /** Fewer words inside <noscript> than this make a notice, never the page. */
 const NOTICE_WORDS = 25;
@@ -55,7 +71,14 @@ export function removeInvisible(root: ParentNode): void {
     // it is part of the page a reader opens, and measured on WCXB dev-train keeping it scored higher
     // (+0.005 F1, service and listing most). `aria-hidden` marks decoration and duplicates: dropped.
     if (INVISIBLE_TAGS.has(tagOf(el)) || el.getAttribute('aria-hidden') === 'true') el.remove();
-    else if (SCREEN_READER_ONLY.test(el.getAttribute('class') ?? '')) el.remove();
+    else {
+      const cls = el.getAttribute('class');
+      if (cls && SCREEN_READER_ONLY.test(cls)) el.remove();
+      else if (cls && isIconGlyph(el, cls)) {
+        if (CHECK_MARK.test(el.textContent ?? '')) el.replaceWith(el.ownerDocument.createTextNode('✓'));
+        else el.remove();
+      }
+    }
   }
 }
 

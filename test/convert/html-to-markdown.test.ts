@@ -24,6 +24,15 @@ describe('htmlToMarkdown: main content', () => {
     for (const gone of ['secretScript', 'color:red', 'AriaHiddenIcon', 'ScreenReaderOnly', 'ClickMeButton']) expect(md).not.toContain(gone);
   });
 
+  it('drops the words behind icon-font glyphs, keeps a check mark as ✓ and words merely inside an icon class', () => {
+    const md = render(articlePage(`<p>${lorem(10)} <i class="material-icons">chevron_right</i> <span class="material-symbols-outlined">open_in_new</span>
+      <span class="icon icon-arrow">arrow_forward</span> <span class="nav-icon">Home</span></p>
+      <table><tr><th>Feature</th><th>Pro</th></tr><tr><td>Backups</td><td><i class="material-icons">check</i></td></tr></table>`));
+    for (const gone of ['chevron_right', 'open_in_new', 'arrow_forward']) expect(md).not.toContain(gone);
+    expect(md).toContain('Home');
+    expect(md).toContain('| Backups | ✓ |');
+  });
+
   it('keeps collapsed content (hidden attribute, display:none) of the cleaned page: tabs and accordions', () => {
     const doc = parseHtmlDocument(page(`<div class="faq"><h3>Question?</h3><div hidden>HiddenAnswer</div><div style="display:none">CollapsedTab</div>
       <i aria-hidden="true">Decoration</i></div>`));
