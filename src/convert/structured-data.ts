@@ -1,8 +1,10 @@
 // JSON-LD read as evidence of what a page is (an Article, a Product, a forum thread…) and as
-// content the DOM may hide (a product description kept in a tab or only in the data block).
-// Read before scripts are stripped; malformed blocks are skipped, never fatal.
+// content the DOM may hide (a product description kept in a tab or only in the data block, an
+// article body or a recipe a script renders). Read before scripts are stripped; malformed blocks
+// are skipped, never fatal.
 
 import { descendants, tagOf } from './dom-utils.js';
+import { escapeMarkdownText } from './markdown-syntax.js';
 
 export interface StructuredData {
   /** Every schema.org `@type` seen, without namespace. */
@@ -11,6 +13,10 @@ export interface StructuredData {
   productDescriptions: string[];
   /** Post texts of Question, Answer, Comment and DiscussionForumPosting entities, in document order. */
   postTexts: string[];
+  /** Plain-text `articleBody` of Article entities (NewsArticle, BlogPosting…). */
+  articleBodies: string[];
+  /** Recipes as Markdown: their ingredients (a list) and instructions (numbered steps). */
+  recipes: string[];
 }
 
 const POST_TYPES = new Set(['Question', 'Answer', 'Comment', 'DiscussionForumPosting', 'SocialMediaPosting']);
@@ -18,7 +24,7 @@ const MAX_JSONLD_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 
 export function readStructuredData(doc: Document): StructuredData {
-  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [] };
+  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [] };
   for (const script of descendants(doc)) {
     if (tagOf(script) !== 'script' || !isJsonLd(script.getAttribute('type'))) continue;
     const text = script.textContent ?? '';
@@ -48,13 +54,24 @@ function walk(root: unknown, data: StructuredData): void {
     }
     if (node === null || typeof node !== 'object') continue;
     const obj = node as Record<string, unknown>;
-    const types = ([] as unknown[]).concat(obj['@type'] ?? []).filter((t): t is string => typeof t === 'string');
-    for (const t of types) data.types.add(t.replace(/^.*[/:]/, ''));
-    if (types.some((t) => /(^|[/:])Product$/.test(t)) && typeof obj['description'] === 'string') {
+    const types = ([] as unknown[])
+      .concat(obj['@type'] ?? [])
+      .filter((t): t is string => typeof t === 'string')
+      .map((t) => t.replace(/^.*[/:]/, ''));
+    for (const t of types) data.types.add(t);
+    if (types.some((t) => ARTICLE_TYPES.has(t)) && typeof obj['articleBody'] === 'string') {
+      const body = htmlToText(obj['articleBody']);
+      if (body.length > 0) data.articleBodies.push(body);
+    }
+    if (types.includes('Recipe')) {
+      const recipe = recipeMarkdown(obj);
+      if (recipe) data.recipes.push(recipe);
+    }
+    if (types.includes('Product') && typeof obj['description'] === 'string') {
       const desc = htmlToText(obj['description']);
       if (desc.length > 0) data.productDescriptions.push(desc);
     }
-    if (types.some((t) => POST_TYPES.has(t.replace(/^.*[/:]/, '')))) {
+    if (types.some((t) => POST_TYPES.has(t))) {
       const text = typeof obj['text'] === 'string' ? obj['text'] : typeof obj['articleBody'] === 'string' ? obj['articleBody'] : '';
       const clean = htmlToText(text);
       if (clean.length > 0) data.postTexts.push(clean);
@@ -64,6 +81,38 @@ function walk(root: unknown, data: StructuredData): void {
     for (let i = children.length - 1; i >= 0; i--) stack.push(children[i]);
   }
 }
+
+/** A Recipe's ingredients and steps (strings, HowToStep, HowToSection) as Markdown; '' without either. */
+function recipeMarkdown(recipe: Record<string, unknown>): string {
+  const ingredients = plainTexts(recipe['recipeIngredient'] ?? recipe['ingredients']);
+  const steps: string[] = [];
+  let n = 0;
+  const addSteps = (v: unknown, depth: number): void => {
+    for (const step of ([] as unknown[]).concat(v ?? [])) {
+      if (typeof step === 'string') for (const t of plainTexts(step)) steps.push(`${++n}. ${escapeMarkdownText(t)}`);
+      else if (step && typeof step === 'object' && depth < 3) {
+        const o = step as Record<string, unknown>;
+        if (o['itemListElement'] !== undefined) {
+          const name = plainTexts(o['name'])[0];
+          if (name) steps.push(`### ${escapeMarkdownText(name)}`);
+          addSteps(o['itemListElement'], depth + 1);
+        } else {
+          const text = plainTexts(o['text'] ?? o['name'])[0];
+          if (text) steps.push(`${++n}. ${escapeMarkdownText(text)}`);
+        }
+      }
+    }
+  };
+  addSteps(recipe['recipeInstructions'], 0);
+  const parts: string[] = [];
+  if (ingredients.length > 0) parts.push('## Ingredients', ingredients.map((t) => `- ${escapeMarkdownText(t)}`).join('\n'));
+  if (steps.length > 0) parts.push('## Instructions', steps.join('\n').replace(/\n?(### .*)\n?/g, '\n\n$1\n\n').trim());
+  return parts.join('\n\n');
+}
+
+/** The non-empty plain texts of a string or an array of them. */
+const plainTexts = (v: unknown): string[] =>
+  ([] as unknown[]).concat(v ?? []).flatMap((x) => (typeof x === 'string' ? [htmlToText(x)] : [])).filter((t) => t !== '');
 
 /** Descriptions sometimes carry HTML tags and entities; keep their text only. */
 function htmlToText(s: string): string {

@@ -1,7 +1,8 @@
 // Structured data as content where the DOM hides it: forum posts and answers kept only in
 // QAPage / DiscussionForumPosting JSON-LD (collapsed, paginated or script-rendered in the page),
-// and product descriptions kept in a tab or only in the Product block. A text is appended only
-// when most of its words are missing from the extracted Markdown, so nothing is repeated.
+// product descriptions kept in a tab or only in the Product block, an article's body or a
+// recipe's ingredients and steps that a script renders. A text is appended only when most of its
+// words are missing from the extracted Markdown, so nothing is repeated.
 
 import type { StructuredData } from './structured-data.js';
 
@@ -13,7 +14,7 @@ const MIN_WORDS = 8;
 const wordsOf = (s: string) => s.toLowerCase().match(/\w+/g) ?? [];
 
 export function supplementFromStructuredData(markdown: string, data: StructuredData): string {
-  const candidates = [...data.postTexts, ...data.productDescriptions];
+  const candidates = [...data.postTexts, ...data.productDescriptions, ...data.articleBodies, ...data.recipes];
   if (candidates.length === 0) return markdown;
   const present = new Set(wordsOf(markdown));
   const additions: string[] = [];
