@@ -43,7 +43,8 @@ export function absolutizeLinks(root: ParentNode, base: string | undefined): voi
   for (const a of all) {
     if (tagOf(a) !== 'a' || !a.hasAttribute('href')) continue;
     const raw = a.getAttribute('href') ?? '';
-    const abs = resolveUrl(raw, base);
+    // A bare "#" goes nowhere (a script's button): its text stays, without a link.
+    const abs = /^\s*#!?\s*$/.test(raw) ? undefined : resolveUrl(raw, base);
     if (abs) a.setAttribute(HREF_ATTR, abs);
     else a.removeAttribute('href');
     if (raw.trim().startsWith('#') || (abs && base && abs.includes('#') && withoutFragment(abs) === withoutFragment(base))) a.setAttribute(SELF_ATTR, '');

@@ -169,11 +169,13 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('[query](https://example.com/a?b=1)');
   });
 
-  it('drops empty links and javascript: links but keeps their text', () => {
-    const md = render(articlePage(`<p>${lorem(10)} <a href="/x"></a><a href="javascript:void(0)">jslink</a></p>`), { url: URL_ });
+  it('drops empty links, javascript: links and links to a bare "#" but keeps their text', () => {
+    const md = render(articlePage(`<p>${lorem(10)} <a href="/x"></a><a href="javascript:void(0)">jslink</a> <a href="#">Select all</a></p>`), { url: URL_ });
     expect(md).not.toContain('[]');
     expect(md).not.toContain('javascript:');
     expect(md).toContain('jslink');
+    expect(md).toContain(' Select all');
+    expect(md).not.toContain('post.html#)');
   });
 
   it('drops permalink signs and footnote back-links to the page itself, keeps worded and numbered ones', () => {
