@@ -4,6 +4,7 @@
 
 import { DROPPED_TAGS } from './turndown-service.js';
 import { descendants, tagOf } from './dom-utils.js';
+import { flattenShadowRoots } from './shadow-dom.js';
 
 /** Screen-reader-only text: read aloud, never shown, so never part of what a reader sees. */
 const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|element-invisible|skip-link|skip-to-content)(?:\s|$)/i;
@@ -64,6 +65,7 @@ const INVISIBLE_TAGS = new Set<string>([...DROPPED_TAGS, 'math', 'link', 'meta']
  */
 export function removeInvisible(root: ParentNode): void {
   const all = descendants(root);
+  flattenShadowRoots(all); // before templates go: a declarative shadow root is rendered content
   for (const el of all) if (SCRIPT_TAGS.has(tagOf(el))) el.remove();
   unwrapContentNoscript(root, all);
   for (const el of all) {

@@ -258,6 +258,16 @@ describe('parse repairs', () => {
     expect(doc.body.querySelector('script')?.textContent).toContain('var a');
   });
 
+  it('reads a declarative shadow root as the browser renders its host: slots filled, fallbacks, unslotted light nodes gone', () => {
+    const doc = parseHtmlDocument(`<html><body><my-card><template shadowrootmode="open"><style>h2{color:red}</style>
+      <h2><slot name="title">Untitled</slot></h2><div class="body"><slot></slot></div><p>Shadow text.</p><small><slot name="note">Fallback words</slot></small>
+      </template><span slot="title">Card title</span><p>Light body.</p><span slot="nowhere">Unslotted</span></my-card>
+      <template><p>Inert template</p></template></body></html>`);
+    removeInvisible(doc.documentElement);
+    expect((doc.body.textContent ?? '').replace(/\s+/g, '')).toBe('CardtitleLightbody.Shadowtext.Fallbackwords');
+    expect(doc.body.querySelector('h2')?.textContent).toBe('Card title');
+  });
+
   it('moves page content unwrapped from a <noscript> in <head> into the body', () => {
     const doc = parseHtmlDocument(`<html><head><noscript><div><p>${lorem(30, 'headnoscript')}</p></div></noscript></head><body><div id="app"></div></body></html>`);
     removeInvisible(doc.documentElement);

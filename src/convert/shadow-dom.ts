@@ -1,0 +1,38 @@
+// Declarative shadow DOM: a <template shadowrootmode> is not hidden markup but what a browser
+// renders for its host element (server-rendered web components). The page is read as it shows:
+// the host's children become its shadow tree, each <slot> replaced by the light-DOM nodes
+// assigned to it (or its own fallback content); light nodes no slot takes are not rendered.
+
+import { descendants, tagOf } from './dom-utils.js';
+
+const isShadowRoot = (el: Element) => tagOf(el) === 'template' && (el.hasAttribute('shadowrootmode') || el.hasAttribute('shadowroot'));
+
+/** `all`: the page's elements in document order (outer hosts first, so nested roots follow). */
+export function flattenShadowRoots(all: readonly Element[]): void {
+  for (const template of all) {
+    const host = template.parentElement;
+    if (!isShadowRoot(template) || !host) continue;
+    // Light nodes by the slot they ask for ('' = the default slot); each goes to the first such slot.
+    const bySlot = new Map<string, Node[]>();
+    for (const n of Array.from(host.childNodes)) {
+      if (n === template) continue;
+      const name = n.nodeType === 1 ? ((n as Element).getAttribute('slot') ?? '') : '';
+      const list = bySlot.get(name);
+      if (list) list.push(n);
+      else bySlot.set(name, [n]);
+    }
+    for (const node of Array.from(template.childNodes)) {
+      if (node.nodeType !== 1) continue;
+      const el = node as Element;
+      const slots = [...(tagOf(el) === 'slot' ? [el] : []), ...descendants(el).filter((d) => tagOf(d) === 'slot')];
+      for (const slot of slots) {
+        const name = slot.getAttribute('name') ?? '';
+        const assigned = bySlot.get(name);
+        bySlot.delete(name);
+        slot.replaceWith(...(assigned ?? Array.from(slot.childNodes)));
+      }
+    }
+    // The root's top-level slots were replaced above; read the template's children again.
+    host.replaceChildren(...Array.from(template.childNodes));
+  }
+}
