@@ -24,7 +24,9 @@ export function flattenShadowRoots(all: readonly Element[]): void {
     for (const node of Array.from(template.childNodes)) {
       if (node.nodeType !== 1) continue;
       const el = node as Element;
-      const slots = [...(tagOf(el) === 'slot' ? [el] : []), ...descendants(el).filter((d) => tagOf(d) === 'slot')];
+      // A nested shadow root's slots are its own host's, filled when its turn comes.
+      const ours = (d: Element) => tagOf(d) === 'slot' && d.closest('template') === template;
+      const slots = [el, ...descendants(el)].filter(ours);
       for (const slot of slots) {
         const name = slot.getAttribute('name') ?? '';
         const assigned = bySlot.get(name);

@@ -266,6 +266,9 @@ describe('parse repairs', () => {
     removeInvisible(doc.documentElement);
     expect((doc.body.textContent ?? '').replace(/\s+/g, '')).toBe('CardtitleLightbody.Shadowtext.Fallbackwords');
     expect(doc.body.querySelector('h2')?.textContent).toBe('Card title');
+    const nested = parseHtmlDocument(`<html><body><outer-el><template shadowrootmode="open"><inner-el><template shadowrootmode="open"><b><slot></slot></b></template><i>Inner light</i></inner-el><slot></slot></template><u>Outer light</u></outer-el></body></html>`);
+    removeInvisible(nested.documentElement);
+    expect(nested.body.innerHTML).toBe('<outer-el><inner-el><b><i>Inner light</i></b></inner-el><u>Outer light</u></outer-el>');
   });
 
   it('moves page content unwrapped from a <noscript> in <head> into the body', () => {
