@@ -1,6 +1,7 @@
 // Final Markdown clean-up: turndown leaves runs of blank lines, trailing spaces and empty list
 // items where removed elements used to be, and a heading printed twice (a theme's desktop and
-// mobile copies, one upper-cased by CSS) reads once. turndown escapes what would start a list,
+// mobile copies, one upper-cased by CSS) reads once, as does the page's title (its first "# "
+// heading) when a later heading or plain line repeats its words. turndown escapes what would start a list,
 // heading or quote at the start of every text node, most of them mid-line ("Steps: 1\. Plan
 // 2\. Build"), where nothing needs escaping: those backslashes go. Debris of removed chrome goes
 // too: lines of one or two separator signs ("|", "×", "\-"), lines of zero-width characters,
@@ -11,6 +12,7 @@ export function tidyMarkdown(md: string): string {
   let fence: string | null = null;
   let blank = 0;
   const lines = md.split('\n');
+  let title: string | undefined;
   for (let i = 0; i < lines.length; i++) {
     const raw = lines[i]!;
     const fenceMatch = /^(`{3,}|~{3,})/.exec(raw.trimStart());
@@ -45,6 +47,8 @@ export function tidyMarkdown(md: string): string {
       continue;
     }
     if (isHeadingCopy(line, out[out.length - 1])) continue;
+    if (title === undefined && line.startsWith('# ')) title = wordsOf(line);
+    else if (title && TITLE_LIKE.test(line) && wordsOf(line) === title) continue; // the title again
     // A rule separates content: none first, none twice in a row (what stood between was removed).
     if (line === HR && (out.length === 0 || out[out.length - 1] === HR)) continue;
     if (blank > 0 && out.length > 0) out.push('');
@@ -72,12 +76,17 @@ function tableRows(lines: readonly string[], i: number): string[] {
   return rows;
 }
 
+/** A line's words, lower-cased, link targets aside: how a title is recognised again. */
+const wordsOf = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+
+/** A heading or a plain line (not a list item, quote, table row, image or link line). */
+const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;
+
 /** A heading whose words are the previous heading's, right after it. */
 function isHeadingCopy(line: string, previous: string | undefined): boolean {
   if (previous === undefined || !line.startsWith('#') || !previous.startsWith('#')) return false;
-  const words = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
-  const w = words(line);
-  return w !== '' && w === words(previous);
+  const w = wordsOf(line);
+  return w !== '' && w === wordsOf(previous);
 }
 
 // A line's block markers (indent, quotes, bullets, numbers): an escape right after them is needed.

@@ -226,6 +226,14 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('\n\\- Not a bullet.');
   });
 
+  it('prints the title once: a later heading or line of the <h1>\'s words goes, a list item of them stays', () => {
+    const md = render(`<html><body><h1>Ridge Wallet</h1><p>${lorem(10)}</p><h2>Ridge <em>wallet</em></h2><p>RIDGE WALLET</p>
+      <p>${lorem(6)}</p><ul><li>Ridge Wallet</li><li>Ridge Wallet pro case</li></ul></body></html>`);
+    expect(md.match(/ridge wallet/gi)).toEqual(['Ridge Wallet', 'Ridge Wallet', 'Ridge Wallet']);
+    expect(md).toContain('# Ridge Wallet\n');
+    expect(md).toContain('- Ridge Wallet\n- Ridge Wallet pro case');
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
