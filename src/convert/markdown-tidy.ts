@@ -63,7 +63,8 @@ export function tidyMarkdown(md: string): string {
 const HR = '---';
 
 // A line of only zero-width characters reads as blank; one or two separator signs are debris.
-const DEBRIS = /^\s*(?:[\u200b-\u200d\u2060\ufeff]+|(?:\\?[-–—×/|•·]){1,2})\s*$/u;
+// A list item holding only a rule is debris too.
+const DEBRIS = /^\s*(?:[\u200b-\u200d\u2060\ufeff]+|(?:\\?[-–—×/|•·]){1,2}|(?:[-*+]|\d+\.)\s+---)\s*$/u;
 const TABLE_RULE = /^\|(?:\s*:?-{3,}:?\s*\|)+\s*$/;
 const EMPTY_ROW = /^\|(?:\s*\|)+\s*$/;
 

@@ -86,10 +86,15 @@ export function createTurndown(): TurndownService {
       return `![${escapeLinkText(alt)}](${markdownUrl(src)})`;
     },
   });
-  service.addRule('strikethrough', {
-    filter: ['del', 's'],
-    replacement: (content) => (content.trim() ? `~~${content}~~` : ''),
-  });
+  // Delimiters hug the text: spaces and line breaks at the edges go outside, or "**Title<br>**"
+  // leaves its closing ** at a line's start, where it closes nothing.
+  const delimit = (mark: string) => (content: string) => {
+    const [, lead, core, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
+    return core ? `${lead}${mark}${core}${mark}${trail}` : lead! + trail!;
+  };
+  service.addRule('strong', { filter: ['strong', 'b'], replacement: delimit('**') });
+  service.addRule('emphasis', { filter: ['em', 'i'], replacement: delimit('*') });
+  service.addRule('strikethrough', { filter: ['del', 's'], replacement: delimit('~~') });
   service.addRule('listItem', {
     filter: 'li',
     replacement: (content, node, options) => {

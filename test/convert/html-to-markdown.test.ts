@@ -234,6 +234,14 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('- Ridge Wallet\n- Ridge Wallet pro case');
   });
 
+  it('keeps emphasis delimiters against their text, so a trailing <br> or space cannot strand them', () => {
+    const md = render(articlePage(`<p>${lorem(10)}</p><p><strong>Room with savings <br></strong></p>
+      <p>word<em> emphasised </em>word and <b> </b>nothing, <del>gone</del>.</p><ul><li>one item</li><li><hr></li><li>two item</li></ul>`));
+    expect(md).toMatch(/^\*\*Room with savings\*\* *$/m);
+    expect(md).toContain('word *emphasised* word and nothing, ~~gone~~.');
+    expect(md).toContain('- one item\n- two item');
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
