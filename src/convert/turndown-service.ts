@@ -98,8 +98,7 @@ export function createTurndown(): TurndownService {
   service.addRule('listItem', {
     filter: 'li',
     replacement: (content, node, options) => {
-      const text = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, '\n   ');
-      if (text.trim() === '') return '';
+      if (content.trim() === '') return '';
       const parent = node.parentNode as Element | null;
       let prefix = `${options.bulletListMarker} `;
       if (parent?.nodeName === 'OL') {
@@ -107,6 +106,9 @@ export function createTurndown(): TurndownService {
         const index = Array.from(parent.children).filter((c) => c.localName === 'li').indexOf(node as Element);
         prefix = `${start + index}. `;
       }
+      // Continuation lines line up with the item's text ("10. " needs four spaces, not three).
+      const indent = ' '.repeat(Math.max(3, prefix.length));
+      const text = content.replace(/^\n+/, '').replace(/\n+$/, '\n').replace(/\n/gm, `\n${indent}`);
       return prefix + text.trimEnd() + '\n';
     },
   });

@@ -242,6 +242,11 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toContain('- one item\n- two item');
   });
 
+  it('indents an ordered item\'s nested content to its text, also past item 9', () => {
+    const md = render(articlePage(`<p>${lorem(10)}</p><ol start="9"><li>Nine<ul><li>nested a</li></ul></li><li>Ten<ul><li>nested b</li></ul></li></ol>`));
+    expect(md).toContain('9. Nine\n   - nested a\n10. Ten\n    - nested b');
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
       <ul><li>first item</li><li>second <em>item</em></li></ul><ol start="3"><li>three</li><li>four</li></ol>
