@@ -15,7 +15,8 @@ export function flattenShadowRoots(all: readonly Element[]): void {
     // Light nodes by the slot they ask for ('' = the default slot); each goes to the first such slot.
     const bySlot = new Map<string, Node[]>();
     for (const n of Array.from(host.childNodes)) {
-      if (n === template) continue;
+      // Templates are never rendered light content (a second shadow root template stays inert).
+      if (n.nodeType === 1 && tagOf(n as Element) === 'template') continue;
       const name = n.nodeType === 1 ? ((n as Element).getAttribute('slot') ?? '') : '';
       const list = bySlot.get(name);
       if (list) list.push(n);

@@ -290,6 +290,10 @@ describe('parse repairs', () => {
     const nested = parseHtmlDocument(`<html><body><outer-el><template shadowrootmode="open"><inner-el><template shadowrootmode="open"><b><slot></slot></b></template><i>Inner light</i></inner-el><slot></slot></template><u>Outer light</u></outer-el></body></html>`);
     removeInvisible(nested.documentElement);
     expect(nested.body.innerHTML).toBe('<outer-el><inner-el><b><i>Inner light</i></b></inner-el><u>Outer light</u></outer-el>');
+    // Only a host's first shadow root renders; a second stays an inert template (not slotted light content).
+    const twice = parseHtmlDocument('<html><body><x-a><template shadowrootmode="open"><em><slot></slot></em></template><template shadowrootmode="open">Second root</template><p>Light</p></x-a></body></html>');
+    removeInvisible(twice.documentElement);
+    expect(twice.body.innerHTML).toBe('<x-a><em><p>Light</p></em></x-a>');
   });
 
   it('moves page content unwrapped from a <noscript> in <head> into the body', () => {
