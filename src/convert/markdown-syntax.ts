@@ -18,8 +18,12 @@ const TEXT_ESCAPES: ReadonlyArray<[RegExp, string]> = [
   [/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_'], [/^(\d+)\. /g, '$1\\. '],
 ];
 
+/** Any character one of TEXT_ESCAPES acts on; most text has none and is returned as it is. */
+const NEEDS_ESCAPE = /[\\*`[\]_]|^[-+=#~>\d]/;
+
 /** Text as Markdown: what would read as syntax escaped, intraword underscores left alone. */
-export const escapeMarkdownText = (s: string): string => TEXT_ESCAPES.reduce((acc, [re, to]) => acc.replace(re, to), s);
+export const escapeMarkdownText = (s: string): string =>
+  NEEDS_ESCAPE.test(s) ? TEXT_ESCAPES.reduce((acc, [re, to]) => acc.replace(re, to), s) : s;
 
 /** Link or alt text: brackets and backslashes escaped, so the text cannot end the link early. */
 export const escapeLinkText = (s: string): string => s.replace(/([[\]\\])/g, '\\$1');

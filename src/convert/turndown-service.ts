@@ -3,6 +3,7 @@
 
 import TurndownService from 'turndown';
 import { LANG_ATTR } from './code-language.js';
+import { descendants, tagOf } from './dom-utils.js';
 import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
 import { escapeLinkText, escapeMarkdownText, fence, markdownUrl } from './markdown-syntax.js';
 import { addTableRules } from './tables.js';
@@ -121,5 +122,5 @@ export function createTurndown(): TurndownService {
  * beside a heading or a footnote's way back: chrome around the content, not part of it.
  */
 function isPageMarker(a: Element): boolean {
-  return a.hasAttribute(SELF_ATTR) && !/[\p{L}\p{N}]/u.test(a.textContent ?? '') && !a.querySelector('img');
+  return a.hasAttribute(SELF_ATTR) && !/[\p{L}\p{N}]/u.test(a.textContent ?? '') && !descendants(a).some((el) => tagOf(el) === 'img');
 }
