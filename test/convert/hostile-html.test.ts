@@ -24,6 +24,15 @@ describe('hostile HTML', () => {
     expect(doc.body.textContent).toContain('x');
   });
 
+  it('reads a host with 20,000 declarative shadow roots once (only the first renders)', () => {
+    const html = `<html><body><x-a>${'<template shadowrootmode="open"><p>Shadow words here.</p><slot></slot></template>'.repeat(20_000)}${'<p>light words</p>'.repeat(20_000)}</x-a></body></html>`;
+    const started = Date.now();
+    const md = htmlToMarkdown(html);
+    expect(md.match(/Shadow words/g)).toHaveLength(1);
+    expect(md).toContain('light words');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('converts a page of 200,000 elements', () => {
     const html = `<html><body><article>${'<p>word <b>bold</b></p>'.repeat(100_000)}</article></body></html>`;
     const started = Date.now();
