@@ -117,6 +117,7 @@ export function keptBlocks(rows: BlockRows, c: BlockClassifier = DEFAULT_CLASSIF
   keepCodeAfterContent(rows, keep);
   keepSectionHeadings(rows, keep);
   keepDefinitionTerms(rows, keep);
+  keepTableHeaders(rows, keep);
   rows.blocks.forEach((b, r) => keep[r] && kept.add(b.id));
   return kept;
 }
@@ -177,6 +178,25 @@ function keepDefinitionTerms(rows: BlockRows, keep: boolean[]): void {
     const dd = term.nextElementSibling;
     if (dd?.localName === 'dd' && (dd === rows.blocks[r + 1]!.el || dd.contains(rows.blocks[r + 1]!.el))) keep[r] = true;
   }
+}
+
+/**
+ * A header cell (<th>, or any cell of a <thead>) of a table with a kept cell names that cell's
+ * column or row: kept, so a kept table keeps its header row.
+ */
+function keepTableHeaders(rows: BlockRows, keep: boolean[]): void {
+  const isCell = (el: Element) => el.localName === 'td' || el.localName === 'th';
+  const tablesWithContent = new Set<Element>();
+  rows.blocks.forEach((b, r) => {
+    const table = keep[r] && isCell(b.el) ? b.el.closest('table') : null;
+    if (table) tablesWithContent.add(table);
+  });
+  if (tablesWithContent.size === 0) return;
+  rows.blocks.forEach((b, r) => {
+    if (keep[r] || !isCell(b.el) || (b.el.localName !== 'th' && b.el.parentElement?.parentElement?.localName !== 'thead')) return;
+    const table = b.el.closest('table');
+    if (table && tablesWithContent.has(table)) keep[r] = true;
+  });
 }
 
 /** One feature's value by row. */

@@ -128,6 +128,12 @@ describe('keptBlocks: rules over the scores', () => {
     expect(keptTexts(apart, penalize('tag_dd_dt'))).toEqual(['Body words of the page here.']);
   });
 
+  it('keeps the header cells of a table with a kept cell, not those of a table with none', () => {
+    const table = (head: string, body: string) => `<table><thead><tr><th>${head}</th><th>Price</th></tr></thead><tbody><tr><td>${body}</td><td>ten dollars</td></tr></tbody></table>`;
+    const html = `<html><body><p>body words of the page.</p>${table('Plan', 'basic plan')}<table><tr><th>Other</th><th>Header</th></tr><tr><td>Quiet</td><td>Cells</td></tr></table></body></html>`;
+    expect(keptTexts(html, penalize('capital_rate'))).toEqual(['body words of the page.', 'Plan', 'Price', 'basic plan', 'ten dollars']);
+  });
+
   it('leaves a heading that repeats text the page already showed (a card title after its hidden link) to the model', () => {
     const card = '<html><body><div><a href="/c">Join the coding challenge</a></div><h2>Join the coding challenge</h2><p>Body words of the page.</p></body></html>';
     expect(keptTexts(card, penalize('heading_level'))).toEqual(['Join the coding challenge', 'Body words of the page.']);
