@@ -10,7 +10,16 @@ const CLASS_PATTERNS = [
   /(?:^|\s)highlight-(?:source-)?([\w+#.-]+)/i,
   /(?:^|\s)brush:\s*([\w+#.-]+)/i,
   /(?:^|\s)sourceCode\s+([\w+#.-]+)/,
+  /(?:^|\s)gatsby-code-([\w+#.-]+)/i, // gatsby-remark-prismjs
 ];
+
+// A bare language name as a class of the <pre> or <code> itself (rustdoc's `<pre class="rust">`,
+// GeSHi's `<pre class="php">`): only names that are nothing else.
+const BARE_LANGUAGES = new Set([
+  'bash', 'c', 'cpp', 'csharp', 'css', 'dart', 'diff', 'dockerfile', 'elixir', 'erlang', 'go', 'golang', 'graphql',
+  'haskell', 'html', 'java', 'javascript', 'json', 'jsx', 'kotlin', 'lua', 'makefile', 'objectivec', 'perl', 'php',
+  'powershell', 'python', 'ruby', 'rust', 'scala', 'scss', 'shell', 'sql', 'swift', 'toml', 'tsx', 'typescript', 'xml', 'yaml',
+]);
 
 const NOT_LANGUAGES = new Set(['none', 'plaintext', 'text', 'txt', 'nohighlight', 'plain', 'default']);
 
@@ -30,15 +39,22 @@ function languageOf(el: Element | null): string | undefined {
   return languageFromClass(el.getAttribute('class') ?? '');
 }
 
+function bareLanguage(el: Element | null): string | undefined {
+  return (el?.getAttribute('class') ?? '').split(/\s+/).find((t) => BARE_LANGUAGES.has(t));
+}
+
 /** Marks every `<pre>` with the language found on it, its `<code>`, or up to two wrappers. */
 export function markCodeLanguages(root: ParentNode): void {
   for (const pre of descendants(root)) {
     if (tagOf(pre) !== 'pre') continue;
+    const code = pre.querySelector('code');
     const lang =
-      languageOf(pre.querySelector('code')) ??
+      languageOf(code) ??
       languageOf(pre) ??
       languageOf(pre.parentElement) ??
-      languageOf(pre.parentElement?.parentElement ?? null);
+      languageOf(pre.parentElement?.parentElement ?? null) ??
+      bareLanguage(pre) ??
+      bareLanguage(code);
     if (lang) pre.setAttribute(LANG_ATTR, lang);
   }
 }

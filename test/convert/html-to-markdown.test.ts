@@ -128,10 +128,14 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     const md = render(articlePage(`<p>${lorem(10)}</p>
       <pre><code class="language-python">def f(x):\n    return x * 2</code></pre>
       <div class="highlight-source-rust"><pre>fn main() {}</pre></div>
-      <pre>no language here</pre>`));
+      <pre>no language here</pre><pre class="rust rust-example-rendered">let x = 1;</pre>
+      <pre class="gatsby-code-jsx"><code class="gatsby-code-jsx">&lt;App /&gt;</code></pre><pre class="example go-to">plain words</pre>`));
     expect(md).toContain('```python\ndef f(x):\n    return x * 2\n```');
     expect(md).toContain('```rust\nfn main() {}\n```');
     expect(md).toContain('```\nno language here\n```');
+    expect(md).toContain('```rust\nlet x = 1;\n```');
+    expect(md).toContain('```jsx\n<App />\n```');
+    expect(md).toContain('```\nplain words\n```');
   });
 
   it('uses a longer fence when the code contains backticks', () => {
