@@ -46,7 +46,7 @@ export function tidyMarkdown(md: string): string {
       blank++;
       continue;
     }
-    if (isHeadingCopy(line, out[out.length - 1])) continue;
+    if (isHeadingCopy(line, out[out.length - 1]) || isBlockCopy(line, out)) continue;
     if (title === undefined && line.startsWith('# ')) title = wordsOf(line);
     else if (title && TITLE_LIKE.test(line) && wordsOf(line) === title) continue; // the title again
     // A rule separates content: none first, none twice in a row (what stood between was removed).
@@ -82,6 +82,12 @@ const wordsOf = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().matc
 
 /** A heading or a plain line (not a list item, quote, table row, image or link line). */
 const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;
+
+/** A line that is a link or an image, printed again right after itself: a logo or button's other copy. */
+function isBlockCopy(line: string, out: readonly string[]): boolean {
+  const previous = out[out.length - 1] === '' ? out[out.length - 2] : out[out.length - 1];
+  return line === previous && /^!?\[/.test(line);
+}
 
 /** A heading whose words are the previous heading's, right after it. */
 function isHeadingCopy(line: string, previous: string | undefined): boolean {

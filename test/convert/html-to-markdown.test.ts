@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { removeInvisible } from '../../src/convert/clean-dom.js';
 import { blockClassifier } from '../../src/convert/block-model.js';
 import { convertHtml, htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { tidyMarkdown } from '../../src/convert/markdown-tidy.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { articlePage, lorem, page, SHOP_SHELL } from './fixtures.js';
 
@@ -249,6 +250,11 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
   it('indents an ordered item\'s nested content to its text, also past item 9', () => {
     const md = render(articlePage(`<p>${lorem(10)}</p><ol start="9"><li>Nine<ul><li>nested a</li></ul></li><li>Ten<ul><li>nested b</li></ul></li></ol>`));
     expect(md).toContain('9. Nine\n   - nested a\n10. Ten\n    - nested b');
+  });
+
+  it('prints a link or image line repeated right after itself once (a logo\'s desktop and mobile copies)', () => {
+    const md = tidyMarkdown('[![Shop](https://s.test/logo.png)](https://s.test/)\n\n[![Shop](https://s.test/logo.png)](https://s.test/)\n\n[Shop](https://s.test/)\n\n[Shop](https://s.test/)\n\nText.\n\nRefrain.\n\nRefrain.');
+    expect(md).toBe('[![Shop](https://s.test/logo.png)](https://s.test/)\n\n[Shop](https://s.test/)\n\nText.\n\nRefrain.\n\nRefrain.');
   });
 
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
