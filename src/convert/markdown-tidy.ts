@@ -1,11 +1,12 @@
 // Final Markdown clean-up: turndown leaves runs of blank lines, trailing spaces and empty list
-// items where removed elements used to be, and a heading printed twice (a theme's desktop and
-// mobile copies, one upper-cased by CSS) reads once, as does the page's title (its first "# "
-// heading) when a later heading or plain line repeats its words. turndown escapes what would start a list,
-// heading or quote at the start of every text node, most of them mid-line ("Steps: 1\. Plan
-// 2\. Build"), where nothing needs escaping: those backslashes go. Debris of removed chrome goes
-// too: lines of one or two separator signs ("|", "×", "\-"), lines of zero-width characters,
-// table rows whose every cell is empty, and rules with nothing left between or after them.
+// items where removed elements used to be. A heading or a link/image line printed twice in a row
+// (a theme's desktop and mobile copies, one upper-cased by CSS) reads once, as does the page's
+// title (its first "# " heading) when a later heading or plain line repeats its words. turndown
+// escapes what would start a list, heading or quote at the start of every text node, most of them
+// mid-line ("Steps: 1\. Plan 2\. Build"), where nothing needs escaping: those backslashes go.
+// Debris of removed chrome goes too: lines of one or two separator signs ("|", "×", "\-"), lines
+// of zero-width characters, table rows whose every cell is empty, and rules with nothing left
+// between or after them.
 
 export function tidyMarkdown(md: string): string {
   const out: string[] = [];
@@ -46,7 +47,7 @@ export function tidyMarkdown(md: string): string {
       blank++;
       continue;
     }
-    if (isHeadingCopy(line, out[out.length - 1]) || isBlockCopy(line, out)) continue;
+    if (repeatsPrevious(line, out[out.length - 1])) continue;
     if (title === undefined && line.startsWith('# ')) title = wordsOf(line);
     else if (title && TITLE_LIKE.test(line) && wordsOf(line) === title) continue; // the title again
     // A rule separates content: none first, none twice in a row (what stood between was removed).
@@ -83,17 +84,18 @@ const wordsOf = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().matc
 /** A heading or a plain line (not a list item, quote, table row, image or link line). */
 const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;
 
-/** A line that is a link or an image, printed again right after itself: a logo or button's other copy. */
-function isBlockCopy(line: string, out: readonly string[]): boolean {
-  const previous = out[out.length - 1] === '' ? out[out.length - 2] : out[out.length - 1];
+/**
+ * `previous`: the last line written (blank separators are written only after this test). A copy is
+ * a heading with the previous heading's words, or a link or image line exactly as before it (a
+ * logo's or a button's other copy).
+ */
+function repeatsPrevious(line: string, previous: string | undefined): boolean {
+  if (previous === undefined) return false;
+  if (line.startsWith('#') && previous.startsWith('#')) {
+    const w = wordsOf(line);
+    return w !== '' && w === wordsOf(previous);
+  }
   return line === previous && /^!?\[/.test(line);
-}
-
-/** A heading whose words are the previous heading's, right after it. */
-function isHeadingCopy(line: string, previous: string | undefined): boolean {
-  if (previous === undefined || !line.startsWith('#') || !previous.startsWith('#')) return false;
-  const w = wordsOf(line);
-  return w !== '' && w === wordsOf(previous);
 }
 
 // A line's block markers (indent, quotes, bullets, numbers): an escape right after them is needed.

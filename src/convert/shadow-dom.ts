@@ -22,18 +22,13 @@ export function flattenShadowRoots(all: readonly Element[]): void {
       if (list) list.push(n);
       else bySlot.set(name, [n]);
     }
-    for (const node of Array.from(template.childNodes)) {
-      if (node.nodeType !== 1) continue;
-      const el = node as Element;
-      // A nested shadow root's slots are its own host's, filled when its turn comes.
-      const ours = (d: Element) => tagOf(d) === 'slot' && d.closest('template') === template;
-      const slots = [el, ...descendants(el)].filter(ours);
-      for (const slot of slots) {
-        const name = slot.getAttribute('name') ?? '';
-        const assigned = bySlot.get(name);
-        bySlot.delete(name);
-        slot.replaceWith(...(assigned ?? Array.from(slot.childNodes)));
-      }
+    // A nested shadow root's slots are its own host's, filled when its turn comes.
+    const slots = descendants(template).filter((d) => tagOf(d) === 'slot' && d.closest('template') === template);
+    for (const slot of slots) {
+      const name = slot.getAttribute('name') ?? '';
+      const assigned = bySlot.get(name);
+      bySlot.delete(name);
+      slot.replaceWith(...(assigned ?? Array.from(slot.childNodes)));
     }
     // The root's top-level slots were replaced above; read the template's children again.
     host.replaceChildren(...Array.from(template.childNodes));

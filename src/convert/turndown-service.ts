@@ -71,7 +71,7 @@ export function createTurndown(): TurndownService {
       // A link around blocks (a card) cannot be one Markdown link; keep the blocks, drop the link.
       if (!href || text.includes('\n')) return content;
       // A link around a heading (a card's title) goes inside it: "[## Title](u)" is no heading.
-      // turndown escapes a "#" the page wrote at a line's start, so this one is the heading rule's.
+      // escapeMarkdownText turns a "# " the page wrote into "\# ", so this one is the heading rule's.
       const heading = /^(#{1,6}) (.*)$/.exec(text);
       if (heading) return `\n\n${heading[1]} [${heading[2]}](${markdownUrl(href)})\n\n`;
       return `[${text}](${markdownUrl(href)})`;
