@@ -10,6 +10,7 @@ import { findBoilerplate, insideAny } from './boilerplate.js';
 import { segmentBlocks, type Block } from './blocks.js';
 import { markCodeLanguages } from './code-language.js';
 import { dropRepeatedImages } from './decorative-images.js';
+import { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
 import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { hasText } from './dom-utils.js';
@@ -38,6 +39,7 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   const page = analyzeHtml(html, options.url, classifier.lexicon);
   if (!page) return '';
   const kept = keptBlocks(page.rows, classifier);
+  dropChoiceLabels(page.blocks, kept, page.choiceLabels);
   keepBlocks(page.body, page.blocks, kept);
   dropRepeatedImages(page.body);
   separateInlineBoxes(page.body);
@@ -55,6 +57,8 @@ export interface AnalyzedPage {
   blocks: Block[];
   rows: BlockRows;
   data: StructuredData;
+  /** Labels of the page's live checkboxes and radios (choice-labels.ts). */
+  choiceLabels: Set<Element>;
 }
 
 /** The page's blocks only: what the class/id lexicon is learned from. */
@@ -72,7 +76,7 @@ export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = DEFAU
   const cleaned = new Set<number>();
   for (const b of page.blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
   const rows = blockFeatures(page.blocks, computeTextStats(body), page.data, cleaned, page.title, lexicon);
-  return { body, blocks: page.blocks, rows, data: page.data };
+  return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels };
 }
 
 interface PreparedPage {
@@ -80,6 +84,7 @@ interface PreparedPage {
   data: StructuredData;
   blocks: Block[];
   title: string;
+  choiceLabels: Set<Element>;
 }
 
 /** Parse, guard, clean up and mark blocks: deterministic, so a second call yields an identical document. */
@@ -89,12 +94,13 @@ function preparePage(html: string, url: string | undefined): PreparedPage {
   if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
 
   const data = readStructuredData(doc); // before scripts are removed
+  const choiceLabels = findChoiceLabels(body); // before inputs are removed
   removeInvisible(doc.documentElement);
   absolutizeLinks(body, documentBase(doc, url));
   markCodeLanguages(body);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.
   prepareTables(body);
-  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '' };
+  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '', choiceLabels };
 }
 
 const turndown = createTurndown();

@@ -33,6 +33,16 @@ describe('hostile HTML', () => {
     expect(Date.now() - started).toBeLessThan(15_000);
   });
 
+  it('finds 20,000 checkbox labels in one walk and drops them', () => {
+    const boxes = Array.from({ length: 20_000 }, (_, i) => `<div><input type="checkbox" id="f${i}"><label for="f${i}">FilterOption ${i}</label></div>`).join('');
+    const html = `<html><body><div>${boxes}</div><article><p>${'Article words say something here. '.repeat(40)}</p></article></body></html>`;
+    const started = Date.now();
+    const md = htmlToMarkdown(html);
+    expect(md).toContain('Article words say something here.');
+    expect(md).not.toContain('FilterOption');
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+
   it('converts a page of 200,000 elements', () => {
     const html = `<html><body><article>${'<p>word <b>bold</b></p>'.repeat(100_000)}</article></body></html>`;
     const started = Date.now();

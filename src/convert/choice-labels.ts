@@ -1,0 +1,55 @@
+// Labels of live checkboxes and radios are controls, not content: a shop's filters ("GeForce RTX
+// 4090", "Size M"), a form's options. They are found while the inputs still exist (clean-up
+// removes every <input>), and a kept block whose whole text is such a label is dropped.
+
+import type { Block } from './blocks.js';
+import { descendants, tagOf } from './dom-utils.js';
+
+const CHOICE = /^(?:checkbox|radio)$/i;
+
+/** A disabled box is a task list's tick beside its text, not a control. */
+const isLiveChoice = (el: Element | undefined | null): boolean =>
+  !!el && tagOf(el) === 'input' && CHOICE.test(el.getAttribute('type') ?? '') && !el.hasAttribute('disabled');
+
+/** The <label>s below `root` that name a live checkbox or radio (by `for`, or by holding it). */
+export function findChoiceLabels(root: Element): Set<Element> {
+  const all = descendants(root);
+  const byId = new Map<string, Element>();
+  for (const el of all) if (isLiveChoice(el) && el.id) byId.set(el.id, el);
+  const labels = new Set<Element>();
+  for (const el of all) {
+    if (tagOf(el) !== 'label') continue;
+    const target = el.getAttribute('for');
+    if (target ? byId.has(target) : isLiveChoice(el.querySelector('input'))) labels.add(el);
+  }
+  return labels;
+}
+
+const wordsOf = (s: string): string[] => s.toLowerCase().match(/\w+/g) ?? [];
+
+/** Removes from `kept` the blocks inside a choice label, or whose own words all belong to the ones they hold. */
+export function dropChoiceLabels(blocks: readonly Block[], kept: Set<number>, labels: ReadonlySet<Element>): void {
+  if (labels.size === 0) return;
+  const byElement = new Map(blocks.map((b) => [b.el, b]));
+  // Each label's words go to the block whose own text holds them: its nearest block ancestor.
+  const labelWords = new Map<Block, Set<string>>();
+  for (const label of labels) {
+    let e: Element | null = label;
+    while (e && !byElement.has(e)) e = e.parentElement;
+    if (!e) continue;
+    const block = byElement.get(e)!;
+    const words = labelWords.get(block) ?? new Set<string>();
+    for (const w of wordsOf(label.textContent ?? '')) words.add(w);
+    labelWords.set(block, words);
+  }
+  for (const b of blocks) {
+    if (!kept.has(b.id)) continue;
+    const words = labelWords.get(b);
+    if (insideLabel(b.el, labels) || (words && wordsOf(b.text).every((w) => words.has(w)))) kept.delete(b.id);
+  }
+}
+
+function insideLabel(el: Element, labels: ReadonlySet<Element>): boolean {
+  for (let e: Element | null = el.parentElement; e; e = e.parentElement) if (labels.has(e)) return true;
+  return false;
+}

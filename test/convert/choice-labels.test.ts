@@ -1,0 +1,53 @@
+// Labels of live checkboxes and radios (a shop's filters) are controls: a kept block holding only
+// such a label is dropped; task lists, other labels and mixed blocks stay.
+
+import { describe, expect, it } from 'vitest';
+import { segmentBlocks } from '../../src/convert/blocks.js';
+import { dropChoiceLabels, findChoiceLabels } from '../../src/convert/choice-labels.js';
+import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { parseHtmlDocument } from '../../src/convert/parse-html.js';
+
+/** The texts of the blocks left when every block was kept and the rule ran. */
+function keptTexts(html: string): string[] {
+  const body = parseHtmlDocument(`<html><body>${html}</body></html>`).body;
+  const labels = findChoiceLabels(body);
+  for (const input of Array.from(body.querySelectorAll('input'))) input.remove(); // as clean-up does
+  const blocks = segmentBlocks(body).filter((b) => b.tokens > 0);
+  const kept = new Set(blocks.map((b) => b.id));
+  dropChoiceLabels(blocks, kept, labels);
+  return blocks.filter((b) => kept.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
+}
+
+describe('choice labels', () => {
+  it('drops a block that is a checkbox label, or holds one, or sits inside one', () => {
+    const texts = keptTexts(`
+      <ul><li><label><input type="checkbox"> GeForce RTX 4090</label></li></ul>
+      <div><label><input type="radio" name="s"><div>Size M</div></label></div>
+      <p>Product text stays here.</p>`);
+    expect(texts).toEqual(['Product text stays here.']);
+  });
+
+  it('finds a label by its for attribute, only when it names a live checkbox or radio', () => {
+    const texts = keptTexts(`
+      <div><input type="checkbox" id="c1"><label for="c1">Blue colour</label></div>
+      <div><input type="text" id="t1"><label for="t1">Your email</label></div>
+      <div><input type="checkbox" id="c2" disabled><label for="c2">Done task</label></div>`);
+    expect(texts).toEqual(['Your email', 'Done task']);
+  });
+
+  it('keeps a task list (disabled boxes) and a block with words beyond its labels', () => {
+    const texts = keptTexts(`
+      <ul><li><label><input type="checkbox" disabled checked> Write the tests</label></li></ul>
+      <p>Choose <label><input type="radio" name="p"> monthly</label> billing to pay less each year.</p>`);
+    expect(texts).toEqual(['Write the tests', 'Choose monthly billing to pay less each year.']);
+  });
+
+  it('htmlToMarkdown leaves a shop grid\'s filter boxes out and keeps its cards', () => {
+    const filters = Array.from({ length: 12 }, (_, i) => `<li><label><input type="checkbox"><span>FilterBrand${i} running shoes</span></label></li>`).join('');
+    const cards = Array.from({ length: 8 }, (_, i) => `<li class="product"><h3><a href="/p/${i}">Trail shoe model ${i}</a></h3><p>A light trail shoe with a grippy sole, number ${i}.</p><p>$${90 + i}.00</p></li>`).join('');
+    const html = `<html><head><title>Shoes</title></head><body><main><h1>Trail shoes</h1><div class="layout"><ul>${filters}</ul><ul class="grid">${cards}</ul></div></main></body></html>`;
+    const md = htmlToMarkdown(html, { url: 'https://shop.test/c/trail' });
+    expect(md).toContain('A light trail shoe with a grippy sole, number 7.');
+    expect(md).not.toContain('FilterBrand');
+  });
+});
