@@ -7,9 +7,17 @@ import { descendants, tagOf } from './dom-utils.js';
 
 const CHOICE = /^(?:checkbox|radio)$/i;
 
+const wordsOf = (s: string): string[] => s.toLowerCase().match(/\w+/g) ?? [];
+
 /** A disabled box is a task list's tick beside its text, not a control. */
 const isLiveChoice = (el: Element | undefined | null): boolean =>
   !!el && tagOf(el) === 'input' && CHOICE.test(el.getAttribute('type') ?? '') && !el.hasAttribute('disabled');
+
+/**
+ * CSS-only accordions toggle each answer with a hidden checkbox whose label is the question
+ * ("How long does shipping take?"): content. "Remember me?" is a control.
+ */
+const isQuestion = (text: string): boolean => /\?\s*$/.test(text) && wordsOf(text).length >= 4;
 
 /** The <label>s below `root` that name a live checkbox or radio (by `for`, or by holding it). */
 export function findChoiceLabels(root: Element): Set<Element> {
@@ -20,12 +28,11 @@ export function findChoiceLabels(root: Element): Set<Element> {
   for (const el of all) {
     if (tagOf(el) !== 'label') continue;
     const target = el.getAttribute('for');
-    if (target ? byId.has(target) : isLiveChoice(el.querySelector('input'))) labels.add(el);
+    const choice = target ? byId.has(target) : isLiveChoice(el.querySelector('input'));
+    if (choice && !isQuestion(el.textContent ?? '')) labels.add(el);
   }
   return labels;
 }
-
-const wordsOf = (s: string): string[] => s.toLowerCase().match(/\w+/g) ?? [];
 
 /** Removes from `kept` the blocks inside a choice label, or whose own words all belong to the ones they hold. */
 export function dropChoiceLabels(blocks: readonly Block[], kept: Set<number>, labels: ReadonlySet<Element>): void {

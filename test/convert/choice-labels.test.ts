@@ -35,6 +35,13 @@ describe('choice labels', () => {
     expect(texts).toEqual(['Your email', 'Done task']);
   });
 
+  it('keeps a CSS-only accordion\'s question (a checkbox toggles its answer), not "Remember me?"', () => {
+    const texts = keptTexts(`
+      <div><input type="checkbox" id="q1" class="toggle"><label for="q1">How long does shipping take?</label><div>Two days.</div></div>
+      <div><label><input type="checkbox"> Remember me?</label></div>`);
+    expect(texts).toEqual(['How long does shipping take?', 'Two days.']);
+  });
+
   it('keeps a task list (disabled boxes) and a block with words beyond its labels', () => {
     const texts = keptTexts(`
       <ul><li><label><input type="checkbox" disabled checked> Write the tests</label></li></ul>
