@@ -4,10 +4,9 @@
 
 import type { Block } from './blocks.js';
 import { descendants, tagOf } from './dom-utils.js';
+import { wordsOf } from './text-stats.js';
 
 const CHOICE = /^(?:checkbox|radio)$/i;
-
-const wordsOf = (s: string): string[] => s.toLowerCase().match(/\w+/g) ?? [];
 
 /** A disabled box is a task list's tick beside its text, not a control. */
 const isLiveChoice = (el: Element | undefined | null): boolean =>
@@ -52,7 +51,8 @@ export function dropChoiceLabels(blocks: readonly Block[], kept: Set<number>, la
   for (const b of blocks) {
     if (!kept.has(b.id)) continue;
     const words = labelWords.get(b);
-    if (insideLabel(b.el, labels) || (words && wordsOf(b.text).every((w) => words.has(w)))) kept.delete(b.id);
+    const own = wordsOf(b.text);
+    if (insideLabel(b.el, labels) || (words && own.length > 0 && own.every((w) => words.has(w)))) kept.delete(b.id);
   }
 }
 

@@ -8,9 +8,9 @@ import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js
 import { DEFAULT_CLASSIFIER, keptBlocks, type BlockClassifier } from './block-model.js';
 import { findBoilerplate, insideAny } from './boilerplate.js';
 import { segmentBlocks, type Block } from './blocks.js';
+import { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
 import { markCodeLanguages } from './code-language.js';
 import { dropRepeatedImages } from './decorative-images.js';
-import { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
 import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { hasText } from './dom-utils.js';

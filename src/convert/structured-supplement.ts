@@ -5,13 +5,13 @@
 // words are missing from the extracted Markdown, so nothing is repeated.
 
 import type { StructuredData } from './structured-data.js';
+import { wordsOf } from './text-stats.js';
 
 /** A structured text is "missing" when fewer than this share of its words appear in the output. */
 const PRESENT_SHARE = 0.5;
 /** Texts shorter than this many words are labels, not content. */
 const MIN_WORDS = 8;
 
-const wordsOf = (s: string) => s.toLowerCase().match(/\w+/g) ?? [];
 
 export function supplementFromStructuredData(markdown: string, data: StructuredData): string {
   const candidates = [...data.postTexts, ...data.productDescriptions, ...data.articleBodies, ...data.recipes];

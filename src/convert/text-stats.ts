@@ -12,6 +12,11 @@ export interface TextStats {
   links: number;
 }
 
+/** Lower-cased words, letters and digits of any script ("café", "слово", "4090"). */
+export function wordsOf(s: string): string[] {
+  return s.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? [];
+}
+
 /**
  * Number of `\w+` runs, counted without allocating the matches (this runs over every text node).
  * `otherScripts`: any non-ASCII character counts as a word character too, so text in other

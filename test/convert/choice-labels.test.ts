@@ -45,8 +45,9 @@ describe('choice labels', () => {
   it('keeps a task list (disabled boxes) and a block with words beyond its labels', () => {
     const texts = keptTexts(`
       <ul><li><label><input type="checkbox" disabled checked> Write the tests</label></li></ul>
-      <p>Choose <label><input type="radio" name="p"> monthly</label> billing to pay less each year.</p>`);
-    expect(texts).toEqual(['Write the tests', 'Choose monthly billing to pay less each year.']);
+      <p>Choose <label><input type="radio" name="p"> monthly</label> billing to pay less each year.</p>
+      <p>Выберите <label><input type="radio" name="d"> вариант</label> доставки сегодня.</p>`);
+    expect(texts).toEqual(['Write the tests', 'Choose monthly billing to pay less each year.', 'Выберите вариант доставки сегодня.']);
   });
 
   it('htmlToMarkdown leaves a shop grid\'s filter boxes out and keeps its cards', () => {
