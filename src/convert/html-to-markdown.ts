@@ -9,9 +9,9 @@ import { DEFAULT_CLASSIFIER, keptBlocks, type BlockClassifier } from './block-mo
 import { findBoilerplate, insideAny } from './boilerplate.js';
 import { segmentBlocks, type Block } from './blocks.js';
 import { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
+import { removeInvisible } from './clean-dom.js';
 import { markCodeLanguages } from './code-language.js';
 import { dropRepeatedImages } from './decorative-images.js';
-import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { hasText } from './dom-utils.js';
 import { separateInlineBoxes } from './inline-spacing.js';

@@ -48,8 +48,8 @@ export function tidyMarkdown(md: string): string {
       continue;
     }
     if (repeatsPrevious(line, out[out.length - 1])) continue;
-    if (title === undefined && line.startsWith('# ')) title = wordsOf(line);
-    else if (title && TITLE_LIKE.test(line) && wordsOf(line) === title) continue; // the title again
+    if (title === undefined && line.startsWith('# ')) title = wordKey(line);
+    else if (title && TITLE_LIKE.test(line) && wordKey(line) === title) continue; // the title again
     // A rule separates content: none first, none twice in a row (what stood between was removed).
     if (line === HR && (out.length === 0 || out[out.length - 1] === HR)) continue;
     if (blank > 0 && out.length > 0) out.push('');
@@ -78,8 +78,8 @@ function tableRows(lines: readonly string[], i: number): string[] {
   return rows;
 }
 
-/** A line's words, lower-cased, link targets aside: how a title is recognised again. */
-const wordsOf = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+/** A line's words, lower-cased and joined, link targets aside: how a title is recognised again. */
+const wordKey = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
 
 /** A heading or a plain line (not a list item, quote, table row, image or link line). */
 const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;
@@ -92,8 +92,8 @@ const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;
 function repeatsPrevious(line: string, previous: string | undefined): boolean {
   if (previous === undefined) return false;
   if (line.startsWith('#') && previous.startsWith('#')) {
-    const w = wordsOf(line);
-    return w !== '' && w === wordsOf(previous);
+    const w = wordKey(line);
+    return w !== '' && w === wordKey(previous);
   }
   return line === previous && /^!?\[/.test(line);
 }

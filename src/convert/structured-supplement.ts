@@ -12,7 +12,6 @@ const PRESENT_SHARE = 0.5;
 /** Texts shorter than this many words are labels, not content. */
 const MIN_WORDS = 8;
 
-
 export function supplementFromStructuredData(markdown: string, data: StructuredData): string {
   const candidates = [...data.postTexts, ...data.productDescriptions, ...data.articleBodies, ...data.recipes];
   if (candidates.length === 0) return markdown;
