@@ -53,6 +53,8 @@ export interface SearchSource {
 /** Who a call is made for. */
 export interface CallContext {
   organization: string;
+  /** Cancels the call: work in progress stops and the call rejects with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 // ---- Requests (exactly the wire JSON; validated by the engine) ----
