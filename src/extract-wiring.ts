@@ -1,12 +1,13 @@
 // Wires the extraction side of the engine: fetcher → page loader (robots, type gate, size cap),
-// the stealth renderer, the converter, the content cache; used by extract and include_content.
+// the stealth renderer, the conversion pool, the content cache; used by extract and include_content.
+// close() closes what it created, never an injected fetcher or renderer.
 
 import { pageCacheStore } from './adapters/page-cache-store.js';
-import { documentToMarkdown } from './convert/document-to-markdown.js';
+import { createConversionPool } from './conversion/conversion-pool.js';
 import type { CacheStore } from './ports/cache.js';
 import type { Fetcher } from './ports/fetcher.js';
 import type { Renderer } from './ports/renderer.js';
-import { createPageLoader, DEFAULT_MAX_BYTES } from './fetch/load-page.js';
+import { createPageLoader, DEFAULT_MAX_BYTES, DEFAULT_PAGE_TIMEOUT_MS } from './fetch/load-page.js';
 import { createRobotsPolicy } from './fetch/robots.js';
 import { createUndiciFetcher, DEFAULT_USER_AGENT } from './fetch/undici-fetcher.js';
 import { createPlaywrightRenderer } from './render/playwright-renderer.js';
@@ -27,8 +28,12 @@ export interface ExtractionOptions {
   userAgent?: string;
   /** Obey robots.txt (default true). */
   robots?: boolean;
-  /** Total time for one URL, robots.txt and redirects included (default 15 s). */
+  /** Total time for one URL: robots.txt, redirects and conversion included (default 15 s); past it the URL fails as `timeout`. */
   pageTimeoutMs?: number;
+  /** Worker threads converting pages to Markdown (default: the machine's cores, at most 4). */
+  conversionThreads?: number;
+  /** Heap limit of each conversion worker in MiB (default 512); a page that needs more fails alone as `too_large`. */
+  conversionMemoryMb?: number;
   /** Whole extract request (default 30 s); past it the request answers 504, nothing charged. */
   extractDeadlineMs?: number;
   /** include_content phase of a search (default 10 s); pages still loading get `timeout`. */
@@ -56,7 +61,8 @@ export interface Extraction {
 export function createExtraction(options: ExtractionOptions, clock: Clock): Extraction {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const allowPrivateNetwork = options.allowPrivateNetwork ?? false;
-  const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, userAgent });
+  const ownFetcher = options.fetcher ? undefined : createUndiciFetcher({ allowPrivateNetwork, userAgent });
+  const fetcher = options.fetcher ?? ownFetcher!;
   // One robots.txt cache for the fetcher and the browser.
   const robots = options.robots === false ? false : createRobotsPolicy({ fetcher, clock, userAgent });
   const loader = createPageLoader({
@@ -68,16 +74,28 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     ...(options.pageTimeoutMs !== undefined ? { timeoutMs: options.pageTimeoutMs } : {}),
   });
   // The browser launches on the first stealth request only.
-  const renderer =
-    options.renderer ??
-    createPlaywrightRenderer({
+  const ownRenderer = options.renderer
+    ? undefined
+    : createPlaywrightRenderer({
       allowPrivateNetwork,
       robots,
       robotsUserAgent: userAgent,
       clock,
       ...(options.chromiumPath !== undefined ? { executablePath: options.chromiumPath } : {}),
     });
-  const pages: PageSourceDeps = { loader, renderer, convert: documentToMarkdown, maxBytes: DEFAULT_MAX_BYTES };
+  const renderer = options.renderer ?? ownRenderer;
+  const conversion = createConversionPool({
+    ...(options.conversionThreads !== undefined ? { threads: options.conversionThreads } : {}),
+    ...(options.conversionMemoryMb !== undefined ? { memoryMb: options.conversionMemoryMb } : {}),
+  });
+  const pages: PageSourceDeps = {
+    loader,
+    renderer,
+    convert: conversion.convert,
+    warm: conversion.warm,
+    maxBytes: DEFAULT_MAX_BYTES,
+    timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
+  };
   const concurrency = options.extractConcurrency ?? 10;
   const contentDeadlineMs = options.contentDeadlineMs ?? 10_000;
   const stealthRemovedAt = new Date(options.stealthRemovalDate ?? STEALTH_REMOVAL_DATE).getTime();
@@ -92,7 +110,7 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     concurrency,
     stealthRemovedAt,
     async close() {
-      await Promise.all([renderer.close(), fetcher.close?.()]);
+      await Promise.all([conversion.close(), ownRenderer?.close(), ownFetcher?.close?.()]);
     },
   };
 }

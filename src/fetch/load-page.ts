@@ -11,6 +11,7 @@ import { toFetchFailure } from './fetch-errors.js';
 import { RedirectChain, redirectTarget } from './redirects.js';
 import { createRobotsPolicy, type RobotsPolicy } from './robots.js';
 import { binaryReason, extensionRejection, judgeContentType, mimeEssence, sniffTextType } from './type-gate.js';
+import { timeLimit } from './time-limit.js';
 import { parseFetchableUrl } from './url-check.js';
 
 /** 10 MiB of decoded body (contract). */
@@ -110,8 +111,8 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
 
   return {
     async load(url: string, loadOptions: { signal?: AbortSignal } = {}): Promise<LoadedDocument> {
-      const deadline = AbortSignal.timeout(timeoutMs);
-      const signal = loadOptions.signal ? AbortSignal.any([loadOptions.signal, deadline]) : deadline;
+      const limit = timeLimit(timeoutMs, loadOptions.signal);
+      const signal = limit.signal;
       try {
         return await run(url, signal);
       } catch (err) {
@@ -121,6 +122,8 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
           throw new FetchFailure('http', statusLine(failure.statusCode), failure.statusCode, { cause: failure });
         }
         throw failure;
+      } finally {
+        limit.clear();
       }
     },
   };

@@ -8,6 +8,7 @@ import type { RenderedPage, Renderer, RenderOptions } from '../ports/renderer.js
 import { toFetchFailure } from '../fetch/fetch-errors.js';
 import { systemLookup, type LookupFunction } from '../fetch/guarded-connector.js';
 import { createRobotsPolicy, type RobotsPolicy } from '../fetch/robots.js';
+import { timeLimit } from '../fetch/time-limit.js';
 import { extensionRejection } from '../fetch/type-gate.js';
 import { createUndiciFetcher, DEFAULT_USER_AGENT } from '../fetch/undici-fetcher.js';
 import { parseFetchableUrl } from '../fetch/url-check.js';
@@ -106,8 +107,15 @@ export function createPlaywrightRenderer(options: PlaywrightRendererOptions = {}
     const url = parseFetchableUrl(input);
     const rejection = extensionRejection(url);
     if (rejection !== null) throw new FetchFailure('unsupported_content_type', rejection);
-    const deadline = AbortSignal.timeout(timeoutMs);
-    const signal = AbortSignal.any([renderOptions.signal, deadline]);
+    const limit = timeLimit(timeoutMs, renderOptions.signal);
+    try {
+      return await renderWithin(url, renderOptions.maxBytes, limit.signal);
+    } finally {
+      limit.clear();
+    }
+  }
+
+  async function renderWithin(url: URL, maxBytes: number, signal: AbortSignal): Promise<RenderedPage> {
     // robots.txt first: it needs no browser, and for a refused address it fails before one is launched.
     await admit(url, signal);
     let release: () => void;
@@ -119,7 +127,7 @@ export function createPlaywrightRenderer(options: PlaywrightRendererOptions = {}
     try {
       const browser = await host.get();
       const proxyServer = await egress();
-      return await renderPage(browser, url, renderOptions.maxBytes, signal, {
+      return await renderPage(browser, url, maxBytes, signal, {
         userAgent: options.userAgent ?? desktopUserAgent(browser.version()),
         settleMs,
         maxSettleMs,

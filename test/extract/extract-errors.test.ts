@@ -4,7 +4,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/errors.js';
-import { article, balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, extractSetup, html, ORG, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
 
@@ -37,6 +37,7 @@ describe('extract per-URL errors', () => {
       { pageTimeoutMs: 1_000 },
     );
     await withOrgs(s.engine);
+    await warmConversion(s.engine, s.server.url('/json'));
     const probe = http.createServer();
     await new Promise<void>((r) => probe.listen(0, '127.0.0.1', r));
     closedPort = (probe.address() as { port: number }).port;

@@ -13,7 +13,7 @@ import { parseFetchableUrl } from '../../fetch/url-check.js';
 import { timingSince } from '../timing.js';
 import { clockDeadline, DeadlineError } from './deadline.js';
 import type { PageOutcome } from './page-outcome.js';
-import { loadPage, type PageSourceDeps } from './page-source.js';
+import { loadPage, withPageLimit, type PageSourceDeps } from './page-source.js';
 import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
 import type { Call } from '../call.js';
@@ -141,7 +141,9 @@ async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, 
     const cached = await deps.pageCache.get(t.key);
     if (cached) return { ok: true, status: cached.status, finalUrl: t.url, mimeType: '', text: cached.text };
   }
-  return loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, signal });
+  return withPageLimit(deps.pages, signal, (page) =>
+    loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, signal: page }),
+  );
 }
 
 function resultItem(url: string, outcome: PageOutcome, params: ExtractParams): ExtractResultItem {

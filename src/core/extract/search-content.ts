@@ -3,7 +3,7 @@
 import type { Clock, ContentError, SearchResultItem } from '../../types.js';
 import { clockDeadline } from './deadline.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { loadPage, type PageSourceDeps } from './page-source.js';
+import { loadPage, withPageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
 
 export interface ContentFetchDeps {
@@ -42,18 +42,18 @@ export async function fetchContents(
   }
 }
 
-async function pageContent(
-  pages: PageSourceDeps,
-  url: string,
-  signal: AbortSignal,
-): Promise<{ content: string } | { error: ContentError }> {
+function pageContent(pages: PageSourceDeps, url: string, request: AbortSignal): Promise<{ content: string } | { error: ContentError }> {
+  return withPageLimit(pages, request, (signal) => limitedPageContent(pages, url, signal));
+}
+
+async function limitedPageContent(pages: PageSourceDeps, url: string, signal: AbortSignal): Promise<{ content: string } | { error: ContentError }> {
   const raw = await loadPage(pages, { url, format: 'html', stealth: false, signal });
   if (!raw.ok) return { error: contentErrorOf(raw) };
   const isHtml = raw.mimeType === 'text/html' || raw.mimeType === 'application/xhtml+xml';
   if (isHtml && isBotChallenge(raw.text)) return { error: 'blocked' };
   let content: string;
   try {
-    content = pages.convert({ mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl }).trim();
+    content = (await pages.convert({ mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl }, signal)).trim();
   } catch (error) {
     return { error: contentErrorOf(failureOutcome(error)) };
   }

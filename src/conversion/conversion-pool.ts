@@ -1,0 +1,96 @@
+// Conversion off the event loop: fetched documents become Markdown in a pool of worker threads
+// (piscina), shared by extract, include_content and stealth. A conversion is abandoned when its
+// page's signal aborts (deadline, caller): piscina terminates the worker running it, so nothing keeps
+// converting a page nobody waits for. Each worker has a heap limit; a page that exceeds it fails
+// alone as `too_large` and the worker is replaced.
+
+import { availableParallelism } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Piscina } from 'piscina';
+import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
+import { FetchFailure } from '../ports/fetcher.js';
+
+export interface ConversionPoolOptions {
+  /** Worker threads (default: the machine's cores, at most 4). */
+  threads?: number;
+  /** Heap limit of each worker, in MiB (default 512). */
+  memoryMb?: number;
+}
+
+export interface ConversionPool {
+  /** Markdown of `doc`; rejects with the signal's reason when it aborts first, FetchFailure('too_large') on the heap limit. */
+  convert(doc: ConvertibleDocument, signal: AbortSignal): Promise<string>;
+  /** Starts the pool's first worker now, so that its start-up overlaps a fetch. */
+  warm(): void;
+  /** Thread ids of the workers alive now (a worker cut off mid-page is gone from it). */
+  readonly threadIds: number[];
+  /** Stops every worker; conversions in progress reject. Idempotent. */
+  close(): Promise<void>;
+}
+
+export const DEFAULT_CONVERSION_MEMORY_MB = 512;
+
+export function defaultConversionThreads(): number {
+  return Math.max(1, Math.min(4, availableParallelism()));
+}
+
+export function createConversionPool(options: ConversionPoolOptions = {}): ConversionPool {
+  const threads = options.threads ?? defaultConversionThreads();
+  const memoryMb = options.memoryMb ?? DEFAULT_CONVERSION_MEMORY_MB;
+  if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError('conversionThreads must be a positive integer');
+  if (!(Number.isFinite(memoryMb) && memoryMb >= 16)) throw new RangeError('conversionMemoryMb must be at least 16');
+  let pool: Piscina | undefined;
+  let closed = false;
+
+  // Started on the first conversion: an engine that never extracts starts no thread.
+  const start = (): Piscina =>
+    (pool ??= new Piscina({
+      ...workerEntry(),
+      // One worker stays warm (a worker's first page pays for loading the converter); idle workers
+      // are unref'd, so they never keep the host process alive. Extra workers leave after a minute idle.
+      minThreads: 1,
+      maxThreads: threads,
+      idleTimeout: 60_000,
+      resourceLimits: { maxOldGenerationSizeMb: memoryMb },
+    }));
+
+  return {
+    async convert(doc, signal) {
+      if (closed) throw new Error('websift: the conversion pool is closed');
+      signal.throwIfAborted();
+      const task = { mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl };
+      try {
+        return (await start().run(task, { signal })) as string;
+      } catch (error) {
+        if (signal.aborted) throw signal.reason;
+        if ((error as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+          throw new FetchFailure('too_large', `The page needs more than ${memoryMb} MiB of memory to convert`, 0, { cause: error });
+        }
+        throw error;
+      }
+    },
+    warm() {
+      if (!closed) start();
+    },
+    get threadIds() {
+      return pool?.threads.map((w) => w.threadId) ?? [];
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      await pool?.destroy();
+    },
+  };
+}
+
+/**
+ * The worker module: compiled JavaScript in the package; run from the TypeScript source, a bundle
+ * named by WEBSIFT_CONVERSION_WORKER (the test suite builds one) or else the source through tsx.
+ */
+function workerEntry(): { filename: string; execArgv?: string[] } {
+  const source = import.meta.url.endsWith('.ts');
+  const bundle = source ? process.env['WEBSIFT_CONVERSION_WORKER'] : undefined;
+  if (bundle) return { filename: pathToFileURL(bundle).href };
+  const filename = new URL(`./conversion-worker.${source ? 'ts' : 'js'}`, import.meta.url).href;
+  return source ? { filename, execArgv: ['--import', 'tsx'] } : { filename };
+}
