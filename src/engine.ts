@@ -67,6 +67,19 @@ export function createEngine(options: EngineOptions = {}): Engine {
     stealthRemovedAt: extraction.stealthRemovedAt,
   };
   let closed = false;
+  let closing: Promise<void> | undefined;
+  /** Lets calls in progress finish, then closes what the engine created (never an injected port). */
+  async function shutDown(): Promise<void> {
+    await Promise.allSettled([...inFlight]);
+    await Promise.all([
+      options.caches?.repeats ? undefined : repeatStore.close?.(),
+      options.caches?.confirmedEmpty ? undefined : emptyStore.close?.(),
+      extraction.pageCache.close?.(),
+      extraction.close(),
+    ]);
+    if (!options.ledger) await ledger.close();
+    sqlite?.close();
+  }
   /** Calls in progress, so close() can let them finish before the database goes away. */
   const inFlight = new Set<Promise<unknown>>();
 
@@ -122,15 +135,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     },
     sources: () => router.health(),
     rateLimit: limiter ? { ...limiter.policy } : { limit: 0, window: 0 },
-    async close() {
-      if (closed) return;
+    /** Idempotent: every call resolves when the one shutdown has finished. */
+    close() {
       closed = true;
-      await Promise.allSettled([...inFlight]);
-      await Promise.all([repeatStore.close?.(), emptyStore.close?.(), extraction.pageCache.close?.(), extraction.close()]);
-      if (options.ledger) {
-        // An injected ledger is the caller's to close.
-      } else await ledger.close();
-      sqlite?.close();
+      return (closing ??= shutDown());
     },
   };
 }
