@@ -51,6 +51,9 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       minThreads: 1,
       maxThreads: threads,
       idleTimeout: 60_000,
+      // Below the host's own threads: with every core converting, the event loop still gets its turn
+      // (Linux applies nice per thread; where @napi-rs/nice is missing this is a no-op).
+      niceIncrement: 10,
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     }));
 
@@ -90,7 +93,8 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
 function workerEntry(): { filename: string; execArgv?: string[] } {
   const source = import.meta.url.endsWith('.ts');
   const bundle = source ? process.env['WEBSIFT_CONVERSION_WORKER'] : undefined;
-  if (bundle) return { filename: pathToFileURL(bundle).href };
+  // JavaScript workers get no flags of the host (a loader such as tsx would be loaded again per worker).
+  if (bundle) return { filename: pathToFileURL(bundle).href, execArgv: [] };
   const filename = new URL(`./conversion-worker.${source ? 'ts' : 'js'}`, import.meta.url).href;
-  return source ? { filename, execArgv: ['--import', 'tsx'] } : { filename };
+  return { filename, execArgv: source ? ['--import', 'tsx'] : [] };
 }
