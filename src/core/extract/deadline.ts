@@ -1,5 +1,6 @@
 // A Clock-driven deadline as an AbortSignal: tests move time instead of waiting.
 
+import { setMaxListeners } from 'node:events';
 import type { Clock } from '../../types.js';
 import { ClockTimer } from '../router-timer.js';
 
@@ -15,6 +16,8 @@ export interface Deadline {
 
 export function clockDeadline(clock: Clock, ms: number, parent?: AbortSignal): Deadline {
   const controller = new AbortController();
+  // Every page of the request listens to it (10 pages exceed Node's default warning limit of 10).
+  setMaxListeners(64, controller.signal);
   const onParentAbort = () => abort(parent?.reason);
   const timer = new ClockTimer(clock, clock.now() + ms, () => abort(new DeadlineError(`Deadline of ${ms} ms passed`)));
   const clear = () => {

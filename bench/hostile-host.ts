@@ -1,0 +1,126 @@
+// The host while hostile pages convert (issue 19): responsiveness of calls on the same engine, the
+// peak memory of one request of 10 × 10 MiB pages, and the worker pool's cost per page on WCXB.
+// Usage: npx tsx bench/hostile-host.ts [responsiveness|memory|overhead …] (default: all three)
+// Run it from the built worker for start-up figures that match the package: the pool uses the
+// bundle named by WEBSIFT_CONVERSION_WORKER when set (test/global-setup.ts writes one).
+
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createConversionPool } from '../src/conversion/conversion-pool.js';
+import { createEngine, htmlToMarkdown } from '../src/index.js';
+import { articleOfSize, hostilePage } from './lib/hostile-pages.js';
+import { loadIndex, loadPage } from './lib/wcxb-data.js';
+
+const parts = process.argv.slice(2);
+const want = (part: string) => parts.length === 0 || parts.includes(part);
+
+/** A loopback server of fixed pages (no test helpers: this runs as a plain script). */
+async function serve(pages: Record<string, string>) {
+  const server = createServer((req, res) => {
+    const body = pages[req.url ?? ''];
+    if (body === undefined) return void res.writeHead(404).end();
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url: (path: string) => origin + path, close: () => new Promise((r) => server.close(r)) };
+}
+
+const stats = (values: number[]) => {
+  const v = [...values].sort((a, b) => a - b);
+  const at = (p: number) => v[Math.min(v.length - 1, Math.floor(p * v.length))] ?? 0;
+  return { n: v.length, p50: +at(0.5).toFixed(1), p99: +at(0.99).toFixed(1), max: +(v.at(-1) ?? 0).toFixed(1) };
+};
+
+async function responsiveness() {
+  const server = await serve({
+    '/bold': hostilePage('unclosed-b', 300_000),
+    '/table': hostilePage('table', 500_000),
+    '/small': '<html><body><article><h1>Small</h1><p>A small page to start the pool.</p></article></body></html>',
+  });
+  const engine = createEngine({ allowPrivateNetwork: true, robots: false, rateLimit: false });
+  const ctx = { organization: 'bench' };
+  await engine.admin.createOrganization('bench', { credits: 100 });
+  await engine.extract({ urls: [server.url('/small')] }, ctx);
+  // A usage call due every 20 ms; latency counted from when it was due (a blocked loop shows).
+  const measure = async (until: () => boolean) => {
+    const latencies: number[] = [];
+    for (let due = performance.now(); !until(); due += 20) {
+      await new Promise((r) => setTimeout(r, Math.max(0, due - performance.now())));
+      await engine.usage(ctx);
+      latencies.push(performance.now() - due);
+      due = Math.max(due, performance.now() - 20);
+    }
+    return stats(latencies);
+  };
+  const t = performance.now();
+  const idle = await measure(() => performance.now() - t > 3000);
+  let done = false;
+  const started = performance.now();
+  const extract = engine.extract({ urls: [server.url('/bold'), server.url('/table')] }, ctx).finally(() => (done = true));
+  const busy = await measure(() => done);
+  const res = await extract;
+  console.log('## responsiveness (usage every 20 ms; ms from when each call was due)');
+  console.log(`idle:       ${JSON.stringify(idle)}`);
+  console.log(`converting: ${JSON.stringify(busy)}  (extract ${Math.round(performance.now() - started)} ms: ${res.results.map((r) => r.error_type ?? 'ok').join(', ')})`);
+  await engine.close();
+  await server.close();
+}
+
+async function memory() {
+  const pages: Record<string, string> = {};
+  const shapes = [
+    () => articleOfSize(10 * 1024 * 1024 - 4096),
+    () => hostilePage('table', 700_000),
+    () => hostilePage('flat', 700_000),
+  ];
+  for (let i = 0; i < 10; i++) pages[`/p${i}`] = shapes[i % shapes.length]!();
+  const server = await serve(pages);
+  const engine = createEngine({ allowPrivateNetwork: true, robots: false, rateLimit: false });
+  await engine.admin.createOrganization('bench', { credits: 100 });
+  global.gc?.();
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+  const t = performance.now();
+  const urls = Object.keys(pages).map((p) => server.url(p));
+  const res = await engine.extract({ urls }, { organization: 'bench' }).catch((e: unknown) => e as Error);
+  clearInterval(sampler);
+  const mib = (b: number) => Math.round(b / 1048576);
+  console.log('## memory: one extract of 10 pages of ~10 MiB (articles, tables, flat elements), default options');
+  console.log(`sizes MiB: ${Object.values(pages).map((p) => (Buffer.byteLength(p) / 1048576).toFixed(1)).join(', ')}`);
+  console.log(`wall ${Math.round(performance.now() - t)} ms; RSS before ${mib(base)} MiB, peak ${mib(peak)} MiB`);
+  if (res instanceof Error) console.log(`request: ${res.name} ${res.message}`);
+  else console.log(`pages: ${res.results.map((r) => r.error_type ?? 'ok').join(', ')}`);
+  await engine.close();
+  await server.close();
+}
+
+async function overhead() {
+  const count = Number(process.env['PAGES'] ?? 200);
+  const pages = loadIndex()
+    .sort((a, b) => a.rank - b.rank)
+    .slice(0, count)
+    .map((entry) => loadPage(entry));
+  const pool = createConversionPool({ threads: 1 });
+  const signal = new AbortController().signal;
+  await pool.convert({ mimeType: 'text/html', text: '<p>warm</p>', finalUrl: 'https://x.test/' }, signal);
+  let inThread = 0;
+  let pooled = 0;
+  for (const page of pages) {
+    let t = performance.now();
+    const a = htmlToMarkdown(page.html, { url: page.url });
+    inThread += performance.now() - t;
+    t = performance.now();
+    const b = await pool.convert({ mimeType: 'text/html', text: page.html, finalUrl: page.url }, signal);
+    pooled += performance.now() - t;
+    if (a !== b) throw new Error(`pool output differs on ${page.id}`);
+  }
+  console.log('## overhead: WCXB pages converted one at a time, in-thread vs through the pool (1 worker)');
+  console.log(`${pages.length} pages: in-thread ${(inThread / pages.length).toFixed(1)} ms/page, pool ${(pooled / pages.length).toFixed(1)} ms/page, ratio ${(pooled / inThread).toFixed(3)}; outputs identical`);
+  await pool.close();
+}
+
+if (want('responsiveness')) await responsiveness();
+if (want('memory')) await memory();
+if (want('overhead')) await overhead();
