@@ -1,6 +1,6 @@
 // Where a page comes from: the plain fetch pipeline, or the browser in stealth mode.
 // Either way the caller gets a PageOutcome; conversion to the requested format happens here too,
-// under the same per-page signal (pageSignal), so a page's time limit counts its conversion.
+// under the same per-page signal (withPageLimit), so a page's time limit counts its conversion.
 
 import type { Renderer } from '../../ports/renderer.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
