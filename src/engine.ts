@@ -6,6 +6,7 @@ import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
 import { sqliteKeyStore } from './adapters/sqlite/key-store.js';
 import { sqliteLedger } from './adapters/sqlite/ledger.js';
 import { lruCacheStore } from './adapters/lru-cache-store.js';
+import { repeatWindowStore } from './adapters/partitioned-lru-store.js';
 import { systemClock } from './adapters/system-clock.js';
 import { Accounts } from './core/accounts.js';
 import { Credits } from './core/credits.js';
@@ -41,7 +42,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false, clock });
   const keys = options.keyStore ?? sqliteKeyStore(store());
   const accounts = new Accounts(ledger, keys, clock);
-  const repeatStore = options.caches?.repeats ?? lruCacheStore();
+  const repeatStore = options.caches?.repeats ?? repeatWindowStore(clock);
   const emptyStore = options.caches?.confirmedEmpty ?? lruCacheStore();
   const credits = new Credits(ledger, clock);
   const flights = new SingleFlight();

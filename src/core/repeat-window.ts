@@ -12,6 +12,17 @@ export interface RepeatEntry<T = unknown> {
   value: T;
 }
 
+/**
+ * Which organization's windows of which kind a store key holds: its `kind\u0000organization` prefix (the
+ * whole key when it has no second NUL). Stores bound memory per partition, so that one organization's
+ * traffic cannot evict another's windows (src/adapters/partitioned-lru-store.ts).
+ */
+export function repeatWindowPartition(storeKey: string): string {
+  const first = storeKey.indexOf('\u0000');
+  const second = first < 0 ? -1 : storeKey.indexOf('\u0000', first + 1);
+  return second < 0 ? storeKey : storeKey.slice(0, second);
+}
+
 export class RepeatWindows<T> {
   readonly #store: CacheStore<RepeatEntry>;
   readonly #clock: Clock;
@@ -24,6 +35,7 @@ export class RepeatWindows<T> {
     this.#kind = kind;
   }
 
+  /** Keep in step with repeatWindowPartition. */
   #key(organization: string, key: string): string {
     return `${this.#kind}\u0000${organization}\u0000${key}`;
   }

@@ -7,7 +7,7 @@ export interface SourceOutcome {
   /** The source's id. */
   source: string;
   unreliableEmpties: boolean;
-  /** results: non-empty answer; empty: finished with no results; failed: error/timeout after retries. */
+  /** results: non-empty answer; empty: finished with no results; failed: error/timeout (its last call). */
   status: 'results' | 'empty' | 'failed';
   /** Non-empty only when status is 'results'. */
   results: SourceResult[];
@@ -20,7 +20,7 @@ export interface SourceOutcome {
 }
 
 export interface RouteResult {
-  /** One per source consulted, in the order consulted. Empty when no source could be asked. */
+  /** One per source consulted, in the order first consulted. Empty when no source could be asked. */
   outcomes: SourceOutcome[];
   /** The results to show: those of the first source that had any; [] when none had. */
   results: SourceResult[];
@@ -33,9 +33,10 @@ export interface RouteOptions {
 }
 
 /**
- * Asks sources best-first. A source answering with results ends the route. A failed source (after its
- * retries) or an empty answer moves on to the next source, so that an empty result can be confirmed by
- * further sources or found non-empty elsewhere. Never throws for source failures: they are outcomes.
+ * Asks sources best-first. A source answering with results ends the route. A failed source or an empty
+ * answer moves on to the next source at once, so that an empty result can be confirmed by further sources
+ * or found non-empty elsewhere; failed sources are retried once no untried source is left. Never throws
+ * for source failures: they are outcomes.
  */
 export interface Router {
   route(query: SearchQuery, options: RouteOptions): Promise<RouteResult>;

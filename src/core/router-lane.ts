@@ -1,10 +1,12 @@
-// One source's part of a search (a "lane"): attempts with jittered exponential backoff between failures,
-// each attempt reported to the health tracker and the observability hook. Never throws.
+// One turn of one source in a search (a "lane"): for a retry, wait until its backoff is over; make one
+// call; report it to the health tracker and the observability hook; say whether, and from when, the
+// source may be retried. Never throws. When a retry runs is the router's call: only once no untried
+// source is left, so a failure hands over to the next source at once (docs/router.md, "Retries").
 
 import type { SearchQuery, SearchSource, SourceResult } from '../types.js';
 import type { ResolvedRouterOptions } from './router-options.js';
 import { suspensionFor, type SourceHealthTracker } from './router-health.js';
-import { runAttempt } from './router-attempt.js';
+import { runAttempt, type AttemptVerdict } from './router-attempt.js';
 
 export interface LaneResult {
   /** cancelled: the router stopped the lane (hedge lost, deadline, caller) before it finished. */
@@ -12,7 +14,10 @@ export interface LaneResult {
   results: SourceResult[];
   noResultsNotice: boolean;
   error?: unknown;
-  attempts: number;
+  /** False when the lane was stopped while waiting for its retry: no call went out. */
+  called: boolean;
+  /** For a failure that may be retried in this search: the clock time from which the retry may go out. */
+  retryAt?: number;
 }
 
 export interface LaneInput {
@@ -21,12 +26,16 @@ export interface LaneInput {
   query: SearchQuery;
   limit: number;
   hedged: boolean;
+  /** 1-based number of this call to the source within the search. */
+  attempt: number;
+  /** Clock time before which the call must not go out (a retry's backoff); 0 for a first call. */
+  notBefore: number;
   /** The lane's controller (aborted by the router, or by an attempt timeout) and its signal. */
   controller: AbortController;
   signal: AbortSignal;
   /** Called before the lane waits on anything (a pending call, a backoff): starts the route deadline. */
   onWait: () => void;
-  /** Clock time after which no new attempt or backoff starts. */
+  /** Clock time after which no retry is due. */
   deadlineAt: number;
   /** True once the router has decided this lane lost a hedge (its time still counts as a latency sample). */
   lostHedge: () => boolean;
@@ -34,48 +43,55 @@ export interface LaneInput {
 
 export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): Promise<LaneResult> {
   const { clock } = options;
-  let attempts = 0;
-  for (;;) {
-    attempts++;
-    const verdict = await runAttempt({
-      source: lane.source, query: lane.query, limit: lane.limit, clock,
-      timeoutMs: options.attemptTimeoutMs, controller: lane.controller, signal: lane.signal, onWait: lane.onWait,
-    });
-    const now = clock.now();
-
-    if (verdict.kind === 'answer') {
-      lane.tracker.recordAnswer(verdict.latencyMs, now);
-      const results = verdict.answer.results;
-      const status = results.length > 0 ? 'results' : 'empty';
-      report(options, lane, { outcome: status, latencyMs: verdict.latencyMs, attempt: attempts });
-      return { status, results, noResultsNotice: status === 'empty' && verdict.answer.noResultsNotice === true, attempts };
-    }
-    if (verdict.kind === 'cancelled') {
-      lane.tracker.recordCancelled(verdict.latencyMs, lane.lostHedge(), now);
-      report(options, lane, { outcome: 'aborted', latencyMs: verdict.latencyMs, attempt: attempts, error: verdict.error });
-      return cancelled(verdict.error, attempts);
-    }
-
-    lane.tracker.recordFailure(verdict.error, verdict.latencyMs, now, verdict.timedOut);
-    report(options, lane, { outcome: 'failed', latencyMs: verdict.latencyMs, attempt: attempts, error: verdict.error });
-    const failed: LaneResult = { status: 'failed', results: [], noResultsNotice: false, error: verdict.error, attempts };
-    // A timeout is not retried: with the defaults three of them (3 × 5 s) would eat the whole 15 s deadline
-    // and leave nothing for the next source, which is the better bet after a source went quiet.
-    if (attempts > options.retries || verdict.timedOut) return failed;
-    // An opened breaker (threshold reached, a suspension, a rate limit) means: leave this source alone.
-    if (lane.tracker.state(now) !== 'closed' || suspensionFor(verdict.error, options) !== undefined) return failed;
-    const delay = backoffDelay(attempts, options);
-    if (now + delay >= lane.deadlineAt) return failed;
+  const wait = lane.notBefore - clock.now();
+  if (wait > 0) {
+    lane.onWait();
     try {
-      if (delay > 0) {
-        lane.onWait();
-        await clock.sleep(delay, lane.signal);
-      }
+      await clock.sleep(wait, lane.signal);
     } catch {
-      // Stopped while waiting to retry: the source was consulted and failed, and stays failed.
-      return lane.lostHedge() ? cancelled(lane.signal.reason, attempts) : failed;
+      // Stopped while waiting to retry (deadline, caller): the source stays failed as it was.
+      lane.tracker.recordCancelled(0, false, clock.now()); // frees a half-open trial slot, if it held one
+      return { ...NOTHING, status: 'cancelled', error: lane.signal.reason, called: false };
     }
   }
+  const verdict = await runAttempt({
+    source: lane.source, query: lane.query, limit: lane.limit, clock,
+    timeoutMs: options.attemptTimeoutMs, controller: lane.controller, signal: lane.signal, onWait: lane.onWait,
+  });
+  const now = clock.now();
+  const attempt = lane.attempt;
+
+  if (verdict.kind === 'answer') {
+    lane.tracker.recordAnswer(verdict.latencyMs, now);
+    const results = verdict.answer.results;
+    const status = results.length > 0 ? 'results' : 'empty';
+    report(options, lane, { outcome: status, latencyMs: verdict.latencyMs, attempt });
+    return { status, results, noResultsNotice: status === 'empty' && verdict.answer.noResultsNotice === true, called: true };
+  }
+  if (verdict.kind === 'cancelled') {
+    lane.tracker.recordCancelled(verdict.latencyMs, lane.lostHedge(), now);
+    report(options, lane, { outcome: 'aborted', latencyMs: verdict.latencyMs, attempt, error: verdict.error });
+    return { ...NOTHING, status: 'cancelled', error: verdict.error, called: true };
+  }
+  lane.tracker.recordFailure(verdict.error, verdict.latencyMs, now, verdict.timedOut);
+  report(options, lane, { outcome: 'failed', latencyMs: verdict.latencyMs, attempt, error: verdict.error });
+  const retryAt = retryDue(options, lane, verdict, now);
+  return { ...NOTHING, status: 'failed', error: verdict.error, called: true, ...(retryAt === undefined ? {} : { retryAt }) };
+}
+
+/**
+ * When a failed source may be asked again in this search (its jittered backoff after this failure), or
+ * undefined for not at all: retries used up; a timeout (with the defaults three of them, 3 × 5 s, would eat
+ * the 15 s deadline); an opened breaker or a suspending error (leave the source alone); or a backoff
+ * that would end at or after the deadline.
+ */
+function retryDue(
+  options: ResolvedRouterOptions, lane: LaneInput, verdict: AttemptVerdict & { kind: 'failed' }, now: number,
+): number | undefined {
+  if (lane.attempt > options.retries || verdict.timedOut) return undefined;
+  if (lane.tracker.state(now) !== 'closed' || suspensionFor(verdict.error, options) !== undefined) return undefined;
+  const at = now + backoffDelay(lane.attempt, options);
+  return at < lane.deadlineAt ? at : undefined;
 }
 
 /** base × 2^(n−1), scaled by a random factor in [0.5, 1) so that many searches don't retry in step. */
@@ -86,9 +102,7 @@ export function backoffDelay(failedAttempts: number, options: ResolvedRouterOpti
 
 const clamp01 = (n: number) => (Number.isFinite(n) ? Math.min(Math.max(n, 0), 1) : 0.5);
 
-const cancelled = (error: unknown, attempts: number): LaneResult => ({
-  status: 'cancelled', results: [], noResultsNotice: false, error, attempts,
-});
+const NOTHING = { results: [] as SourceResult[], noResultsNotice: false } as const;
 
 function report(
   options: ResolvedRouterOptions,

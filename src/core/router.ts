@@ -1,5 +1,6 @@
-// The search router: asks sources best-first (see router-order.ts), one lane per source (router-lane.ts),
-// under a whole-route deadline on the Clock. With hedging, when the current source has not answered within
+// The search router: asks sources best-first (see router-order.ts), one lane per call (router-lane.ts),
+// under a whole-route deadline on the Clock. A failure hands over to the next untried source at once;
+// failed sources are retried, after their backoff, only once no untried source is left. With hedging, when the current source has not answered within
 // its recent p95 latency, the next source is asked too; the first lane with results wins and the other is
 // aborted. See docs/router.md for the policy and the rule for which sources count as routed to.
 
@@ -28,9 +29,19 @@ class HedgeLostError extends Error {
   }
 }
 
-interface Lane {
-  seq: number;
+/** One source's part of this search: its calls so far and how the last one ended. */
+interface SourceRun {
   entry: RankedSource;
+  /** Calls made to the source in this search. */
+  attempts: number;
+  /** The last lane that finished; none for a hedge loser (not routed to). */
+  last?: LaneResult;
+  /** Set while the source failed and may be retried: the clock time from which the retry may go out. */
+  retryAt?: number;
+}
+
+interface Lane {
+  run: SourceRun;
   controller: AbortController;
   lost: boolean;
   startedAt: number;
@@ -77,7 +88,6 @@ async function route(
   if (callerSignal?.aborted) throw callerSignal.reason;
 
   const active: Lane[] = [];
-  const finished: { lane: Lane; result: LaneResult }[] = [];
   // The deadline and the caller stop the route: every lane in flight is aborted, no new lane starts.
   let stopped = false;
   const stop = (reason: unknown) => {
@@ -93,34 +103,48 @@ async function route(
   const deadline = new ClockTimer(clock, deadlineAt, () => stop(new RouteDeadlineError(opts.deadlineMs)));
 
   const queue = rankSources(entries, clock.now(), opts.attemptTimeoutMs);
-  let seq = 0;
+  const runs: SourceRun[] = []; // in the order the sources were first asked
   let winner: LaneResult | undefined;
 
-  /** Starts the next source whose breaker lets a call through; false when none is left. */
+  const startLane = (run: SourceRun, hedged: boolean, notBefore: number) => {
+    const controller = new AbortController();
+    let markWaiting!: (w: 'waiting') => void;
+    const waiting = new Promise<'waiting'>((resolve) => (markWaiting = resolve));
+    const lane: Lane = { run, controller, lost: false, startedAt: clock.now(), done: undefined!, isWaiting: false, waiting };
+    const onLaneWait = () => {
+      deadline.arm();
+      lane.isWaiting = true;
+      markWaiting('waiting');
+    };
+    lane.done = runLane(opts, {
+      source: run.entry.source, tracker: run.entry.tracker, query, limit, hedged, attempt: run.attempts + 1, notBefore,
+      controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost,
+    }).then((result) => ({ lane, result }));
+    active.push(lane);
+  };
+
+  /**
+   * Starts the next untried source whose breaker lets a call through; failing that (and never for a
+   * hedge), retries the failed source whose retry is due first. False when there is nothing to start.
+   */
   const startNext = (hedged: boolean): boolean => {
     if (stopped) return false;
-    for (;;) {
-      const entry = queue.shift();
-      if (!entry) return false;
+    for (let entry = queue.shift(); entry; entry = queue.shift()) {
       if (!entry.tracker.acquire(clock.now())) continue; // opened (or its trial taken) since ranking
-      const controller = new AbortController();
-      let markWaiting!: (w: 'waiting') => void;
-      const waiting = new Promise<'waiting'>((resolve) => (markWaiting = resolve));
-      const lane: Lane = {
-        seq: seq++, entry, controller, lost: false, startedAt: clock.now(), done: undefined!, isWaiting: false, waiting,
-      };
-      const onLaneWait = () => {
-        deadline.arm();
-        lane.isWaiting = true;
-        markWaiting('waiting');
-      };
-      lane.done = runLane(opts, {
-        source: entry.source, tracker: entry.tracker, query, limit, hedged,
-        controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost,
-      }).then((result) => ({ lane, result }));
-      active.push(lane);
+      const run: SourceRun = { entry, attempts: 0 };
+      runs.push(run);
+      startLane(run, hedged, 0);
       return true;
     }
+    if (hedged) return false;
+    for (let run = dueFirst(runs); run; run = dueFirst(runs)) {
+      const notBefore = run.retryAt!;
+      delete run.retryAt;
+      if (!run.entry.tracker.acquire(clock.now())) continue; // opened by other searches meanwhile
+      startLane(run, false, notBefore);
+      return true;
+    }
+    return false;
   };
   const canHedge = () =>
     opts.hedging && active.length === 1 && !stopped && queue.some((e) => e.tracker.available(clock.now()));
@@ -130,7 +154,7 @@ async function route(
     while (active.length > 0) {
       let event: { lane: Lane; result: LaneResult } | 'hedge';
       const current = active[0]!;
-      const mark = canHedge() ? current.entry.tracker.hedgeMark() : undefined;
+      const mark = canHedge() ? current.run.entry.tracker.hedgeMark() : undefined;
       if (mark === undefined) {
         event = active.length === 1 ? await current.done : await Promise.race(active.map((l) => l.done));
       } else {
@@ -158,7 +182,7 @@ async function route(
         continue;
       }
       active.splice(active.indexOf(event.lane), 1);
-      finished.push(event);
+      record(event.lane.run, event.result);
       if (event.result.status === 'results') {
         winner = event.result;
         for (const loser of active) {
@@ -168,7 +192,8 @@ async function route(
         await Promise.all(active.map((l) => l.done)); // let losers report 'aborted' before we return
         break;
       }
-      // Empty or failed: the search goes on, so that an empty can be confirmed or beaten elsewhere.
+      // Empty or failed: the search goes on at once, so that an empty can be confirmed or beaten elsewhere
+      // and a failure costs no wait while an untried source is left.
       if (active.length === 0) startNext(false);
     }
   } finally {
@@ -177,14 +202,30 @@ async function route(
   }
   if (callerSignal?.aborted) throw callerSignal.reason;
 
-  const outcomes = finished
-    .sort((a, b) => a.lane.seq - b.lane.seq)
-    .map(({ lane, result }) => toOutcome(lane.entry.source, result));
+  const outcomes = runs.filter((run) => run.last !== undefined).map(toOutcome);
   return { outcomes, results: winner ? winner.results : [] };
 }
 
+/** A lane stopped while waiting for its retry made no call: the source keeps its last failure. */
+function record(run: SourceRun, result: LaneResult): void {
+  if (!result.called) return;
+  run.attempts++;
+  run.last = result;
+  if (result.retryAt !== undefined) run.retryAt = result.retryAt;
+}
+
+/** The failed source whose retry is due first (ties: the one asked first), if any. */
+function dueFirst(runs: SourceRun[]): SourceRun | undefined {
+  let first: SourceRun | undefined;
+  for (const run of runs) {
+    if (run.retryAt !== undefined && (first === undefined || run.retryAt < first.retryAt!)) first = run;
+  }
+  return first;
+}
+
 /** A lane the router cut short (deadline) was consulted and did not finish: a failure for confirmation. */
-function toOutcome(source: SearchSource, result: LaneResult): SourceOutcome {
+function toOutcome({ entry: { source }, attempts, last }: SourceRun): SourceOutcome {
+  const result = last!;
   const status = result.status === 'cancelled' ? 'failed' : result.status;
   return {
     source: source.id,
@@ -193,6 +234,6 @@ function toOutcome(source: SearchSource, result: LaneResult): SourceOutcome {
     results: status === 'results' ? result.results : [],
     noResultsNotice: status === 'empty' && result.noResultsNotice,
     ...(status === 'failed' ? { error: result.error } : {}),
-    attempts: result.attempts,
+    attempts,
   };
 }

@@ -96,8 +96,8 @@ describe('router: hedging', () => {
     await t.clock.advance(200);
     const r = await p;
     expect(r.results).toEqual([hit(1, 'b')]);
-    // a failed once, was backing off to retry, and lost the race: not routed to.
-    expect(r.outcomes.map((o) => o.source)).toEqual(['b']);
+    // a failed once and was left for a retry after the untried sources: routed to, failed, not retried.
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['a', 'failed', 1], ['b', 'results', 1]]);
     expect(t.log.events.map((e) => [e.source, e.outcome])).toEqual([['a', 'failed'], ['b', 'results']]);
   });
 
