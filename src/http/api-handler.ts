@@ -8,7 +8,7 @@ import type { ApiReply, ApiRequest } from './exchange.js';
 import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
 import { resolveOptions, DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions } from './options.js';
 import { searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
-import { readJsonObject } from './request-body.js';
+import { readJsonObject, refuseDeclaredOversize } from './request-body.js';
 import { errorReply, jsonReply } from './responses.js';
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
@@ -80,6 +80,7 @@ async function handle(engine: Engine, request: ApiRequest, state: RequestState, 
   }
   if (!route.methods.includes(request.method)) throw new MethodNotAllowedError(request.method, pathname, route.methods);
 
+  if (request.method === 'POST') refuseDeclaredOversize(request, options.maxBodyBytes);
   const key = apiKeyOf(request, route.apiKeyHeader);
   const identity = key === null ? null : await engine.authenticate(key);
   if (!identity) throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');

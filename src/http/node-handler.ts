@@ -4,6 +4,7 @@
 // patches no globals.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Engine } from '../types.js';
 import { createApiHandler } from './api-handler.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
@@ -36,30 +37,43 @@ interface NodeBody {
   finished(): boolean;
 }
 
-/** A pull-based body: data is read from the socket only as the handler asks, so it can stop at the limit. */
+/**
+ * A pull-based body: data is read from the socket only as the handler asks, so it can stop at the limit.
+ * Once cancelled the stream takes nothing more: after the reply node:http drains the unread rest of the
+ * body and emits 'end', and closing a cancelled stream would throw outside any handler.
+ */
 function bodyOf(req: IncomingMessage): NodeBody {
   let ended = false;
+  let open = true;
+  let onData = (_chunk: Buffer): void => {};
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        req.pause();
-        req.on('data', (chunk: Buffer) => {
+        onData = (chunk) => {
+          if (!open) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
+        };
+        req.pause();
+        req.on('data', onData);
         req.once('end', () => {
           ended = true;
-          controller.close();
+          if (open) controller.close();
+          open = false;
         });
-        req.once('error', (error) => controller.error(error));
+        req.once('error', (error) => {
+          if (open) controller.error(error);
+          open = false;
+        });
       },
       pull() {
         req.resume();
       },
       cancel() {
         // Stop reading; the answer then closes the connection (see send()).
+        open = false;
         req.pause();
-        req.removeAllListeners('data');
+        req.off('data', onData);
       },
     },
     { highWaterMark: 1 },
@@ -83,9 +97,29 @@ function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unread
   if (res.destroyed) return;
   const headers: Record<string, string> = { ...reply.headers };
   // A body left unread (over the limit, or not needed) can't be skipped on a kept-alive connection.
-  if (unreadBody) headers['connection'] = 'close';
+  if (unreadBody) {
+    headers['connection'] = 'close';
+    lingerBeforeClosing(req.socket);
+  }
   if (reply.body !== null) headers['content-length'] = String(Buffer.byteLength(reply.body, 'utf8'));
   res.writeHead(reply.status, headers);
   // A string body: node:http sends it with the head in one write.
   res.end(req.method === 'HEAD' || reply.body === null ? undefined : reply.body, 'utf8');
+}
+
+/** How long a connection closed with its request body unread keeps discarding what the client still sends. */
+const LINGER_MS = 2000;
+
+/**
+ * A lingering close (as nginx does): after a reply that leaves the body unread, node:http would
+ * destroy the socket at once, and the client's next write of its body makes the kernel answer with
+ * a reset that can wipe the reply before the client reads it. Instead the reply is followed by a FIN
+ * while the rest of the body is read and discarded (the request is dumped), for at most LINGER_MS.
+ */
+function lingerBeforeClosing(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }
