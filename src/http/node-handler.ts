@@ -82,9 +82,23 @@ function bodyOf(req: IncomingMessage): NodeBody {
 }
 
 function urlOf(req: IncomingMessage): string {
-  // The host header only names the server; a malformed one must not break URL parsing of the path.
-  const host = /^[\w.:[\]-]+$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
-  return `http://${host}${(req.url ?? '/').startsWith('/') ? req.url : '/'}`;
+  return `http://${authorityOf(req.headers.host)}${(req.url ?? '/').startsWith('/') ? req.url : '/'}`;
+}
+
+/** A Host that parses as a URL authority (the last one seen is remembered: a server sees few). */
+let knownGoodHost = '';
+
+/**
+ * The Host header only names the server in the URL the core parses: a malformed one (`a:b`, `[::1`,
+ * `x:99999`) is replaced by a placeholder rather than failing the request.
+ */
+function authorityOf(host: string | undefined): string {
+  if (host === undefined || host === '') return 'localhost';
+  if (host === knownGoodHost) return host;
+  // `/ ? # \ @` would end or move the authority and change the path the core routes on.
+  if (/[/?#\\@\s]/.test(host) || !URL.canParse(`http://${host}/`)) return 'localhost';
+  knownGoodHost = host;
+  return host;
 }
 
 function headerOf(req: IncomingMessage, name: string): string | null {
