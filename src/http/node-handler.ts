@@ -21,6 +21,7 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
       url: urlOf(req),
       headers: { get: (name) => headerOf(req, name) },
       body: body?.stream ?? null,
+      signal: clientGone(res),
     };
     handle(request)
       .then((reply) => send(reply, req, res, body !== null && !body.finished()))
@@ -29,6 +30,15 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
         res.destroy(error instanceof Error ? error : new Error(String(error)));
       });
   };
+}
+
+/** Aborts when the connection closes before the reply was written: the client went away. */
+function clientGone(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new DOMException('The client closed the connection before the reply', 'AbortError'));
+  });
+  return controller.signal;
 }
 
 interface NodeBody {
@@ -108,7 +118,8 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 }
 
 function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unreadBody: boolean): void {
-  if (res.destroyed) return;
+  // The client went away: there is no one to answer.
+  if (res.destroyed || res.writableEnded) return;
   const headers: Record<string, string> = { ...reply.headers };
   // A body left unread (over the limit, or not needed) can't be skipped on a kept-alive connection.
   if (unreadBody) {
