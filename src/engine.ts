@@ -97,6 +97,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       if (typeof organization !== 'string') {
         throw new UnauthorizedError('ctx.organization must name an organization', 'unknown_organization');
       }
+      ctx.signal?.throwIfAborted();
       await accounts.require(organization);
       limiter?.take(organization);
       return await work(organization, start);
@@ -106,8 +107,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
 
   return {
-    search: (params, ctx) => guarded(ctx, (org, start) => runSearch(searchDeps, parseSearchParams(params), org, start)),
-    extract: (params, ctx) => guarded(ctx, (org, start) => runExtract(extractDeps, parseExtractParams(params), org, start)),
+    search: (params, ctx) =>
+      guarded(ctx, (org, start) => runSearch(searchDeps, parseSearchParams(params), { org, start, signal: ctx.signal })),
+    extract: (params, ctx) =>
+      guarded(ctx, (org, start) => runExtract(extractDeps, parseExtractParams(params), { org, start, signal: ctx.signal })),
     usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
     authenticate: (key) => accounts.authenticate(key),
     admin: {

@@ -15,6 +15,7 @@ import type { Router } from './route-types.js';
 import type { SearchParams } from './search-params.js';
 import { emptyResponse, successResponse, toResultItems, type ContentCounts } from './search-response.js';
 import { SingleFlight } from './single-flight.js';
+import type { Call } from './call.js';
 import { timingSince } from './timing.js';
 
 /** include_content hook: adds content/content_error to the first `count` results. */
@@ -42,15 +43,21 @@ export interface SearchDeps {
 
 type Answer = SearchResponse | EmptySearchResponse;
 
-export async function runSearch(deps: SearchDeps, params: SearchParams, organization: string, start: number): Promise<Answer> {
+export async function runSearch(deps: SearchDeps, params: SearchParams, call: Call): Promise<Answer> {
   const key = searchKey(params.q, params);
   // Identical requests of one organization run one at a time, so a repeat arriving while the
   // charged request is in flight becomes a free repeat instead of a second charge.
-  return deps.flights.run(`${organization}\u0000${key}`, () => searchOnce(deps, params, organization, key, start));
+  return deps.flights.run(`${call.org}\u0000${key}`, () => searchOnce(deps, params, call, key), call.signal);
 }
 
-async function searchOnce(deps: SearchDeps, params: SearchParams, org: string, key: string, start: number): Promise<Answer> {
+/**
+ * Cancellation (call.signal): an abort before settlement stops the route and the content fetches and
+ * rejects with the signal's reason, nothing charged. Once settlement has begun the answer is delivered
+ * (and charged, and its repeat window opened) whatever the signal says.
+ */
+async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, key: string): Promise<Answer> {
   const { clock } = deps;
+  const { org, start, signal } = call;
   const repeat = await deps.repeats.find(org, key);
   if (repeat) {
     const hold = await deps.credits.hold(org, 'search', 0);
@@ -73,7 +80,8 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, org: string, k
     }
 
     const query = parseQuery(params.q);
-    const route = await deps.router.route(query, { limit: deps.resultsPerSearch });
+    const route = await deps.router.route(query, { limit: deps.resultsPerSearch, ...(signal ? { signal } : {}) });
+    signal?.throwIfAborted();
     if (route.outcomes.every((o) => o.status === 'failed')) {
       // No source finished (or none could be asked): 503, never charged, counted as answered.
       await hold.release(true);
@@ -85,7 +93,8 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, org: string, k
     if (results.length > 0) {
       let counts: ContentCounts | undefined;
       if (params.includeContent) {
-        const fetched = await deps.contentFetcher(results, params.contentResults);
+        const fetched = await deps.contentFetcher(results, params.contentResults, signal);
+        signal?.throwIfAborted(); // pages cut short by the abort are not a delivery to charge for
         results = fetched.items;
         counts = { requested: fetched.requested, delivered: fetched.delivered };
       }

@@ -1,16 +1,21 @@
 // Runs tasks sharing a key one after another (per process), so that identical requests of one
 // organization don't race past each other's repeat window.
 
+import { untilAborted } from './call.js';
+
 export class SingleFlight {
   readonly #running = new Map<string, Promise<unknown>>();
 
-  async run<T>(key: string, task: () => Promise<T>): Promise<T> {
+  /** A caller that aborts while waiting for the task ahead of it stops waiting (rejects with the reason). */
+  async run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let prior = this.#running.get(key); prior; prior = this.#running.get(key)) {
-      await prior.then(
+      const settled = prior.then(
         () => undefined,
         () => undefined,
       );
+      await untilAborted(settled, signal);
     }
+    signal?.throwIfAborted();
     const current = task();
     this.#running.set(key, current);
     try {

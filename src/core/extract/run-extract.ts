@@ -16,6 +16,7 @@ import type { PageOutcome } from './page-outcome.js';
 import { loadPage, type PageSourceDeps } from './page-source.js';
 import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
+import type { Call } from '../call.js';
 
 /** A delivered page kept for free repeats (content cache). */
 export interface CachedPage {
@@ -44,7 +45,8 @@ interface Target {
   free: boolean;
 }
 
-export async function runExtract(deps: ExtractDeps, params: ExtractParams, org: string, start: number): Promise<ExtractResponse> {
+export async function runExtract(deps: ExtractDeps, params: ExtractParams, call: Call): Promise<ExtractResponse> {
+  const { org } = call;
   if (params.stealth && deps.clock.now() >= deps.stealthRemovedAt) {
     const date = new Date(deps.stealthRemovedAt).toISOString();
     throw new InvalidRequestError([{ field: 'stealth', message: `stealth mode was removed on ${date}` }], 'stealth_unavailable');
@@ -54,12 +56,20 @@ export async function runExtract(deps: ExtractDeps, params: ExtractParams, org: 
   const keyOf = (url: string) => `${parseFetchableUrl(url).href}\u0000${params.format}\u0000${mode}`;
   const keys = params.urls.map(keyOf);
   // Identical requests of one organization run one after another, so a repeat can't race its charge.
-  return deps.flights.run(`extract\u0000${org}\u0000${[...new Set(keys)].sort().join('\u0001')}`, () =>
-    extractOnce(deps, params, org, start, keys),
+  return deps.flights.run(
+    `extract\u0000${org}\u0000${[...new Set(keys)].sort().join('\u0001')}`,
+    () => extractOnce(deps, params, call, keys),
+    call.signal,
   );
 }
 
-async function extractOnce(deps: ExtractDeps, params: ExtractParams, org: string, start: number, keys: string[]): Promise<ExtractResponse> {
+/**
+ * Cancellation (call.signal) works like the deadline: fetches and conversions in progress stop, the
+ * call rejects with the signal's reason and nothing is charged. Once settlement has begun the answer
+ * is delivered (and charged) whatever the signal says.
+ */
+async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call, keys: string[]): Promise<ExtractResponse> {
+  const { org, start } = call;
   const price = extractUrlPrice(params.stealth);
   const targets = new Map<string, Target>();
   for (const [i, key] of keys.entries()) {
@@ -70,7 +80,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, org: string
   const list = [...targets.values()];
   const hold = await deps.credits.hold(org, 'extract', list.filter((t) => !t.free).length * price);
 
-  const deadline = clockDeadline(deps.clock, deps.deadlineMs);
+  const deadline = clockDeadline(deps.clock, deps.deadlineMs, call.signal);
   let outcomes: PageOutcome[];
   try {
     const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, deadline.signal));
@@ -86,6 +96,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, org: string
   }
 
   try {
+    call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
     const charged = list.filter((t) => !t.free && byKey.get(t.key)?.ok);
     const credits = await hold.settle(charged.length * price);
