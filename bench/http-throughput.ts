@@ -1,31 +1,38 @@
-// HTTP throughput: requests/s of GET /api/search through createNodeHandler (real engine, SQLite in
-// memory by default, a zero-latency scripted source) beside a bare node:http JSON echo, measured in the
-// same run with the same keep-alive client. Target: websift ≥ 50% of the bare server.
-//   npx tsx bench/http-throughput.ts [--requests 2000] [--connections 16] [--rounds 7]
+// HTTP throughput: requests/s and server CPU µs per request of GET /api/search through createNodeHandler
+// and through createFetchHandler (behind a minimal node:http ⇄ Request/Response adapter, as a host would
+// run it), beside a bare node:http JSON echo, all in this process. The load client (autocannon's API)
+// runs in a child process (this file with --client), so the server's figures hold none of its work.
+//   npx tsx bench/http-throughput.ts [--seconds 2] [--connections 16] [--rounds 7]
 //                                    [--durability full|normal] [--database file]
 // Without --durability the ledger is in memory (nothing to fsync: durability does not apply). With it,
 // the ledger runs on a fresh file in a temp directory (or on --database) in WAL mode with that durability.
 
+import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { Agent, createServer, request, type RequestListener } from 'node:http';
+import { createRequire } from 'node:module';
+import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { createEngine } from '../src/engine.js';
-import { createNodeHandler } from '../src/http/index.js';
+import { createFetchHandler, createNodeHandler, type FetchHandler } from '../src/http/index.js';
 import { scriptedSource } from '../src/testing/index.js';
 
 const { values } = parseArgs({
   options: {
-    requests: { type: 'string' },
+    seconds: { type: 'string' },
+    client: { type: 'string' },
     connections: { type: 'string' },
     rounds: { type: 'string' },
     database: { type: 'string' },
     durability: { type: 'string' },
   },
 });
-const REQUESTS = Number(values.requests ?? 2000);
+if (values.client !== undefined) await runClient(values.client);
+const SECONDS = Number(values.seconds ?? 2);
 const CONNECTIONS = Number(values.connections ?? 16);
 const ROUNDS = Number(values.rounds ?? 7);
 const DURABILITY = values.durability ?? 'full';
@@ -33,6 +40,32 @@ if (DURABILITY !== 'full' && DURABILITY !== 'normal') throw new Error(`--durabil
 const onFile = values.durability !== undefined || values.database !== undefined;
 const scratch = onFile && values.database === undefined ? mkdtempSync(join(tmpdir(), 'websift-http-bench-')) : undefined;
 const DATABASE = scratch ? join(scratch, 'bench.db') : values.database;
+
+interface ClientJob {
+  url: string;
+  headers: Record<string, string>;
+  seconds: number;
+  connections: number;
+}
+interface ClientReport {
+  total: number;
+  seconds: number;
+  failed: number;
+}
+
+/** The child's part: one autocannon run (by duration: with a request count it stops only on its 1 s tick). */
+async function runClient(job: string): Promise<never> {
+  const { url, headers, seconds, connections } = JSON.parse(job) as ClientJob;
+  type Autocannon = (options: Record<string, unknown>) => Promise<{
+    requests: { total: number }; duration: number; non2xx: number; errors: number; timeouts: number;
+  }>;
+  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+  // idReplacement: each [<id>] in the URL becomes a fresh id, i.e. a new query per request.
+  const result = await autocannon({ url, headers, duration: seconds, connections, idReplacement: true });
+  const report: ClientReport = { total: result.requests.total, seconds: result.duration, failed: result.non2xx + result.errors + result.timeouts };
+  process.stdout.write(JSON.stringify(report));
+  process.exit(0);
+}
 
 const RESULTS = Array.from({ length: 10 }, (_, i) => ({ title: `Result ${i}`, url: `https://bench.test/${i}`, snippet: `Snippet number ${i} of the benchmark` }));
 
@@ -42,30 +75,49 @@ async function listen(handler: RequestListener) {
   return { server, port: (server.address() as AddressInfo).port };
 }
 
-/** Sends `total` GETs over `connections` keep-alive sockets; resolves to requests per second. */
-async function load(port: number, path: (i: number) => string, headers: Record<string, string>, expected = 200): Promise<number> {
-  const agent = new Agent({ keepAlive: true, maxSockets: CONNECTIONS });
-  let next = 0;
-  let failures = 0;
-  const one = (i: number) =>
-    new Promise<void>((resolve, reject) => {
-      const req = request({ host: '127.0.0.1', port, path: path(i), headers, agent }, (res) => {
-        if (res.statusCode !== expected) failures++;
-        res.resume();
-        res.on('end', resolve);
-      });
-      req.on('error', reject);
-      req.end();
+/** How a host serves a fetch handler on node:http (the shape of @hono/node-server, minus its shortcuts). */
+function onNode(handle: FetchHandler): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
+    const headers = new Headers();
+    for (const [name, value] of Object.entries(req.headers)) if (typeof value === 'string') headers.set(name, value);
+    const controller = new AbortController();
+    res.once('close', () => res.writableFinished || controller.abort());
+    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+      method: req.method ?? 'GET',
+      headers,
+      signal: controller.signal,
+      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' } : {}),
     });
-  const worker = async () => {
-    while (next < REQUESTS) await one(next++);
+    void handle(request).then(async (response) => {
+      const body = Buffer.from(await response.arrayBuffer());
+      const head: Record<string, string> = {};
+      response.headers.forEach((value, name) => (head[name] = value));
+      res.writeHead(response.status, head).end(body);
+    });
   };
-  const start = performance.now();
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  const seconds = (performance.now() - start) / 1000;
-  agent.destroy();
-  if (failures > 0) throw new Error(`${failures} requests did not answer ${expected}`);
-  return REQUESTS / seconds;
+}
+
+interface Sample {
+  rps: number;
+  /** CPU time of this (the server) process per request, user + system. */
+  cpuUs: number;
+}
+
+/** Runs the load client in a child process against `path`; this (the server) process's CPU is read around it. */
+function load(port: number, path: string, headers: Record<string, string>): Promise<Sample> {
+  const job: ClientJob = { url: `http://127.0.0.1:${port}${path}`, headers, seconds: SECONDS, connections: CONNECTIONS };
+  const args = [...process.execArgv, fileURLToPath(import.meta.url), '--client', JSON.stringify(job)];
+  const before = process.cpuUsage();
+  return new Promise((resolve, reject) => {
+    execFile(process.execPath, args, (error, stdout) => {
+      const cpu = process.cpuUsage(before);
+      if (error) return reject(error);
+      const report = JSON.parse(stdout) as ClientReport;
+      if (report.failed > 0) return reject(new Error(`${report.failed} of ${report.total} requests failed on ${path}`));
+      resolve({ rps: report.total / report.seconds, cpuUs: (cpu.user + cpu.system) / report.total });
+    });
+  });
 }
 
 const bare = await listen((req, res) => {
@@ -81,50 +133,58 @@ const engine = createEngine({
 });
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const key = await engine.admin.createApiKey('bench');
-const websift = await listen(createNodeHandler(engine));
+const viaNode = await listen(createNodeHandler(engine));
+const viaFetch = await listen(onNode(createFetchHandler(engine)));
 const auth = { authorization: `Bearer ${key}` };
 
-type Variant = 'bare' | 'routing' | 'repeat' | 'distinct';
-const runs: Record<Variant, () => Promise<number>> = {
-  bare: () => load(bare.port, (i) => `/?q=term+${i}`, {}),
-  // The binding alone: an unknown path is answered (404 JSON error body) before any engine call.
-  routing: () => load(websift.port, () => '/api/nothing', auth, 404),
+const VARIANTS = {
+  bare: () => load(bare.port, '/?q=term+[<id>]', {}),
   // Same query every time: after the first, free repeats (cache path, no source call).
-  repeat: () => load(websift.port, () => '/api/search?q=same+query', auth),
+  'node-repeat': () => load(viaNode.port, '/api/search?q=same+query', auth),
+  'fetch-repeat': () => load(viaFetch.port, '/api/search?q=same+query', auth),
   // A new query every time: routed to the source and charged (reserve + settle in the ledger).
-  distinct: () => load(websift.port, () => `/api/search?q=term+${serial++}`, auth),
+  'node-distinct': () => load(viaNode.port, '/api/search?q=term+[<id>]', auth),
+  'fetch-distinct': () => load(viaFetch.port, '/api/search?q=term+[<id>]', auth),
 };
-const variants = Object.keys(runs) as Variant[];
-let serial = 0;
-const rps: Record<Variant, number[]> = { bare: [], routing: [], repeat: [], distinct: [] };
-const ratios: Record<Variant, number[]> = { bare: [], routing: [], repeat: [], distinct: [] };
-await runs.bare(); // warm-up of both servers
-await runs.repeat();
+type Variant = keyof typeof VARIANTS;
+const variants = Object.keys(VARIANTS) as Variant[];
+const samples = Object.fromEntries(variants.map((v) => [v, [] as Sample[]])) as Record<Variant, Sample[]>;
+const ratios = Object.fromEntries(variants.map((v) => [v, [] as { rps: number; cpu: number }[]])) as Record<Variant, { rps: number; cpu: number }[]>;
+for (const v of variants) await VARIANTS[v](); // warm-up
 // Rounds interleave the variants (in rotating order), so a burst of load elsewhere on the machine hits
-// each variant alike; each round's ratios are taken against that round's bare figure.
+// each variant alike; each round's ratios are taken against that round's bare figures.
 for (let round = 0; round < ROUNDS; round++) {
-  const figures = {} as Record<Variant, number>;
+  const figures = {} as Record<Variant, Sample>;
   for (let k = 0; k < variants.length; k++) {
     const v = variants[(round + k) % variants.length]!;
-    figures[v] = await runs[v]();
+    figures[v] = await VARIANTS[v]();
   }
   for (const v of variants) {
-    rps[v].push(figures[v]);
-    ratios[v].push(figures[v] / figures.bare);
+    samples[v].push(figures[v]);
+    ratios[v].push({ rps: figures[v].rps / figures.bare.rps, cpu: figures[v].cpuUs / figures.bare.cpuUs });
   }
 }
-bare.server.close();
-websift.server.close();
+for (const s of [bare, viaNode, viaFetch]) s.server.close();
 await engine.close();
 if (scratch) rmSync(scratch, { recursive: true, force: true });
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const row = (name: string, v: Variant) =>
-  `| ${name} | ${Math.round(median(rps[v]))} | ${(median(ratios[v]) * 100).toFixed(0)}% (${(Math.min(...ratios[v]) * 100).toFixed(0)}–${(Math.max(...ratios[v]) * 100).toFixed(0)}%) |`;
+const spread = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
+const int = (x: number) => String(Math.round(x));
+const pct = (x: number) => `${(x * 100).toFixed(0)} %`;
+const times = (x: number) => `${x.toFixed(2)}×`;
+const NAMES: Record<Variant, string> = {
+  bare: 'bare node:http JSON echo',
+  'node-repeat': 'node handler, repeated query (free repeat)',
+  'fetch-repeat': 'fetch handler, repeated query (free repeat)',
+  'node-distinct': 'node handler, distinct queries (charged)',
+  'fetch-distinct': 'fetch handler, distinct queries (charged)',
+};
 const ledgerMode = DATABASE === undefined ? 'SQLite in memory (nothing to fsync)' : `SQLite file, durability ${DURABILITY}`;
-console.log(`${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} keep-alive connections, ${ledgerMode}, Node ${process.version}`);
-console.log('| server | requests/s (median) | of bare: median (range) |\n|---|---|---|');
-console.log(row('bare node:http JSON echo', 'bare'));
-console.log(row('websift binding alone (unknown path → 404 JSON)', 'routing'));
-console.log(row('websift search, repeated query (free repeat)', 'repeat'));
-console.log(row('websift search, distinct queries (charged)', 'distinct'));
+console.log(`${SECONDS} s per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (autocannon in a child process), ${ledgerMode}, Node ${process.version}`);
+console.log('| server | requests/s | of bare | server CPU µs/request | CPU vs bare |\n|---|---|---|---|---|');
+for (const v of variants) {
+  const rps = samples[v].map((s) => s.rps);
+  const cpu = samples[v].map((s) => s.cpuUs);
+  console.log(`| ${NAMES[v]} | ${spread(rps, int)} | ${spread(ratios[v].map((r) => r.rps), pct)} | ${spread(cpu, int)} | ${spread(ratios[v].map((r) => r.cpu), times)} |`);
+}

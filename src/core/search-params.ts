@@ -43,10 +43,21 @@ function parseQ(value: unknown, problems: FieldProblem[]): string {
   }
   const q = collapseWhitespace(value);
   if (q.length === 0) problems.push({ field: 'q', message: 'must not be empty' });
-  else if (q.length > MAX_QUERY_LENGTH) {
+  else if (characterCount(q, MAX_QUERY_LENGTH) > MAX_QUERY_LENGTH) {
     problems.push({ field: 'q', message: `must be at most ${MAX_QUERY_LENGTH} characters` });
   }
   return q;
+}
+
+/**
+ * Characters (code points) in `text`, counted only as far as `max + 1`: the contract's limit is in
+ * characters, and `.length` counts UTF-16 units (an emoji is two).
+ */
+function characterCount(text: string, max: number): number {
+  if (text.length <= max) return text.length;
+  let count = 0;
+  for (const _ of text) if (++count > max) break;
+  return count;
 }
 
 /** Request bodies are JSON objects; anything else is one 400 naming the body. */

@@ -1,6 +1,7 @@
 // robots.txt per RFC 9309: fetched through the same Fetcher (so the address policy applies), cached per
-// origin on the injected Clock, 4xx → allow all, 5xx/429/unreachable → disallow all, at most 500 KiB
-// parsed, matched on the product token (the user agent's first word, without its version).
+// origin on the injected Clock, 4xx → allow all, 5xx/429/a broken transfer → disallow all, a host that
+// can't be connected to → the page's own `network` failure (not cached), at most 500 KiB parsed, matched
+// on the product token (the user agent's first word, without its version).
 
 import robotsParserModule from 'robots-parser';
 import type { Clock } from '../types.js';
@@ -87,6 +88,9 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
         const failure = toFetchFailure(err, signal);
         // The site itself is off limits: say so rather than blaming robots.txt.
         if (failure.type === 'blocked_address' && chain.hops === 0) throw failure;
+        // The site can't be reached at all (no such name, connection refused): the page could not be
+        // fetched either. Report the network fault, and remember nothing: it is often transient.
+        if (chain.hops === 0 && couldNotConnect(failure)) throw failure;
         return { rules: { kind: 'disallow_all', why: `robots.txt unreachable (${failure.message})` }, ttl: failureMaxAgeMs };
       }
       let next: URL | null;
@@ -154,6 +158,23 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
       throw new FetchFailure('robots_disallowed', `Blocked by robots.txt: ${why}`);
     },
   };
+}
+
+/** Errors meaning no connection to the host was made: its name does not resolve, or nothing listens. */
+const NO_CONNECTION_CODES = new Set([
+  'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA',
+  'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN',
+]);
+
+function couldNotConnect(failure: FetchFailure): boolean {
+  if (failure.type !== 'network') return false;
+  let current: unknown = failure;
+  for (let depth = 0; current !== null && typeof current === 'object' && depth < 8; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string' && NO_CONNECTION_CODES.has(code)) return true;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
 }
 
 /** `promise`, or a timeout FetchFailure as soon as `signal` aborts. */

@@ -2,14 +2,14 @@
 // decision about results and billing stays in the engine.
 
 import { UnauthorizedError } from '../errors.js';
-import type { Engine } from '../types.js';
+import type { CallContext, Engine } from '../types.js';
 import { apiKeyOf } from './auth.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
 import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
 import { resolveOptions, DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions } from './options.js';
 import { searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
-import { readJsonObject } from './request-body.js';
-import { errorReply, jsonReply } from './responses.js';
+import { readJsonObject, refuseDeclaredOversize } from './request-body.js';
+import { clientGoneReply, errorReply, jsonReply } from './responses.js';
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
 
@@ -33,22 +33,27 @@ const ROUTES: Record<string, Route> = {
       const params =
         request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options.maxBodyBytes);
       if (usesDeprecatedEngine(params)) state.deprecated = true;
-      return engine.search(params, { organization });
+      return engine.search(params, callContext(organization, request));
     },
   },
   '/api/crawl': {
     methods: ['POST'],
     apiKeyHeader: false,
     async run(engine, request, organization, _state, options) {
-      return engine.extract(await readJsonObject(request, options.maxBodyBytes), { organization });
+      return engine.extract(await readJsonObject(request, options.maxBodyBytes), callContext(organization, request));
     },
   },
   '/api/usage': {
     methods: ['GET'],
     apiKeyHeader: false,
-    run: (engine, _request, organization) => engine.usage({ organization }),
+    run: (engine, request, organization) => engine.usage(callContext(organization, request)),
   },
 };
+
+/** The engine call is cancelled when the client goes away. */
+function callContext(organization: string, request: ApiRequest): CallContext {
+  return request.signal ? { organization, signal: request.signal } : { organization };
+}
 
 export function createApiHandler(engine: Engine, options: FetchHandlerOptions = {}): ApiHandler {
   const resolved = resolveOptions(options);
@@ -60,6 +65,8 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
       state = { url: new URL(request.url), deprecated: false };
       reply = await handle(engine, request, state, resolved);
     } catch (error) {
+      // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
+      if (request.signal?.aborted) return clientGoneReply();
       reply = errorReply(error, { request, startedAt, now: () => resolved.clock.now(), onError: resolved.onError });
     }
     if (state?.deprecated) {
@@ -80,6 +87,7 @@ async function handle(engine: Engine, request: ApiRequest, state: RequestState, 
   }
   if (!route.methods.includes(request.method)) throw new MethodNotAllowedError(request.method, pathname, route.methods);
 
+  if (request.method === 'POST') refuseDeclaredOversize(request, options.maxBodyBytes);
   const key = apiKeyOf(request, route.apiKeyHeader);
   const identity = key === null ? null : await engine.authenticate(key);
   if (!identity) throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');

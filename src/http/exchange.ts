@@ -8,6 +8,8 @@ export interface ApiRequest {
   readonly url: string;
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
+  /** Aborts when the client goes away; the engine call is cancelled with it (a fetch Request has one). */
+  readonly signal?: AbortSignal;
 }
 
 export interface ApiReply {

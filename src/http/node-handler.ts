@@ -4,6 +4,7 @@
 // patches no globals.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Socket } from 'node:net';
 import type { Engine } from '../types.js';
 import { createApiHandler } from './api-handler.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
@@ -20,6 +21,7 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
       url: urlOf(req),
       headers: { get: (name) => headerOf(req, name) },
       body: body?.stream ?? null,
+      signal: clientGone(res),
     };
     handle(request)
       .then((reply) => send(reply, req, res, body !== null && !body.finished()))
@@ -30,36 +32,58 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
   };
 }
 
+/** Aborts when the connection closes before the reply was written: the client went away. */
+function clientGone(res: ServerResponse): AbortSignal {
+  const controller = new AbortController();
+  res.once('close', () => {
+    if (!res.writableFinished) controller.abort(new DOMException('The client closed the connection before the reply', 'AbortError'));
+  });
+  return controller.signal;
+}
+
 interface NodeBody {
   stream: ReadableStream<Uint8Array>;
   /** Whether the request body was read to its end. */
   finished(): boolean;
 }
 
-/** A pull-based body: data is read from the socket only as the handler asks, so it can stop at the limit. */
+/**
+ * A pull-based body: data is read from the socket only as the handler asks, so it can stop at the limit.
+ * Once cancelled the stream takes nothing more: after the reply node:http drains the unread rest of the
+ * body and emits 'end', and closing a cancelled stream would throw outside any handler.
+ */
 function bodyOf(req: IncomingMessage): NodeBody {
   let ended = false;
+  let open = true;
+  let onData = (_chunk: Buffer): void => {};
   const stream = new ReadableStream<Uint8Array>(
     {
       start(controller) {
-        req.pause();
-        req.on('data', (chunk: Buffer) => {
+        onData = (chunk) => {
+          if (!open) return;
           controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
           if ((controller.desiredSize ?? 0) <= 0) req.pause();
-        });
+        };
+        req.pause();
+        req.on('data', onData);
         req.once('end', () => {
           ended = true;
-          controller.close();
+          if (open) controller.close();
+          open = false;
         });
-        req.once('error', (error) => controller.error(error));
+        req.once('error', (error) => {
+          if (open) controller.error(error);
+          open = false;
+        });
       },
       pull() {
         req.resume();
       },
       cancel() {
         // Stop reading; the answer then closes the connection (see send()).
+        open = false;
         req.pause();
-        req.removeAllListeners('data');
+        req.off('data', onData);
       },
     },
     { highWaterMark: 1 },
@@ -68,9 +92,23 @@ function bodyOf(req: IncomingMessage): NodeBody {
 }
 
 function urlOf(req: IncomingMessage): string {
-  // The host header only names the server; a malformed one must not break URL parsing of the path.
-  const host = /^[\w.:[\]-]+$/.test(req.headers.host ?? '') ? req.headers.host : 'localhost';
-  return `http://${host}${(req.url ?? '/').startsWith('/') ? req.url : '/'}`;
+  return `http://${authorityOf(req.headers.host)}${(req.url ?? '/').startsWith('/') ? req.url : '/'}`;
+}
+
+/** A Host that parses as a URL authority (the last one seen is remembered: a server sees few). */
+let knownGoodHost = '';
+
+/**
+ * The Host header only names the server in the URL the core parses: a malformed one (`a:b`, `[::1`,
+ * `x:99999`) is replaced by a placeholder rather than failing the request.
+ */
+function authorityOf(host: string | undefined): string {
+  if (host === undefined || host === '') return 'localhost';
+  if (host === knownGoodHost) return host;
+  // `/ ? # \ @` would end or move the authority and change the path the core routes on.
+  if (/[/?#\\@\s]/.test(host) || !URL.canParse(`http://${host}/`)) return 'localhost';
+  knownGoodHost = host;
+  return host;
 }
 
 function headerOf(req: IncomingMessage, name: string): string | null {
@@ -80,12 +118,33 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 }
 
 function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unreadBody: boolean): void {
-  if (res.destroyed) return;
+  // The client went away: there is no one to answer.
+  if (res.destroyed || res.writableEnded) return;
   const headers: Record<string, string> = { ...reply.headers };
   // A body left unread (over the limit, or not needed) can't be skipped on a kept-alive connection.
-  if (unreadBody) headers['connection'] = 'close';
+  if (unreadBody) {
+    headers['connection'] = 'close';
+    lingerBeforeClosing(req.socket);
+  }
   if (reply.body !== null) headers['content-length'] = String(Buffer.byteLength(reply.body, 'utf8'));
   res.writeHead(reply.status, headers);
   // A string body: node:http sends it with the head in one write.
   res.end(req.method === 'HEAD' || reply.body === null ? undefined : reply.body, 'utf8');
+}
+
+/** How long a connection closed with its request body unread keeps discarding what the client still sends. */
+const LINGER_MS = 2000;
+
+/**
+ * A lingering close (as nginx does): after a reply that leaves the body unread, node:http would
+ * destroy the socket at once, and the client's next write of its body makes the kernel answer with
+ * a reset that can wipe the reply before the client reads it. Instead the reply is followed by a FIN
+ * while the rest of the body is read and discarded (the request is dumped), for at most LINGER_MS.
+ */
+function lingerBeforeClosing(socket: Socket): void {
+  socket.destroySoon = () => {
+    socket.end();
+    const timer = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(timer));
+  };
 }

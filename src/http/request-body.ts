@@ -24,12 +24,16 @@ export async function readJsonObject(request: ApiRequest, limit: number): Promis
   return value as Record<string, unknown>;
 }
 
-async function readText(request: ApiRequest, limit: number): Promise<string> {
+/**
+ * Refuses a body whose declared Content-Length is over the limit, from the header alone (so before the
+ * key is checked: no body byte is read and nothing is looked up for a request that can't be served).
+ */
+export function refuseDeclaredOversize(request: ApiRequest, limit: number): void {
   const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) {
-    await request.body?.cancel().catch(() => {});
-    throw new PayloadTooLargeError(limit);
-  }
+  if (declared !== null && Number(declared) > limit) throw new PayloadTooLargeError(limit);
+}
+
+async function readText(request: ApiRequest, limit: number): Promise<string> {
   if (request.body === null) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

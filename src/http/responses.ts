@@ -10,6 +10,14 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
   return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
+/**
+ * The reply to a request whose client went away before it was answered: never written by the node
+ * binding; 499 (nginx's "client closed request") is what a fetch runtime's logs will show.
+ */
+export function clientGoneReply(): ApiReply {
+  return { status: 499, headers: {}, body: null };
+}
+
 export interface ErrorContext {
   request: RequestInfo;
   /** When the request arrived (ms since epoch), for the timing of errors raised before the engine ran. */

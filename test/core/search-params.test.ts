@@ -29,6 +29,13 @@ describe('parseSearchParams', () => {
     expect(parseSearchParams({ q: ` ${'x'.repeat(2000)} ` }).q).toHaveLength(2000);
   });
 
+  it('counts q in characters (code points), not UTF-16 units', () => {
+    const emoji = '\u{1F600}';
+    expect(parseSearchParams({ q: emoji.repeat(2000) }).q).toBe(emoji.repeat(2000));
+    expect(problemsOf({ q: emoji.repeat(2001) })[0]!.field).toBe('q');
+    expect(parseSearchParams({ q: `${emoji.repeat(1999)}x` }).q).toHaveLength(3999);
+  });
+
   it('accepts GET strings for include_content and content_results', () => {
     expect(parseSearchParams({ q: 'a', include_content: 'true', content_results: '7' })).toMatchObject({ includeContent: true, contentResults: 7 });
     expect(parseSearchParams({ q: 'a', include_content: '0' }).includeContent).toBe(false);

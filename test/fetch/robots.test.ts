@@ -1,3 +1,5 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import robotsParserModule from 'robots-parser';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { createPageLoader } from '../../src/fetch/load-page.js';
@@ -73,6 +75,33 @@ describe('robots.txt', () => {
   it('an unreachable robots.txt disallows everything', async () => {
     server.route('/robots.txt', (req) => void req.socket.destroy());
     expect((await failure(loader.load(server.url('/public')))).type).toBe('robots_disallowed');
+  });
+
+  it('a refused connection is a network failure, not a robots verdict, and is not remembered', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((r) => closed.close(r));
+    const url = `http://127.0.0.1:${port}/public`;
+    const err = await failure(loader.load(url));
+    expect(err.type).toBe('network');
+    // The host comes back a moment later: its robots.txt is asked for again, not a remembered ban.
+    const revived = createServer((req, res) => {
+      if (req.url === '/robots.txt') res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nAllow: /\n');
+      else res.writeHead(200, { 'content-type': 'text/html' }).end('<p>up</p>');
+    });
+    await new Promise<void>((r) => revived.listen(port, '127.0.0.1', r));
+    try {
+      expect((await loader.load(url)).status).toBe(200);
+    } finally {
+      revived.closeAllConnections();
+      await new Promise((r) => revived.close(r));
+    }
+  });
+
+  it('a host that does not resolve is a network failure, not a robots verdict', async () => {
+    const err = await failure(loader.load('http://robots-test.invalid/public'));
+    expect(err.type).toBe('network');
   });
 
   it('is cached per origin for 24 h on the clock, then fetched again', async () => {

@@ -63,6 +63,22 @@ describe('body size limit', () => {
     expect(pulled).toBeLessThanOrEqual(1); // at most the stream's own start-up pull
   });
 
+  it('refuses a declared size over the limit before the key is checked; a chunked body without a key is never read', async () => {
+    const h = await harness({ http: { maxBodyBytes: 100 } });
+    const declared = await h.call('/api/crawl', { method: 'POST', headers: { 'content-length': '1000' }, body: 'x'.repeat(1000), key: null });
+    expect(declared.status).toBe(413);
+    let pulled = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled++;
+        controller.enqueue(new TextEncoder().encode('x'.repeat(50)));
+      },
+    });
+    const chunked = await h.call('/api/crawl', { method: 'POST', body, duplex: 'half', key: null } as RequestInit & { key: null });
+    expect(chunked.status).toBe(401);
+    expect(pulled).toBeLessThanOrEqual(1);
+  });
+
   it('stops reading a streamed body at the limit', async () => {
     const h = await harness({ http: { maxBodyBytes: 100 } });
     let pulled = 0;

@@ -122,7 +122,8 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
   it('gates types: a binary content type, and binary bytes served as text/html', async () => {
     expect((await failureOf(renderer.render(`${site.origin}/pdf-no-extension`, opts()))).type).toBe('unsupported_content_type');
     const sniffed = await failureOf(renderer.render(`${site.origin}/png-as-html`, opts()));
-    expect(sniffed).toMatchObject({ type: 'unsupported_content_type', message: 'The body is image/png data' });
+    // The wording depends on the Chromium build (Debian's transcodes the body: "binary data"); the verdict does not.
+    expect(sniffed.type).toBe('unsupported_content_type');
   });
 
   it('refuses a page announced over the cap on its headers, without waiting for the body', async () => {
