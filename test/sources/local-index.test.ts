@@ -225,3 +225,36 @@ describe('localIndex', () => {
     expect(await rejection(index.search(q('fox'), ctx(0)))).toBeInstanceOf(RangeError);
   });
 });
+
+describe('localIndex ranking query (ranked and limited before the documents are joined)', () => {
+  it('answers exactly what a single ranking query with snippet() per match answers', async () => {
+    // Few distinct words, so ties in bm25 are common and the id tie-break matters.
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa', 'sigma', 'theta'];
+    let seed = 7;
+    const pick = () => words[Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * words.length)]!;
+    const docs = Array.from({ length: 1500 }, (_, i) => ({
+      url: `https://h${i % 7}.example.test/p/${i}${i % 5 === 0 ? '.pdf' : ''}`,
+      title: Array.from({ length: 3 }, pick).join(' '),
+      text: Array.from({ length: 20 + (i % 40) }, pick).join(' '),
+    }));
+    const db = new Database(':memory:');
+    const index = localIndex({ database: db });
+    await index.add(docs);
+    // The former single query: snippet() and the documents' join ahead of ORDER BY … LIMIT.
+    const reference = db.prepare(
+      `SELECT d.url, d.title, snippet(index_fts, 1, '', '', '…', 32) AS snippet
+         FROM index_fts JOIN index_documents d ON d.id = index_fts.rowid
+        WHERE index_fts MATCH ? ORDER BY bm25(index_fts, 10, 1.0), d.id LIMIT ?`,
+    );
+    for (const [query, match] of [['alpha', '"alpha"'], ['beta gamma', '"beta" AND "gamma"'], ['"omega kappa"', '"omega kappa"'], ['sig*', '"sig" *']] as const) {
+      for (const limit of [1, 10]) {
+        const expected = (reference.all(match, limit) as { url: string; title: string; snippet: string }[])
+          .map((r) => ({ title: r.title, url: r.url, snippet: r.snippet.replace(/\s+/g, ' ').trim() }));
+        expect(expected).toHaveLength(limit);
+        expect((await index.search(q(query), ctx(limit))).results).toEqual(expected);
+      }
+    }
+    await index.close();
+    db.close();
+  });
+});
