@@ -42,8 +42,8 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   const pruner = tracePruner(db, clock, retention);
   const freeIds = new RecentIds(clock, retention);
   const freeCounts = new FreeCounts(store);
-  // Prune on open too, so a file whose ledgers settle rarely still sheds its old trace.
-  store.transaction(() => pruner.pruneAll())(false);
+  // Prune on open too (bounded), so a file whose ledgers settle rarely still sheds its old trace.
+  store.transaction(() => pruner.pruneOpening())(false);
   const q = {
     org: db.prepare('SELECT * FROM organizations WHERE id = ?'),
     orgs: db.prepare('SELECT id, balance, used FROM organizations ORDER BY id'),
