@@ -19,6 +19,7 @@ import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { Engine } from '../../src/types.js';
 
 const HOLDER = fileURLToPath(new URL('./fixtures/lock-holder.mjs', import.meta.url));
+const INDEXER = fileURLToPath(new URL('./fixtures/bulk-indexer.ts', import.meta.url));
 
 let dir: string;
 let file: string;
@@ -144,4 +145,35 @@ describe('a database locked by another process', () => {
     expect(await ledger.reserve({ id: 'all', organization: 'acme', amount: 5 }, 0)).toEqual({ ok: true });
     expect(await ledger.usage('acme')).toMatchObject({ balance: 5, used: 0 });
   });
+
+  it('a bulk index add in another process commits in chunks: charges go through while it runs', async () => {
+    const store = openSqlite({ database: file, durability: 'normal' });
+    const ledger = sqliteLedger(store); // the system clock and the default 5 s wait
+    cleanup.push(() => ledger.close());
+    await ledger.createOrganization('acme', 100, 0);
+    const child = spawn(process.execPath, ['--import', 'tsx', INDEXER, file, '6000'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    cleanup.push(() => {
+      if (child.exitCode === null) child.kill();
+    });
+    let out = '';
+    const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+    child.stdout.on('data', (chunk: Buffer) => (out += chunk.toString()));
+    while (!out.includes('adding')) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 200)); // well inside the add (6,000 documents take seconds)
+    // Documents committed when each charge went through: a single transaction would let a charge in only
+    // once all 6,000 are.
+    const indexed = store.db.prepare('SELECT count(*) FROM index_documents').pluck();
+    const seen: number[] = [];
+    let charged = 0;
+    for (let i = 0; i < 5; i++) {
+      await ledger.reserve({ id: `c${i}`, organization: 'acme', amount: 1 }, 0);
+      charged += await ledger.settle({ id: `c${i}`, organization: 'acme', kind: 'search', charged: 1, answered: true });
+      seen.push(indexed.get() as number);
+    }
+    await exited;
+    expect(out).toContain('done');
+    expect(seen[0]).toBeLessThan(6000);
+    expect(charged).toBe(5);
+    expect(await ledger.usage('acme')).toMatchObject({ balance: 95, used: 5 });
+  }, 60_000);
 });

@@ -221,6 +221,41 @@ describe('localIndex', () => {
     db.close();
   });
 
+  it('commits a bulk add in chunks, so other writers of the file get in before it ends', async () => {
+    const file = join(dir, 'bulk.db');
+    const bulk = localIndex({ database: file });
+    const other = new Database(file);
+    other.pragma('busy_timeout = 0'); // never waits: it only succeeds between chunks
+    other.exec('CREATE TABLE IF NOT EXISTS ledger (n INTEGER)');
+    const words = (i: number) => Array.from({ length: 300 }, (_, j) => `w${(i * 7 + j * 13) % 997}`).join(' ');
+    const docs = Array.from({ length: 3000 }, (_, i) => ({ url: `https://bulk.example.test/${i}`, title: `Doc ${i}`, text: words(i) }));
+    let addDone = false;
+    const adding = bulk.add(docs).then((n) => ((addDone = true), n));
+    // Another writer, trying every turn until it gets the lock (each try fails at once while a chunk holds it).
+    let seenWhenWritten = -1;
+    let doneWhenWritten = true;
+    await new Promise<void>((resolve) => {
+      const attempt = () => {
+        try {
+          other.prepare('INSERT INTO ledger (n) VALUES (1)').run();
+          seenWhenWritten = (other.prepare('SELECT count(*) FROM index_documents').pluck().get() as number);
+          doneWhenWritten = addDone;
+          resolve();
+        } catch {
+          setImmediate(attempt);
+        }
+      };
+      setImmediate(attempt);
+    });
+    expect(await adding).toBe(3000);
+    expect(doneWhenWritten).toBe(false);
+    expect(seenWhenWritten).toBeGreaterThan(0); // after the first chunk…
+    expect(seenWhenWritten).toBeLessThan(3000); // …before the last
+    expect(await bulk.count()).toBe(3000);
+    other.close();
+    await bulk.close();
+  });
+
   it('rejects a bad limit and an aborted signal like every source', async () => {
     expect(await rejection(index.search(q('fox'), ctx(0)))).toBeInstanceOf(RangeError);
   });

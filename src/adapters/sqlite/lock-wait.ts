@@ -13,7 +13,8 @@ export const BUSY_TIMEOUT_MS = 2;
 /** Default total wait for the lock: long enough for a writer's chunk, far under the extract deadline (30 s). */
 export const DEFAULT_LOCK_WAIT_MS = 5_000;
 const FIRST_BACKOFF_MS = 2;
-const MAX_BACKOFF_MS = 100;
+// Capped low so a waiter finds the gaps a bulk writer leaves between its chunks (local-index.ts).
+const MAX_BACKOFF_MS = 50;
 
 /** SQLITE_BUSY and its extended codes (…_SNAPSHOT, …_RECOVERY, …_TIMEOUT): another connection holds a lock. */
 export function isBusy(error: unknown): boolean {
@@ -23,10 +24,16 @@ export function isBusy(error: unknown): boolean {
 
 /**
  * Runs `attempt` (a synchronous transaction) now, and again after growing pauses while it fails with
- * SQLITE_BUSY, for at most `waitMs` of `clock` time. The first attempt runs before this returns, so an
- * unlocked database costs no extra turn.
+ * SQLITE_BUSY, for at most `waitMs` of `clock` time, then throws `unavailable(cause)` (default:
+ * LedgerUnavailableError). The first attempt runs before this returns, so an unlocked database costs no
+ * extra turn.
  */
-export async function withLockWait<T>(attempt: () => T, clock: Clock, waitMs: number): Promise<T> {
+export async function withLockWait<T>(
+  attempt: () => T,
+  clock: Clock,
+  waitMs: number,
+  unavailable: (cause: unknown) => Error = (cause) => new LedgerUnavailableError(undefined, cause),
+): Promise<T> {
   const deadline = clock.now() + waitMs;
   let pause = FIRST_BACKOFF_MS;
   for (;;) {
@@ -35,7 +42,7 @@ export async function withLockWait<T>(attempt: () => T, clock: Clock, waitMs: nu
     } catch (error) {
       if (!isBusy(error)) throw error;
       const left = deadline - clock.now();
-      if (left <= 0) throw new LedgerUnavailableError(undefined, error);
+      if (left <= 0) throw unavailable(error);
       await clock.sleep(Math.min(pause, left));
       pause = Math.min(pause * 2, MAX_BACKOFF_MS);
     }
