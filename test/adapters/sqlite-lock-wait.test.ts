@@ -13,6 +13,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { createEngine } from '../../src/engine.js';
+import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
@@ -101,12 +102,21 @@ describe('a database locked by another process', () => {
     const clock = new ManualClock();
     const engine = engineOn(clock);
     await engine.admin.createOrganization('acme', { credits: 10 });
+    const key = await engine.admin.createApiKey('acme');
     const holder = await holdLock();
     const error = await clock.drive(engine.search({ q: 'locked out' }, { organization: 'acme' })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LedgerUnavailableError);
     const { status, code, body } = error as LedgerUnavailableError;
     expect({ status, code, retryable: body.retryable }).toEqual({ status: 503, code: 'ledger_unavailable', retryable: true });
     await expect(clock.drive(engine.admin.addCredits('acme', 5))).rejects.toBeInstanceOf(LedgerUnavailableError);
+    // Over HTTP: a 503 with the error body, never a 500.
+    const reply = await clock.drive(createFetchHandler(engine, { clock })(new Request('http://websift.test/api/search', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ q: 'locked out over http' }),
+    })));
+    expect(reply.status).toBe(503);
+    expect(await reply.json()).toMatchObject({ status: 'error', code: 'ledger_unavailable', retryable: true });
     await holder.release();
     const usage = await engine.usage({ organization: 'acme' });
     expect(usage.credits).toEqual({ balance: 10, used: 0 });
