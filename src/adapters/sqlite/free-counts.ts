@@ -19,6 +19,8 @@ export class FreeCounts {
   readonly #pending = new Map<string, Counts>();
   readonly #write: (durable: boolean, batch: [string, Counts][]) => Promise<void>;
   #scheduled = false;
+  /** The batch being written (possibly waiting for the lock). */
+  #writing: Promise<void> | undefined;
 
   constructor(store: SqliteDatabase) {
     const bump = store.db.prepare(
@@ -41,17 +43,25 @@ export class FreeCounts {
     }
   }
 
-  /** Writes what is pending (before a read of the counters, and on close); on failure keeps it pending. */
+  /**
+   * Writes what is pending (before a read of the counters, and on close); on failure keeps it pending.
+   * Resolves once every count added before the call is written, including a batch still waiting for the lock.
+   */
   async flush(): Promise<void> {
     this.#scheduled = false;
+    while (this.#writing) await this.#writing.catch(() => undefined);
     if (this.#pending.size === 0) return;
     const batch = [...this.#pending];
     this.#pending.clear();
+    const writing = this.#write(false, batch);
+    this.#writing = writing;
     try {
-      await this.#write(false, batch);
+      await writing;
     } catch (error) {
       for (const [organization, counts] of batch) this.#merge(organization, counts); // rolled back: none written
       throw error;
+    } finally {
+      this.#writing = undefined;
     }
   }
 
