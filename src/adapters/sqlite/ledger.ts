@@ -161,7 +161,6 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   // A settlement that found the database locked for the whole wait was not applied: its hold is released
   // later, in the background, so the credits do not stay held until close (stranded-releases.ts).
   const stranded = new StrandedReleases(clock, (s) => settleTx(false, s));
-  const settleNow = (durable: boolean, s: Settlement): Promise<number> => settleTx(durable, s);
   const strandOnFailure = (s: Settlement, settling: Promise<number>): Promise<number> =>
     settling.catch((error: unknown) => {
       if (error instanceof LedgerUnavailableError) stranded.add({ ...s, charged: 0 });
@@ -212,9 +211,9 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
           }
         }
         // A release only moves counters and a hold: committed at once, without fsync.
-        return strandOnFailure(s, settleNow(false, s));
+        return strandOnFailure(s, settleTx(false, s));
       }
-      return strandOnFailure(s, alone ? settleNow(true, s) : settlements.push(s));
+      return strandOnFailure(s, alone ? settleTx(true, s) : settlements.push(s));
     },
     async usage(organization): Promise<UsageCounts | null> {
       await freeCounts.flush();
