@@ -36,6 +36,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const extraction = createExtraction(options, clock);
   let sqlite: SqliteDatabase | undefined;
   const store = () => (sqlite ??= openSqlite({
+    clock, // paces the waits for a database locked by another writer
     ...(options.database !== undefined ? { database: options.database } : {}),
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
   }));

@@ -136,6 +136,17 @@ export class ExtractTimeoutError extends WebsiftError {
   }
 }
 
+/**
+ * The credit ledger (or key store) could not be written within its lock wait: another writer (a bulk
+ * index add, another process) held the database. Nothing was charged; retrying later is safe.
+ */
+export class LedgerUnavailableError extends WebsiftError {
+  override name = 'LedgerUnavailableError' as const;
+  constructor(message = 'The credit ledger is busy (its database is locked by another writer); nothing was charged. Please retry.', cause?: unknown) {
+    super(503, 'ledger_unavailable', message, { retryable: true, cause });
+  }
+}
+
 export const isWebsiftError = (e: unknown): e is WebsiftError => e instanceof WebsiftError;
 export const isRateLimitError = (e: unknown): e is RateLimitError => e instanceof RateLimitError;
 export const isInvalidRequestError = (e: unknown): e is InvalidRequestError => e instanceof InvalidRequestError;

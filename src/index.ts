@@ -11,6 +11,7 @@ export {
   RateLimitError,
   SearchUnavailableError,
   ExtractTimeoutError,
+  LedgerUnavailableError,
   isWebsiftError,
   isRateLimitError,
   isInvalidRequestError,

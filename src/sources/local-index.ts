@@ -1,8 +1,13 @@
 // localIndex: a SearchSource over the user's own documents in SQLite FTS5. It may share the engine's
 // database file, so it keeps to its own tables (index_documents, index_fts) and runs in WAL mode.
+// Writes never hold the lock for long nor wait for it synchronously: a bulk add commits in chunks and
+// pauses between them, so the engine's ledger (in this process or another) gets the lock in between.
 
+import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import type { ExtractResponse, SearchQuery, SearchSource, SourceAnswer, SourceContext, SourceResult } from '../types.js';
+import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, withLockWait } from '../adapters/sqlite/lock-wait.js';
+import { systemClock } from '../adapters/system-clock.js';
+import type { Clock, ExtractResponse, SearchQuery, SearchSource, SourceAnswer, SourceContext, SourceResult } from '../types.js';
 import { documentsFromExtract, type IndexDocument } from './extracted-docs.js';
 import { toFtsPlan } from './fts-query.js';
 import { checkContext } from './http.js';
@@ -16,6 +21,10 @@ export interface LocalIndexOptions {
   id?: string;
   /** Weight of a title match relative to a body match in bm25 ranking; default 10. */
   titleWeight?: number;
+  /** How long a write waits, in ms, for a lock another connection holds before it rejects; default 5,000. */
+  lockWaitMs?: number;
+  /** Paces those waits (default: the system clock). */
+  clock?: Clock;
 }
 
 export interface LocalIndex extends SearchSource {
@@ -30,6 +39,11 @@ export interface LocalIndex extends SearchSource {
 }
 
 const SNIPPET_TOKENS = 32;
+/** A bulk add commits at most this many documents, or this many ms of writing, per transaction… */
+const CHUNK_DOCS = 500;
+const CHUNK_MS = 50;
+/** …and leaves the lock free this long between chunks (real time: another process's waiter must see it). */
+const CHUNK_PAUSE_MS = 10;
 const LEAD_CHARS = 240;
 
 export function localIndex(options: LocalIndexOptions): LocalIndex {
@@ -40,9 +54,16 @@ export function localIndex(options: LocalIndexOptions): LocalIndex {
   if (!(Number.isFinite(titleWeight) && titleWeight > 0)) throw new RangeError('localIndex: titleWeight must be a positive number');
   const owned = typeof options.database === 'string';
   const db = owned ? new Database(options.database as string) : (options.database as Database.Database);
+  const clock = options.clock ?? systemClock;
+  const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+  if (!(Number.isFinite(lockWaitMs) && lockWaitMs >= 0)) throw new RangeError('localIndex: lockWaitMs must be a non-negative number');
+  // Opening may wait for the lock synchronously (once, like the engine's open); afterwards SQLite's own
+  // busy wait, which blocks the event loop, is a couple of ms and lockWait() retries from the event loop.
+  // A database passed in keeps its own setting (the retries cover it too).
+  if (owned) db.pragma('busy_timeout = 5000');
   if (owned && options.database !== ':memory:') db.pragma('journal_mode = WAL');
-  db.pragma('busy_timeout = 5000');
   db.exec(INDEX_SCHEMA);
+  if (owned) db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
   // Operator filters run inside the query, before LIMIT, with the same matching code as every adapter.
   db.function('websift_url_ok', { deterministic: true }, (url: unknown, filter: unknown) =>
     typeof url === 'string' && typeof filter === 'string' && compiledFilter(filter)(url) ? 1 : 0,
@@ -52,19 +73,41 @@ export function localIndex(options: LocalIndexOptions): LocalIndex {
     `INSERT INTO index_documents (url, title, text) VALUES (@url, @title, @text)
      ON CONFLICT(url) DO UPDATE SET title = excluded.title, text = excluded.text`,
   );
-  const addMany = db.transaction((docs: IndexDocument[]) => {
-    for (const d of docs) upsert.run(d);
-    return docs.length;
+  /** Writes docs[from…] until a chunk is full; returns where the next chunk starts. */
+  const writeChunk = db.transaction((docs: IndexDocument[], from: number) => {
+    const start = performance.now();
+    let i = from;
+    while (i < docs.length && i - from < CHUNK_DOCS && performance.now() - start < CHUNK_MS) upsert.run(docs[i++]!);
+    return i;
   });
+  const lockWait = <T>(attempt: () => T) =>
+    withLockWait(attempt, clock, lockWaitMs, (cause) => new Error(`localIndex: the database stayed locked for ${lockWaitMs} ms`, { cause }));
+  const addMany = async (docs: IndexDocument[]): Promise<number> => {
+    for (let done = 0; done < docs.length; ) {
+      if (done > 0) await new Promise((resolve) => setTimeout(resolve, CHUNK_PAUSE_MS));
+      const from = done;
+      done = await lockWait(() => writeChunk.immediate(docs, from));
+    }
+    return docs.length;
+  };
   const del = db.prepare('DELETE FROM index_documents WHERE url = ?');
   const countStmt = db.prepare('SELECT count(*) AS n FROM index_documents');
+  // Ranked and limited on the FTS table alone, then joined: the top rows only are looked up in
+  // index_documents and given a snippet (the outer MATCH on their rowids is snippet()'s full-text
+  // context). Joining the documents before ranking cost a B-tree lookup per match: 1.2–2.5× bare FTS5
+  // (docs/benchmarks.md). A URL is read per match only when an operator filter needs it.
   const ranked = db.prepare(
     `SELECT d.url, d.title, snippet(index_fts, 1, '', '', '…', ${SNIPPET_TOKENS}) AS snippet, d.text
-       FROM index_fts JOIN index_documents d ON d.id = index_fts.rowid
-      WHERE index_fts MATCH @match AND (@filter IS NULL OR websift_url_ok(d.url, @filter))
-        AND (@exclude IS NULL OR d.id NOT IN (SELECT rowid FROM index_fts WHERE index_fts MATCH @exclude))
-      ORDER BY bm25(index_fts, @titleWeight, 1.0), d.id
-      LIMIT @limit`,
+       FROM (SELECT rowid AS id, bm25(index_fts, @titleWeight, 1.0) AS score FROM index_fts
+              WHERE index_fts MATCH @match
+                AND (@filter IS NULL OR websift_url_ok((SELECT url FROM index_documents WHERE id = index_fts.rowid), @filter))
+                AND (@exclude IS NULL OR rowid NOT IN (SELECT rowid FROM index_fts WHERE index_fts MATCH @exclude))
+              ORDER BY score, id
+              LIMIT @limit) top
+       JOIN index_fts ON index_fts.rowid = top.id
+       JOIN index_documents d ON d.id = top.id
+      WHERE index_fts MATCH @match
+      ORDER BY top.score, top.id`,
   );
   const unranked = db.prepare(
     `SELECT d.url, d.title, '' AS snippet, d.text FROM index_documents d
@@ -116,7 +159,7 @@ export function localIndex(options: LocalIndexOptions): LocalIndex {
     async remove(url) {
       open();
       const key = normaliseDocument({ url, title: '', text: '' }, 0).url;
-      return del.run(key).changes > 0;
+      return lockWait(() => del.run(key).changes > 0);
     },
     async count() {
       open();

@@ -33,8 +33,8 @@ async function setup(credits: number): Promise<{ ledger: Ledger; transactions: (
   const counted: SqliteDatabase = {
     ...store,
     db: store.db,
-    transaction: (fn) => {
-      const tx = store.transaction(fn);
+    write: (fn) => {
+      const tx = store.write(fn);
       return (durable, ...args) => {
         count++;
         return tx(durable, ...args);

@@ -12,6 +12,8 @@ import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/datab
 import { sqliteKeyStore } from '../../src/adapters/sqlite/key-store.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { SCHEMA_VERSION } from '../../src/adapters/sqlite/schema.js';
+import { OPEN_CHUNKS } from '../../src/adapters/sqlite/trace-pruner.js';
+import { timeOrderedIds } from '../../src/core/request-id.js';
 import type { Ledger } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 
@@ -53,8 +55,8 @@ describe('migration from schema version 1', () => {
   it('upgrades the file in place and keeps balances, counters and keys', async () => {
     copyFileSync(V1_FIXTURE, file);
     const { db, ledger } = open();
-    expect(SCHEMA_VERSION).toBe(2);
-    expect(db.db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 2 }]);
+    expect(SCHEMA_VERSION).toBe(3);
+    expect(db.db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
     expect(await ledger.usage('acme')).toEqual({ balance: 93, used: 7, requests: { search: 2, extract: 1 }, free: 1 });
     // The orphaned hold was carried over and released by the open: all 93 can be reserved.
     expect(db.db.prepare('SELECT id FROM reservations').pluck().all()).toEqual([]);
@@ -67,7 +69,7 @@ describe('migration from schema version 1', () => {
     expect(await charge(ledger, 'after-upgrade', 3)).toBe(0);
     expect(await ledger.usage('acme')).toEqual({ balance: 90, used: 10, requests: { search: 3, extract: 1 }, free: 1 });
     db.close();
-    const again = open(); // a second open finds version 2 and migrates nothing
+    const again = open(); // a second open finds version 3 and migrates nothing
     expect(await again.ledger.organization('acme')).toEqual({ id: 'acme', balance: 90, used: 10 });
     expect(traced(again.db)).toEqual(['after-upgrade']);
   });
@@ -155,6 +157,44 @@ describe('pruning by the Clock', () => {
     expect(traced(db)).toEqual([...young, 'young-zz']);
     expect(await ledger.usage('acme')).toMatchObject({ balance: 5, free: 64 });
     expect(await charge(ledger, 'held', 4)).toBe(4); // the pending reservation survived the prune
+  });
+
+  it('an open prunes a bounded number of old ids (the oldest first); later settlements prune the rest', async () => {
+    const clock = new ManualClock();
+    const first = open({ clock, finishedRetentionMs: HOUR });
+    await first.ledger.createOrganization('acme', 5, 0);
+    // History written straight into the table (as years of settlements would leave it): time-ordered ids.
+    const ids = timeOrderedIds(clock);
+    const insert = first.db.db.prepare(
+      "INSERT INTO reservations (id, organization, amount, session, created_at, finished) VALUES (?, 'acme', 1, 0, ?, 1)",
+    );
+    const OLD = OPEN_CHUNKS * 1000 + 500;
+    first.db.db.transaction(() => {
+      for (let i = 0; i < OLD; i++) insert.run(ids(), clock.now());
+    })();
+    await clock.advance(HOUR + 1);
+    const young = ids();
+    insert.run(young, clock.now());
+    first.db.close();
+    const second = open({ clock, finishedRetentionMs: HOUR });
+    // Bounded: OPEN_CHUNKS chunks of 1,000 went, the oldest; 500 old ids and the young one are left.
+    expect(traced(second.db)).toHaveLength(501);
+    for (let i = 0; i < 64; i++) await released(second.ledger, `later-${i}`);
+    // The 64th settlement pruned the next chunk: only ids within the retention are left.
+    expect(traced(second.db)).toEqual([young, ...Array.from({ length: 64 }, (_, i) => `later-${i}`)].sort());
+  });
+
+  it('opening and closing release pending holds from the pending index, without reading the trace', () => {
+    const { db } = open();
+    // The sweep's statements (database.ts): a scan of the partial index of pending rows, never of the table.
+    const whose = '((@session IS NULL AND session NOT IN (SELECT n FROM sessions)) OR session = @session)';
+    for (const sql of [
+      `SELECT organization, SUM(amount) AS amount FROM reservations WHERE finished = 0 AND ${whose} GROUP BY organization`,
+      `DELETE FROM reservations WHERE finished = 0 AND ${whose}`,
+    ]) {
+      const plan = (db.db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all({ session: 1 }) as { detail: string }[]).map((r) => r.detail);
+      expect(plan.filter((d) => /\breservations\b/.test(d))).toEqual(['SCAN reservations USING INDEX reservations_pending']);
+    }
   });
 
   it('refuses a retention that is not a positive number', () => {

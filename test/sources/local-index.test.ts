@@ -221,7 +221,75 @@ describe('localIndex', () => {
     db.close();
   });
 
+  it('commits a bulk add in chunks, so other writers of the file get in before it ends', async () => {
+    const file = join(dir, 'bulk.db');
+    const bulk = localIndex({ database: file });
+    const other = new Database(file);
+    other.pragma('busy_timeout = 0'); // never waits: it only succeeds between chunks
+    other.exec('CREATE TABLE IF NOT EXISTS ledger (n INTEGER)');
+    const words = (i: number) => Array.from({ length: 300 }, (_, j) => `w${(i * 7 + j * 13) % 997}`).join(' ');
+    const docs = Array.from({ length: 3000 }, (_, i) => ({ url: `https://bulk.example.test/${i}`, title: `Doc ${i}`, text: words(i) }));
+    let addDone = false;
+    const adding = bulk.add(docs).then((n) => ((addDone = true), n));
+    // Another writer, trying every turn until it gets the lock (each try fails at once while a chunk holds it).
+    let seenWhenWritten = -1;
+    let doneWhenWritten = true;
+    await new Promise<void>((resolve) => {
+      const attempt = () => {
+        try {
+          other.prepare('INSERT INTO ledger (n) VALUES (1)').run();
+          seenWhenWritten = (other.prepare('SELECT count(*) FROM index_documents').pluck().get() as number);
+          doneWhenWritten = addDone;
+          resolve();
+        } catch {
+          setImmediate(attempt);
+        }
+      };
+      setImmediate(attempt);
+    });
+    expect(await adding).toBe(3000);
+    expect(doneWhenWritten).toBe(false);
+    expect(seenWhenWritten).toBeGreaterThan(0); // after the first chunk…
+    expect(seenWhenWritten).toBeLessThan(3000); // …before the last
+    expect(await bulk.count()).toBe(3000);
+    other.close();
+    await bulk.close();
+  });
+
   it('rejects a bad limit and an aborted signal like every source', async () => {
     expect(await rejection(index.search(q('fox'), ctx(0)))).toBeInstanceOf(RangeError);
+  });
+});
+
+describe('localIndex ranking query (ranked and limited before the documents are joined)', () => {
+  it('answers exactly what a single ranking query with snippet() per match answers', async () => {
+    // Few distinct words, so ties in bm25 are common and the id tie-break matters.
+    const words = ['alpha', 'beta', 'gamma', 'delta', 'omega', 'kappa', 'sigma', 'theta'];
+    let seed = 7;
+    const pick = () => words[Math.floor(((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31) * words.length)]!;
+    const docs = Array.from({ length: 1500 }, (_, i) => ({
+      url: `https://h${i % 7}.example.test/p/${i}${i % 5 === 0 ? '.pdf' : ''}`,
+      title: Array.from({ length: 3 }, pick).join(' '),
+      text: Array.from({ length: 20 + (i % 40) }, pick).join(' '),
+    }));
+    const db = new Database(':memory:');
+    const index = localIndex({ database: db });
+    await index.add(docs);
+    // The former single query: snippet() and the documents' join ahead of ORDER BY … LIMIT.
+    const reference = db.prepare(
+      `SELECT d.url, d.title, snippet(index_fts, 1, '', '', '…', 32) AS snippet
+         FROM index_fts JOIN index_documents d ON d.id = index_fts.rowid
+        WHERE index_fts MATCH ? ORDER BY bm25(index_fts, 10, 1.0), d.id LIMIT ?`,
+    );
+    for (const [query, match] of [['alpha', '"alpha"'], ['beta gamma', '"beta" AND "gamma"'], ['"omega kappa"', '"omega kappa"'], ['sig*', '"sig" *']] as const) {
+      for (const limit of [1, 10]) {
+        const expected = (reference.all(match, limit) as { url: string; title: string; snippet: string }[])
+          .map((r) => ({ title: r.title, url: r.url, snippet: r.snippet.replace(/\s+/g, ' ').trim() }));
+        expect(expected).toHaveLength(limit);
+        expect((await index.search(q(query), ctx(limit))).results).toEqual(expected);
+      }
+    }
+    await index.close();
+    db.close();
   });
 });

@@ -1,9 +1,13 @@
 // Opens the SQLite file that holds ledger, keys and counters (default ':memory:'), migrates it, and
 // registers this open as a session. Reservations belong to a session; on every open, sessions
 // whose process is gone (crashed) are removed with their reservations, so no credits stay stranded.
+// After the open, writes never wait for the lock synchronously (lock-wait.ts).
 
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
+import type { Clock } from '../../types.js';
+import { systemClock } from '../system-clock.js';
+import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, isBusy, withLockWait } from './lock-wait.js';
 import { currentProcess, processAlive, type ProcessIdentity } from './process-alive.js';
 import { migrate } from './schema.js';
 
@@ -18,7 +22,18 @@ export interface SqliteOptions {
    * Reservations and free-request counters never need the fsync: a lost reservation is a released one.
    */
   durability?: Durability;
+  /** Paces the waits for a locked database (default: the system clock). */
+  clock?: Clock;
+  /**
+   * How long a write waits, in ms, for a lock another connection holds before it fails with
+   * LedgerUnavailableError (503, retryable, nothing written); default 5,000. Waited on the event loop
+   * (retries with backoff), never inside SQLite.
+   */
+  lockWaitMs?: number;
 }
+
+/** How long the open itself (migration, session row) may wait for the lock, synchronously: it runs once, at start-up. */
+const OPEN_BUSY_TIMEOUT_MS = 5_000;
 
 export interface SqliteDatabase {
   readonly db: Database.Database;
@@ -31,6 +46,8 @@ export interface SqliteDatabase {
    * `durable` decides per call whether the commit is fsynced (when durability is 'full').
    */
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (durable: boolean, ...args: A) => R;
+  /** Like `transaction`, but a locked database is waited for on the event loop (up to `lockWaitMs`). */
+  write<A extends unknown[], R>(fn: (...args: A) => R): (durable: boolean, ...args: A) => Promise<R>;
   close(): void;
 }
 
@@ -40,9 +57,14 @@ const liveSessions = new Set<string>();
 export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
   const path = options.database ?? ':memory:';
   const inMemory = path === ':memory:' || path === '';
+  const clock = options.clock ?? systemClock;
+  const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
+  if (!(Number.isFinite(lockWaitMs) && lockWaitMs >= 0)) {
+    throw new RangeError(`openSqlite: lockWaitMs must be a non-negative number of milliseconds (got ${lockWaitMs})`);
+  }
   const db = new Database(path);
   try {
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${OPEN_BUSY_TIMEOUT_MS}`);
     // Small pages for a new file (no effect on an existing one): every commit appends each page it touched
     // to the WAL, and a charge touches two tiny rows; 1 KiB pages cut a reserve + settle by ~15 % of CPU.
     db.pragma('page_size = 1024');
@@ -73,6 +95,11 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
     };
   }
 
+  function write<A extends unknown[], R>(fn: (...args: A) => R) {
+    const tx = transaction(fn);
+    return (durable: boolean, ...args: A): Promise<R> => withLockWait(() => tx(durable, ...args), clock, lockWaitMs);
+  }
+
   const session = randomUUID();
   const me = currentProcess();
   const sweep = sessionSweeper(db);
@@ -85,6 +112,7 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
     return Number(row.lastInsertRowid);
   })(true);
   liveSessions.add(session);
+  db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
 
   let closed = false;
   return {
@@ -92,12 +120,22 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
     session,
     sessionNumber,
     transaction,
+    write,
     close() {
       if (closed) return;
       closed = true;
       liveSessions.delete(session);
-      // A clean close releases what this session still holds (requests cut short by close).
-      transaction(() => sweep(sessionNumber))(true);
+      // A clean close releases what this session still holds (requests cut short by close). Locked by
+      // another writer: left to the next open, which finds this session dead (closed in this process,
+      // or once the process is gone) and releases it then.
+      try {
+        transaction(() => sweep(sessionNumber))(true);
+      } catch (error) {
+        if (!isBusy(error)) {
+          db.close();
+          throw error;
+        }
+      }
       db.close();
     },
   };

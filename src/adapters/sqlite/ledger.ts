@@ -4,16 +4,20 @@
 // organization row), and a settlement never charges more than its reservation. A settlement is
 // applied once: it marks the reservation's row finished (or adds a finished row when nothing was
 // reserved) in the same transaction, and a second settlement of that id charges and counts nothing.
-// Finished rows are the trace, pruned by age (trace-pruner.ts).
+// Finished rows are the trace, pruned by age (trace-pruner.ts). Writes wait for a locked database on
+// the event loop, up to the store's lockWaitMs, then reject with LedgerUnavailableError (lock-wait.ts).
 
+import { LedgerUnavailableError } from '../../errors.js';
 import type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts } from '../../ports/ledger.js';
 import type { Clock, OrganizationInfo } from '../../types.js';
 import { systemClock } from '../system-clock.js';
 import { checkCredits } from './amounts.js';
 import type { SqliteDatabase } from './database.js';
 import { FreeCounts } from './free-counts.js';
+import { isBusy } from './lock-wait.js';
 import { RecentIds } from './recent-ids.js';
 import { TurnBatch } from './turn-batch.js';
+import { StrandedReleases } from './stranded-releases.js';
 import { FINISHED_RETENTION_MS, tracePruner } from './trace-pruner.js';
 
 interface OrgRow {
@@ -42,8 +46,12 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   const pruner = tracePruner(db, clock, retention);
   const freeIds = new RecentIds(clock, retention);
   const freeCounts = new FreeCounts(store);
-  // Prune on open too, so a file whose ledgers settle rarely still sheds its old trace.
-  store.transaction(() => pruner.pruneAll())(false);
+  // Prune on open too (bounded), so a file whose ledgers settle rarely still sheds its old trace.
+  try {
+    store.transaction(() => pruner.pruneOpening())(false);
+  } catch (error) {
+    if (!isBusy(error)) throw error; // locked by another writer: the settlements' chunks will do it
+  }
   const q = {
     org: db.prepare('SELECT * FROM organizations WHERE id = ?'),
     orgs: db.prepare('SELECT id, balance, used FROM organizations ORDER BY id'),
@@ -108,7 +116,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     if (remember) freeIds.add(s.id); // only once the settlement went through
     return charged;
   };
-  const settleTx = Object.assign(store.transaction(settleOne), { inner: settleOne });
+  const settleTx = store.write(settleOne);
 
   /**
    * A count-only settlement of an id this handle holds no reservation for (a free repeat): counted in
@@ -136,31 +144,31 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   // commit is lost, the reservation is simply released. Charging settlements are batched while another
   // reservation of this handle is in flight (one fsync per batch); a settlement alone has nothing to wait
   // for and is committed at once, saving a turn per sequential request.
-  const reserveTx = store.transaction(reserveOne);
-  const reserveBatchTx = store.transaction((batch: readonly { r: Reservation; at: number }[]) => batch.map(reserveOne));
+  const reserveTx = store.write(reserveOne);
+  const reserveBatchTx = store.write((batch: readonly { r: Reservation; at: number }[]) => batch.map(reserveOne));
   const reservations = new TurnBatch(
-    (batch: readonly { r: Reservation; at: number }[]) => {
-      const outcomes = reserveBatchTx(false, batch);
+    async (batch: readonly { r: Reservation; at: number }[]) => {
+      const outcomes = await reserveBatchTx(false, batch);
       return batch.map((b, i) => granted(b.r, outcomes[i]!));
     },
-    (b: { r: Reservation; at: number }) => granted(b.r, reserveTx(false, b)),
+    async (b: { r: Reservation; at: number }) => granted(b.r, await reserveTx(false, b)),
   );
-  const settleBatchTx = store.transaction((batch: readonly Settlement[]) => batch.map((s) => settleTx.inner(s)));
+  const settleBatchTx = store.write((batch: readonly Settlement[]) => batch.map(settleOne));
   const settlements = new TurnBatch(
     (batch: readonly Settlement[]) => settleBatchTx(true, batch),
     (s: Settlement) => settleTx(true, s),
   );
+  // A settlement that found the database locked for the whole wait was not applied: its hold is released
+  // later, in the background, so the credits do not stay held until close (stranded-releases.ts).
+  const stranded = new StrandedReleases(clock, (s) => settleTx(false, s));
+  const strandOnFailure = (s: Settlement, settling: Promise<number>): Promise<number> =>
+    settling.catch((error: unknown) => {
+      if (error instanceof LedgerUnavailableError) stranded.add({ ...s, charged: 0 });
+      throw error;
+    });
 
-  const settleNow = (durable: boolean, s: Settlement): Promise<number> => {
-    try {
-      return Promise.resolve(settleTx(durable, s));
-    } catch (error) {
-      return Promise.reject(error);
-    }
-  };
-
-  const createTx = store.transaction((id: string, credits: number, now: number) => q.insertOrg.run(id, credits, now).changes > 0);
-  const addTx = store.transaction((id: string, credits: number) => (q.addCredits.get(credits, id) as { balance: number } | undefined)?.balance ?? null);
+  const createTx = store.write((id: string, credits: number, now: number) => q.insertOrg.run(id, credits, now).changes > 0);
+  const addTx = store.write((id: string, credits: number) => (q.addCredits.get(credits, id) as { balance: number } | undefined)?.balance ?? null);
 
   return {
     async createOrganization(id, credits, now) {
@@ -203,13 +211,12 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
           }
         }
         // A release only moves counters and a hold: committed at once, without fsync.
-        return settleNow(false, s);
+        return strandOnFailure(s, settleTx(false, s));
       }
-      if (alone) return settleNow(true, s);
-      return settlements.push(s);
+      return strandOnFailure(s, alone ? settleTx(true, s) : settlements.push(s));
     },
     async usage(organization): Promise<UsageCounts | null> {
-      freeCounts.flush();
+      await freeCounts.flush();
       const org = q.org.get(organization) as OrgRow | undefined;
       if (!org) return null;
       return {
@@ -220,9 +227,10 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
       };
     },
     async close() {
-      reservations.flush();
-      settlements.flush();
-      freeCounts.flush();
+      await Promise.all([reservations.flush(), settlements.flush()]);
+      stranded.stop(); // what is left is released by the store's close (its session's holds)
+      // Counts still locked out are lost, as in a crash: they move no credits.
+      await freeCounts.flush().catch(() => undefined);
       if (options.closeStore !== false) store.close();
     },
   };

@@ -1,0 +1,71 @@
+// Benchmark: the engine process while another process holds the database's write lock for HOLD_MS (as a
+// bulk index add in one transaction did). One charge (reserve + settle) is asked for meanwhile; measured:
+// the longest event-loop stall (largest gap between setImmediate turns, the charge's own call included),
+// the turns while the charge waited,
+// and when the charge finished. Baseline = the same charge on the unlocked file, same run.
+// Run: npx tsx bench/ledger-lock.ts
+
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { openSqlite } from '../src/adapters/sqlite/database.js';
+import { sqliteLedger } from '../src/adapters/sqlite/ledger.js';
+
+const HOLD_MS = 2_000;
+const dir = mkdtempSync(join(tmpdir(), 'websift-ledger-lock-'));
+const file = join(dir, 'websift.db');
+const ledger = sqliteLedger(openSqlite({ database: file, durability: 'normal' }));
+await ledger.createOrganization('acme', 1_000, 0);
+
+let n = 0;
+async function charge(): Promise<number> {
+  const start = performance.now();
+  const id = `c${n++}`;
+  await ledger.reserve({ id, organization: 'acme', amount: 1 }, 0);
+  await ledger.settle({ id, organization: 'acme', kind: 'search', charged: 1, answered: true });
+  return performance.now() - start;
+}
+
+const baseline = await charge();
+// The holder commits after HOLD_MS by its own timer.
+const holder = spawn(process.execPath, ['--input-type=module', '-e', `
+  import Database from 'better-sqlite3';
+  const db = new Database(process.argv[1]);
+  db.exec('BEGIN IMMEDIATE');
+  process.stdout.write('locked\\n');
+  setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${HOLD_MS});
+`, file], { stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd() });
+await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
+
+let turns = 0;
+let counting = true;
+let last = performance.now();
+let stall = 0;
+const count = () => {
+  const now = performance.now();
+  stall = Math.max(stall, now - last);
+  last = now;
+  turns++;
+  if (counting) setImmediate(count);
+};
+setImmediate(count);
+let outcome: string;
+let ms: number;
+const start = performance.now();
+try {
+  ms = await charge();
+  outcome = 'charged';
+} catch (error) {
+  ms = performance.now() - start;
+  outcome = `rejected: ${(error as Error).name} ${(error as { code?: string }).code ?? ''}`;
+}
+counting = false;
+stall = Math.max(stall, performance.now() - last);
+await new Promise<void>((resolve) => holder.on('exit', () => resolve()));
+console.log(`lock held ${HOLD_MS} ms by another process; unlocked charge ${baseline.toFixed(1)} ms`);
+console.log(`charge while locked: ${outcome} after ${ms.toFixed(0)} ms`);
+console.log(`event loop: longest stall ${stall.toFixed(0)} ms, ${turns} turns while it waited`);
+await ledger.close();
+rmSync(dir, { recursive: true, force: true });
