@@ -39,6 +39,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     clock, // paces the waits for a database locked by another writer
     ...(options.database !== undefined ? { database: options.database } : {}),
     ...(options.durability !== undefined ? { durability: options.durability } : {}),
+    ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
   }));
   const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false, clock });
   const keys = options.keyStore ?? sqliteKeyStore(store());

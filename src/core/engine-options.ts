@@ -20,6 +20,8 @@ export interface EngineOptions extends ExtractionOptions {
   database?: string;
   /** fsync policy of charging commits on the SQLite file (default 'full'; see docs/engine.md). */
   durability?: Durability;
+  /** How long a write waits, off the event loop, for a SQLite file locked by another writer (default 5 s); then 503 `ledger_unavailable`. */
+  lockWaitMs?: number;
   /** Ordered by preference; the router may reorder by health. */
   sources?: SearchSource[];
   /** Default: the system clock. */
@@ -55,6 +57,10 @@ export function checkEngineOptions(options: EngineOptions): void {
   const c = options.clock;
   if (c !== undefined && (typeof c?.now !== 'function' || typeof c?.sleep !== 'function')) {
     throw new TypeError('createEngine: clock must implement now() and sleep()');
+  }
+  const wait = options.lockWaitMs;
+  if (wait !== undefined && !(Number.isFinite(wait) && wait >= 0)) {
+    throw new RangeError(`createEngine: lockWaitMs must be a non-negative number of milliseconds (got ${String(wait)})`);
   }
   if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal') {
     throw new RangeError('createEngine: durability must be "full" or "normal"');
