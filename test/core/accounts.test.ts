@@ -110,6 +110,9 @@ describe('engine lifecycle', () => {
     expect(() => createEngine({ resultsPerSearch: 0 })).toThrow(/resultsPerSearch/);
     expect(() => createEngine({ clock: {} as never })).toThrow(/clock/);
     expect(() => createEngine({ sources: 'x' as never })).toThrow(/sources/);
+    expect(() => createEngine({ lockWaitMs: -1 })).toThrow(/lockWaitMs/);
+    expect(() => createEngine({ conversionThreads: 0 })).toThrow(/conversionThreads/);
+    expect(() => createEngine({ conversionMemoryMb: 4 })).toThrow(/conversionMemoryMb/);
   });
 });
 
