@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { flattenDeepNodes, measureDom, MAX_DEPTH } from '../../src/convert/dom-guard.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
+import { createTurndown, turndownInPlace } from '../../src/convert/turndown-service.js';
 import { hostilePage } from '../../bench/lib/hostile-pages.js';
 
 describe('hostile HTML', () => {
@@ -91,6 +92,14 @@ describe('hostile HTML', () => {
     expect(lines[header]?.match(/---/g)).toHaveLength(20_000);
     expect(lines[header - 1]).toMatch(/^\| a \| a \|/);
   }, 60_000);
+
+  it('numbers an <ol> of 50,000 items (each item had counted its list again: quadratic)', () => {
+    const items = '<li>Step of the procedure.</li>'.repeat(50_000);
+    const doc = parseHtmlDocument(`<html><body><ol start="3">${items}</ol><p>after</p></body></html>`);
+    const md = turndownInPlace(createTurndown(), doc.body);
+    expect(md.startsWith('3. Step of the procedure.\n4. Step')).toBe(true);
+    expect(md).toContain('\n50002. Step of the procedure.\n\nafter');
+  });
 
   it('handles unclosed tags, stray closers and binary-looking junk', () => {
     const md = htmlToMarkdown('<div><p>open <b>bold <i>both</div></p></span>\u0000\u0001 tail');
