@@ -119,8 +119,8 @@ function openTag(name: string, selfClosing: boolean, stack: OpenElements, foreig
   stack.push(name);
   if (FOREIGN.has(name)) foreign.push(true);
   else if (INTEGRATION.has(name)) foreign.push(false);
-  // `<x/>` closes itself only in foreign content.
-  if (selfClosing && foreign[foreign.length - 1]) closeTag(name, stack, foreign);
+  // `<x/>` closes itself only in foreign content (the parser then leaves its foreign context as is).
+  if (selfClosing && foreign[foreign.length - 1]) stack.pop();
   return true;
 }
 
