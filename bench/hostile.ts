@@ -102,7 +102,7 @@ function timings(shapes: HostileShape[], sizes: number[], runs: number): void {
       perK.push((c / n) * 1000);
       const p = parse.length > 0 ? median(parse) : undefined;
       const pText = p === undefined ? `> ${SLOW_MS} (not run)` : p.toFixed(0);
-      const ratio = p === undefined ? '< ' + (c / SLOW_MS).toFixed(2) : (c / p).toFixed(1);
+      const ratio = p === undefined ? '< ' + (c / SLOW_MS).toFixed(3) : (c / p).toFixed(p > c ? 3 : 1);
       if (p !== undefined && p > SLOW_MS) slowParse = true;
       console.log(`| ${shape} | ${n.toLocaleString('en')} | ${mib.toFixed(2)} | ${pText} | ${c.toFixed(0)} | ${ratio} | ${((c / n) * 1000).toFixed(1)} |`);
     }
