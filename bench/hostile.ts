@@ -2,8 +2,8 @@
 // growing element counts, against linkedom's bare parseHTML of the same page (interleaved in the same
 // process, median of a few runs), and peak memory per MiB of HTML for a 10 MiB article and table.
 //
-//   npx tsx bench/hostile.ts                      all shapes at 25k/50k/100k/300k, then memory
-//   npx tsx bench/hostile.ts --shapes flat,table --sizes 25000,100000 --runs 3 --no-memory
+//   node --expose-gc --import tsx bench/hostile.ts          all shapes at 25k/50k/100k/300k, then memory
+//   node --expose-gc --import tsx bench/hostile.ts --shapes flat,table --sizes 25000,100000 --runs 3 --no-memory
 //   npx tsx bench/hostile.ts --memory-only
 //
 // Pages over 12 MiB are skipped (the fetcher's cap is 10 MiB). Figures go to docs/benchmarks.md.
@@ -25,7 +25,12 @@ function arg(name: string): string | undefined {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
+// With --expose-gc each run starts from a collected heap: otherwise the previous page's garbage
+// (hundreds of MiB) is collected during whichever call comes next, parse or convert.
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
 function timed(fn: () => unknown): number {
+  collect();
   const t = performance.now();
   fn();
   return performance.now() - t;
