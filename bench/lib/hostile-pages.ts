@@ -39,8 +39,8 @@ export function hostilePage(shape: HostileShape, elements: number): string {
 
 /** A plain article of about `bytes` bytes. */
 export function articleOfSize(bytes: number): string {
-  const one = hostilePage('article', 1).length;
-  return hostilePage('article', Math.max(1, Math.floor(bytes / (one - open.length - close.length))));
+  const paragraph = hostilePage('article', 2).length - hostilePage('article', 1).length;
+  return hostilePage('article', Math.max(1, Math.floor(bytes / paragraph)));
 }
 
 export const HOSTILE_SHAPES: HostileShape[] = ['unclosed-b', 'table', 'flat', 'nested-div', 'cdata-nested', 'unclosed-td', 'article'];

@@ -22,7 +22,7 @@ import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
 import { prepareTables } from './tables.js';
 import { computeTextStats } from './text-stats.js';
-import { createTurndown } from './turndown-service.js';
+import { createTurndown, turndownInPlace } from './turndown-service.js';
 
 export interface HtmlToMarkdownOptions {
   /** The page's URL: relative links and images are made absolute against it (or its <base href>). */
@@ -107,7 +107,7 @@ const turndown = createTurndown();
 
 function toMarkdown(root: Element): string {
   try {
-    return tidyMarkdown(turndown.turndown(root as unknown as HTMLElement));
+    return tidyMarkdown(turndownInPlace(turndown, root));
   } catch {
     // turndown recurses per element; anything that still overflows falls back to plain text.
     return '';

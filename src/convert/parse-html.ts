@@ -3,10 +3,12 @@
 // or comes back empty, so the shape is repaired here once for every caller.
 
 import { parseHTML } from 'linkedom';
+import { capNesting } from './nesting-cap.js';
 
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 
-export function parseHtmlDocument(html: string): Document {
+export function parseHtmlDocument(source: string): Document {
+  const html = capNesting(source);
   let { document } = parseHTML(html) as unknown as { document: Document };
   if (document.documentElement?.localName !== 'html') {
     const body = html.replace(/^\s*<!doctype[^>]*>/i, '');
@@ -28,13 +30,14 @@ const FOREIGN = new Set(['svg', 'math']);
  */
 function reopenCdata(doc: Document): void {
   const found: Comment[] = [];
-  const walk = (n: Node) => {
-    for (let c = n.firstChild; c; c = c.nextSibling) {
+  // Iterative: a recursive walk overflowed the stack under ~20,000 nested elements.
+  const stack: Node[] = [doc.body];
+  while (stack.length > 0) {
+    for (let c = stack.pop()!.firstChild; c; c = c.nextSibling) {
       if (c.nodeType === 8 && (c as Comment).data.startsWith('[CDATA[')) found.push(c as Comment);
-      else if (c.nodeType === 1 && !FOREIGN.has((c as Element).localName)) walk(c);
+      else if (c.nodeType === 1 && !FOREIGN.has((c as Element).localName)) stack.push(c);
     }
-  };
-  walk(doc.body);
+  }
   for (const comment of found) {
     const end = comment.data.indexOf('>');
     if (end < 0) continue;

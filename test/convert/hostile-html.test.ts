@@ -6,6 +6,8 @@ import { describe, expect, it } from 'vitest';
 import { flattenDeepNodes, measureDom, MAX_DEPTH } from '../../src/convert/dom-guard.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
+import { createTurndown, turndownInPlace } from '../../src/convert/turndown-service.js';
+import { hostilePage } from '../../bench/lib/hostile-pages.js';
 
 describe('hostile HTML', () => {
   it('flattens nesting 5,000 deep and keeps the innermost text', () => {
@@ -17,8 +19,12 @@ describe('hostile HTML', () => {
   });
 
   it('measures and flattens depth without recursion', () => {
-    const doc = parseHtmlDocument(`<html><body>${'<span>'.repeat(3000)}x${'</span>'.repeat(3000)}</body></html>`);
-    expect(measureDom(doc.body).maxDepth).toBeGreaterThan(2999);
+    // Built node by node: the parser itself caps nesting (nesting-cap.ts).
+    const doc = parseHtmlDocument('<html><body></body></html>');
+    let el: Element = doc.body;
+    for (let i = 0; i < 30_000; i++) el = el.appendChild(doc.createElement('span'));
+    el.textContent = 'x';
+    expect(measureDom(doc.body).maxDepth).toBe(30_000);
     flattenDeepNodes(doc.body);
     expect(measureDom(doc.body).maxDepth).toBeLessThanOrEqual(MAX_DEPTH);
     expect(doc.body.textContent).toContain('x');
@@ -60,6 +66,40 @@ describe('hostile HTML', () => {
     expect(md).toContain('lorem ipsum dolor sit amet');
     expect(Date.now() - started).toBeLessThan(50_000);
   }, 60_000);
+
+  it('converts <![CDATA[ followed by 30,000 nested elements (the CDATA walk was recursive)', () => {
+    const md = htmlToMarkdown(hostilePage('cdata-nested', 30_000));
+    expect(md).toContain('Start of the page.');
+    expect(md).toContain('deep');
+  });
+
+  it('converts 100,000 unclosed <b>, keeping the text at the bottom', () => {
+    const bottom = 'A sentence at the bottom of the page, long enough to be read as content by anyone.';
+    const md = htmlToMarkdown(hostilePage('unclosed-b', 100_000).replace('end', bottom));
+    expect(md).toContain('Start of the page.');
+    expect(md).toContain(bottom);
+  }, 60_000);
+
+  it('converts 100,000 nested <div>s', () => {
+    const md = htmlToMarkdown(hostilePage('nested-div', 100_000));
+    expect(md).toContain('deep');
+  }, 60_000);
+
+  it('converts a table of 20,000 unclosed <td> cells to one table row', () => {
+    const md = htmlToMarkdown(hostilePage('unclosed-td', 20_000));
+    const lines = md.split('\n');
+    const header = lines.findIndex((line) => line.startsWith('| --- |'));
+    expect(lines[header]?.match(/---/g)).toHaveLength(20_000);
+    expect(lines[header - 1]).toMatch(/^\| a \| a \|/);
+  }, 60_000);
+
+  it('numbers an <ol> of 50,000 items (each item had counted its list again: quadratic)', () => {
+    const items = '<li>Step of the procedure.</li>'.repeat(50_000);
+    const doc = parseHtmlDocument(`<html><body><ol start="3">${items}</ol><p>after</p></body></html>`);
+    const md = turndownInPlace(createTurndown(), doc.body);
+    expect(md.startsWith('3. Step of the procedure.\n4. Step')).toBe(true);
+    expect(md).toContain('\n50002. Step of the procedure.\n\nafter');
+  });
 
   it('handles unclosed tags, stray closers and binary-looking junk', () => {
     const md = htmlToMarkdown('<div><p>open <b>bold <i>both</div></p></span>\u0000\u0001 tail');

@@ -1,0 +1,118 @@
+// Hostile pages (issue 19): htmlToMarkdown's time on each shape of bench/lib/hostile-pages.ts at
+// growing element counts, against linkedom's bare parseHTML of the same page (interleaved in the same
+// process, median of a few runs), and peak memory per MiB of HTML for a 10 MiB article and table.
+//
+//   node --expose-gc --import tsx bench/hostile.ts          all shapes at 25k/50k/100k/300k, then memory
+//   node --expose-gc --import tsx bench/hostile.ts --shapes flat,table --sizes 25000,100000 --runs 3 --no-memory
+//   npx tsx bench/hostile.ts --memory-only
+//
+// Pages over 12 MiB are skipped (the fetcher's cap is 10 MiB). Figures go to docs/benchmarks.md.
+
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { parseHTML } from 'linkedom';
+import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
+import { articleOfSize, hostilePage, HOSTILE_SHAPES, type HostileShape } from './lib/hostile-pages.js';
+
+const MiB = 1024 * 1024;
+const MAX_BYTES = 12 * MiB;
+const SLOW_MS = 10_000;
+
+function arg(name: string): string | undefined {
+  const i = process.argv.indexOf(`--${name}`);
+  return i >= 0 ? process.argv[i + 1] : undefined;
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+// With --expose-gc each run starts from a collected heap: otherwise the previous page's garbage
+// (hundreds of MiB) is collected during whichever call comes next, parse or convert.
+const collect = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
+
+function timed(fn: () => unknown): number {
+  collect();
+  const t = performance.now();
+  fn();
+  return performance.now() - t;
+}
+
+/** A 10 MiB table of `<td>cell</td>` rows of 100 cells. */
+function tableOfSize(bytes: number): string {
+  return hostilePage('table', Math.floor(bytes / '<td>cell</td>'.length));
+}
+
+/** Child mode: peak RSS of one conversion (or one bare parse) of a generated page, in a fresh process. */
+function memoryChild(kind: string, what: 'convert' | 'parse'): void {
+  const html = kind === 'article' ? articleOfSize(10 * MiB) : tableOfSize(10 * MiB);
+  const before = process.resourceUsage().maxRSS * 1024;
+  if (what === 'convert') htmlToMarkdown(html);
+  else parseHTML(html);
+  const after = process.resourceUsage().maxRSS * 1024;
+  const mib = Buffer.byteLength(html) / MiB;
+  console.log(JSON.stringify({ mib, rssPerMiB: (after - before) / MiB / mib }));
+}
+
+function memoryRow(kind: string): string {
+  const run = (what: string) =>
+    JSON.parse(
+      execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', kind, what], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
+    ) as { mib: number; rssPerMiB: number };
+  const parse = run('parse');
+  const convert = run('convert');
+  return `| ${kind} | ${convert.mib.toFixed(1)} | ${parse.rssPerMiB.toFixed(0)} | ${convert.rssPerMiB.toFixed(0)} | ${(convert.rssPerMiB / parse.rssPerMiB).toFixed(1)} |`;
+}
+
+function main(): void {
+  const child = process.argv.indexOf('--memory-child');
+  if (child >= 0) return memoryChild(process.argv[child + 1]!, process.argv[child + 2] as 'convert' | 'parse');
+
+  const shapes = (arg('shapes')?.split(',') ?? HOSTILE_SHAPES) as HostileShape[];
+  const sizes = (arg('sizes') ?? '25000,50000,100000,300000').split(',').map(Number);
+  const runs = Number(arg('runs') ?? '3');
+  if (!process.argv.includes('--memory-only')) timings(shapes, sizes, runs);
+  if (process.argv.includes('--no-memory')) return;
+  console.log('\n| 10 MiB page | MiB | parse: peak RSS per MiB | convert: peak RSS per MiB | convert / parse |');
+  console.log('|---|---:|---:|---:|---:|');
+  for (const kind of ['article', 'table']) console.log(memoryRow(kind));
+}
+
+function timings(shapes: HostileShape[], sizes: number[], runs: number): void {
+  // Warm both paths up (JIT) on a small page of every shape.
+  for (const shape of shapes) {
+    parseHTML(hostilePage(shape, 2000));
+    htmlToMarkdown(hostilePage(shape, 2000));
+  }
+
+  console.log('| shape | elements | MiB | parse ms | convert ms | convert / parse | convert ms per 1k elements |');
+  console.log('|---|---:|---:|---:|---:|---:|---:|');
+  for (const shape of shapes) {
+    const perK: number[] = [];
+    let slowParse = false;
+    for (const n of sizes) {
+      const html = hostilePage(shape, n);
+      const mib = Buffer.byteLength(html) / MiB;
+      if (mib > MAX_BYTES / MiB) {
+        console.log(`| ${shape} | ${n.toLocaleString('en')} | ${mib.toFixed(1)} | – | – | – | skipped (over 12 MiB) |`);
+        continue;
+      }
+      const parse: number[] = [];
+      const convert: number[] = [];
+      // A run over 10 s is not repeated, and linkedom's bare parse is not run again at a larger size
+      // once it took that long (on deep pages it is quadratic: minutes).
+      for (let r = 0; r < runs; r++) {
+        if (!slowParse && (r === 0 || parse[0]! < SLOW_MS)) parse.push(timed(() => parseHTML(html)));
+        if (r === 0 || convert[0]! < SLOW_MS) convert.push(timed(() => htmlToMarkdown(html)));
+      }
+      const c = median(convert);
+      perK.push((c / n) * 1000);
+      const p = parse.length > 0 ? median(parse) : undefined;
+      const pText = p === undefined ? `> ${SLOW_MS} (not run)` : p.toFixed(0);
+      const ratio = p === undefined ? '< ' + (c / SLOW_MS).toFixed(3) : (c / p).toFixed(p > c ? 3 : 1);
+      if (p !== undefined && p > SLOW_MS) slowParse = true;
+      console.log(`| ${shape} | ${n.toLocaleString('en')} | ${mib.toFixed(2)} | ${pText} | ${c.toFixed(0)} | ${ratio} | ${((c / n) * 1000).toFixed(1)} |`);
+    }
+    if (perK.length > 1) console.log(`| ${shape} | growth | | | | | largest / smallest per element: ${(perK.at(-1)! / perK[0]!).toFixed(2)} |`);
+  }
+}
+
+main();
