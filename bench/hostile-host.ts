@@ -4,15 +4,17 @@
 // Run it from the built worker for start-up figures that match the package: the pool uses the
 // bundle named by WEBSIFT_CONVERSION_WORKER when set (test/global-setup.ts writes one).
 
+import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { fileURLToPath } from 'node:url';
 import { createConversionPool } from '../src/conversion/conversion-pool.js';
 import { createEngine, htmlToMarkdown } from '../src/index.js';
 import { articleOfSize, hostilePage } from './lib/hostile-pages.js';
 import { loadIndex, loadPage } from './lib/wcxb-data.js';
 
 const parts = process.argv.slice(2);
-const want = (part: string) => parts.length === 0 || parts.includes(part);
+const want = (part: string) => !parts.includes('--serve-memory-pages') && (parts.length === 0 || parts.includes(part));
 
 /** A loopback server of fixed pages (no test helpers: this runs as a plain script). */
 async function serve(pages: Record<string, string>) {
@@ -67,7 +69,7 @@ async function responsiveness() {
   await server.close();
 }
 
-async function memory() {
+function memoryPages(): Record<string, string> {
   const pages: Record<string, string> = {};
   const shapes = [
     () => articleOfSize(10 * 1024 * 1024 - 4096),
@@ -75,21 +77,49 @@ async function memory() {
     () => hostilePage('flat', 700_000),
   ];
   for (let i = 0; i < 10; i++) pages[`/p${i}`] = shapes[i % shapes.length]!();
-  const server = await serve(pages);
-  const engine = createEngine({ allowPrivateNetwork: true, robots: false, rateLimit: false });
+  return pages;
+}
+
+/** The memory pages from a child process, so that the host's RSS is websift's alone. */
+async function servePagesApart(): Promise<{ url: (path: string) => string; close: () => void; sizes: number[] }> {
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve-memory-pages'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve) => child.stdout.once('data', (d: Buffer) => resolve(d.toString())));
+  const { origin, sizes } = JSON.parse(line) as { origin: string; sizes: number[] };
+  return { url: (path) => origin + path, close: () => child.kill(), sizes };
+}
+
+async function memory() {
+  const server = await servePagesApart();
+  // Defaults unless CONVERSION_MEMORY_MB / CONVERSION_THREADS say otherwise (to compare settings).
+  const memoryMb = process.env['CONVERSION_MEMORY_MB'];
+  const threads = process.env['CONVERSION_THREADS'];
+  const engine = createEngine({
+    allowPrivateNetwork: true,
+    robots: false,
+    rateLimit: false,
+    ...(memoryMb ? { conversionMemoryMb: Number(memoryMb) } : {}),
+    ...(threads ? { conversionThreads: Number(threads) } : {}),
+  });
   await engine.admin.createOrganization('bench', { credits: 100 });
   global.gc?.();
   const base = process.memoryUsage().rss;
   let peak = base;
-  const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 25);
+  let mainPeak = 0;
+  const sampler = setInterval(() => {
+    const m = process.memoryUsage();
+    peak = Math.max(peak, m.rss);
+    mainPeak = Math.max(mainPeak, m.heapUsed + m.external);
+  }, 25);
   const t = performance.now();
-  const urls = Object.keys(pages).map((p) => server.url(p));
+  const urls = server.sizes.map((_, i) => server.url(`/p${i}`));
   const res = await engine.extract({ urls }, { organization: 'bench' }).catch((e: unknown) => e as Error);
   clearInterval(sampler);
   const mib = (b: number) => Math.round(b / 1048576);
-  console.log('## memory: one extract of 10 pages of ~10 MiB (articles, tables, flat elements), default options');
-  console.log(`sizes MiB: ${Object.values(pages).map((p) => (Buffer.byteLength(p) / 1048576).toFixed(1)).join(', ')}`);
-  console.log(`wall ${Math.round(performance.now() - t)} ms; RSS before ${mib(base)} MiB, peak ${mib(peak)} MiB`);
+  console.log(`## memory: one extract of 10 pages of ~10 MiB (articles, tables, flat elements); conversionMemoryMb ${memoryMb ?? 'default'}, conversionThreads ${threads ?? 'default'}`);
+  console.log(`sizes MiB: ${server.sizes.map((b) => (b / 1048576).toFixed(1)).join(', ')} (served from another process)`);
+  console.log(`wall ${Math.round(performance.now() - t)} ms; RSS before ${mib(base)} MiB, peak ${mib(peak)} MiB (the host thread's heap + external at most ${mib(mainPeak)} MiB)`);
   if (res instanceof Error) console.log(`request: ${res.name} ${res.message}`);
   else console.log(`pages: ${res.results.map((r) => r.error_type ?? 'ok').join(', ')}`);
   await engine.close();
@@ -134,6 +164,12 @@ async function overhead() {
   await pool.close();
 }
 
+if (process.argv.includes('--serve-memory-pages')) {
+  const pages = memoryPages();
+  const server = await serve(pages);
+  process.stdout.write(JSON.stringify({ origin: server.url(''), sizes: Object.values(pages).map((p) => Buffer.byteLength(p)) }) + '\n');
+  await new Promise(() => {}); // until the parent kills it
+}
 if (want('responsiveness')) await responsiveness();
 if (want('memory')) await memory();
 if (want('overhead')) await overhead();

@@ -32,7 +32,7 @@ export interface ExtractionOptions {
   pageTimeoutMs?: number;
   /** Worker threads converting pages to Markdown (default: the machine's cores, at most 4). */
   conversionThreads?: number;
-  /** Heap limit of each conversion worker in MiB (default 512); a page that needs more fails alone as `too_large`. */
+  /** Heap limit of each conversion worker in MiB (default 384); a page that needs more fails alone as `too_large`. */
   conversionMemoryMb?: number;
   /** Whole extract request (default 30 s); past it the request answers 504, nothing charged. */
   extractDeadlineMs?: number;

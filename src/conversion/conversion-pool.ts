@@ -13,7 +13,7 @@ import { FetchFailure } from '../ports/fetcher.js';
 export interface ConversionPoolOptions {
   /** Worker threads (default: the machine's cores, at most 4). */
   threads?: number;
-  /** Heap limit of each worker, in MiB (default 512). */
+  /** Heap limit of each worker, in MiB (default 384). */
   memoryMb?: number;
 }
 
@@ -28,7 +28,8 @@ export interface ConversionPool {
   close(): Promise<void>;
 }
 
-export const DEFAULT_CONVERSION_MEMORY_MB = 512;
+/** Room for the largest page the element cap lets through (50,000 table cells: ~130 MiB of heap). */
+export const DEFAULT_CONVERSION_MEMORY_MB = 384;
 
 export function defaultConversionThreads(): number {
   return Math.max(1, Math.min(4, availableParallelism()));

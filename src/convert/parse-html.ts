@@ -3,12 +3,13 @@
 // or comes back empty, so the shape is repaired here once for every caller.
 
 import { parseHTML } from 'linkedom';
+import { capElements } from './element-cap.js';
 import { capNesting } from './nesting-cap.js';
 
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 
 export function parseHtmlDocument(source: string): Document {
-  const html = capNesting(source);
+  const html = capNesting(capElements(source));
   let { document } = parseHTML(html) as unknown as { document: Document };
   if (document.documentElement?.localName !== 'html') {
     const body = html.replace(/^\s*<!doctype[^>]*>/i, '');
