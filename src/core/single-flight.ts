@@ -1,7 +1,7 @@
 // Runs tasks sharing a key one after another (per process), so that identical requests of one
 // organization don't race past each other's repeat window.
 
-import { untilAborted } from './call.js';
+import { untilAborted } from '../signals.js';
 
 export class SingleFlight {
   readonly #running = new Map<string, Promise<unknown>>();

@@ -11,7 +11,7 @@ import { toFetchFailure } from './fetch-errors.js';
 import { RedirectChain, redirectTarget } from './redirects.js';
 import { createRobotsPolicy, type RobotsPolicy } from './robots.js';
 import { binaryReason, extensionRejection, judgeContentType, mimeEssence, sniffTextType } from './type-gate.js';
-import { timeLimit } from './time-limit.js';
+import { timeLimit } from '../signals.js';
 import { parseFetchableUrl } from './url-check.js';
 
 /** 10 MiB of decoded body (contract). */

@@ -6,6 +6,7 @@
 import robotsParserModule from 'robots-parser';
 import type { Clock } from '../types.js';
 import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
+import { untilAborted } from '../signals.js';
 import { toFetchFailure } from './fetch-errors.js';
 import { RedirectChain, redirectTarget } from './redirects.js';
 
@@ -179,19 +180,7 @@ function couldNotConnect(failure: FetchFailure): boolean {
 
 /** `promise`, or a timeout FetchFailure as soon as `signal` aborts. */
 function raceSignal<T>(promise: Promise<T>, signal: AbortSignal): Promise<T> {
-  if (signal.aborted) return Promise.reject(toFetchFailure(signal.reason, signal));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(toFetchFailure(signal.reason, signal));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (err: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(err);
-      },
-    );
+  return untilAborted(promise, signal).catch((error: unknown) => {
+    throw signal.aborted && error === signal.reason ? toFetchFailure(error, signal) : error;
   });
 }

@@ -8,7 +8,7 @@ import type { RenderedPage, Renderer, RenderOptions } from '../ports/renderer.js
 import { toFetchFailure } from '../fetch/fetch-errors.js';
 import { systemLookup, type LookupFunction } from '../fetch/guarded-connector.js';
 import { createRobotsPolicy, type RobotsPolicy } from '../fetch/robots.js';
-import { timeLimit } from '../fetch/time-limit.js';
+import { timeLimit } from '../signals.js';
 import { extensionRejection } from '../fetch/type-gate.js';
 import { createUndiciFetcher, DEFAULT_USER_AGENT } from '../fetch/undici-fetcher.js';
 import { parseFetchableUrl } from '../fetch/url-check.js';

@@ -4,7 +4,7 @@
 
 import type { Renderer } from '../../ports/renderer.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
-import { timeLimit } from '../../fetch/time-limit.js';
+import { timeLimit } from '../../signals.js';
 import { failureOutcome, type PageOutcome } from './page-outcome.js';
 
 /** The fetch pipeline (src/fetch/load-page.ts): robots, type gating, size cap, redirects, decoding. */

@@ -1,4 +1,6 @@
-// A signal that aborts when `parent` does or when `ms` have passed, whichever is first.
+// AbortSignal helpers shared by the core, the fetcher and the renderer.
+//
+// timeLimit: a signal that aborts when `parent` does or when `ms` have passed, whichever is first.
 // Not AbortSignal.any([parent, AbortSignal.timeout(ms)]): on Node 20 the composite holds its sources
 // weakly, so once the timeout signal is garbage-collected the composite never times out (a page
 // with a time limit then hangs until something else stops it). Here the timer holds the controller.
@@ -24,4 +26,24 @@ export function timeLimit(ms: number, parent?: AbortSignal, message = `Timed out
   if (parent?.aborted) abort(parent.reason);
   else parent?.addEventListener('abort', onParentAbort, { once: true });
   return { signal: controller.signal, clear };
+}
+
+/** `promise`, or the signal's reason as soon as it aborts (the promise itself runs on). */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
