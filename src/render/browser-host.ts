@@ -1,5 +1,6 @@
 // One browser per renderer: launched on first use, relaunched after a crash, closed once.
-// playwright-core is imported lazily so installs that never use stealth mode never load it.
+// playwright-core (an optional peer dependency) is imported lazily: installs that never use stealth
+// mode need not have it, and one that lacks it gets an error naming the package.
 
 import type { Browser } from 'playwright-core';
 import { FetchFailure } from '../ports/fetcher.js';
@@ -54,8 +55,7 @@ export class BrowserHost {
         handleSIGHUP: false,
       });
     } catch (error) {
-      const first = (error instanceof Error ? error.message : String(error)).split('\n')[0];
-      throw new FetchFailure('network', `Chromium could not be started: ${first}`, 0, { cause: error });
+      throw new FetchFailure('network', launchFailure(error), 0, { cause: error });
     }
     this.launches++;
     if (this.#closed) {
@@ -78,4 +78,14 @@ export class BrowserHost {
     const browser = await pending.catch(() => null);
     await browser?.close().catch(() => {});
   }
+}
+
+/** Why the browser did not start, in one line; a missing optional package is named with its install command. */
+export function launchFailure(error: unknown): string {
+  const code = (error as { code?: unknown })?.code;
+  const message = error instanceof Error ? error.message : String(error);
+  if (code === 'ERR_MODULE_NOT_FOUND' && message.includes('playwright-core')) {
+    return 'Stealth rendering needs the optional package playwright-core: npm install playwright-core';
+  }
+  return `Chromium could not be started: ${message.split('\n')[0]}`;
 }

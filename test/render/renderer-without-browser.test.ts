@@ -1,6 +1,11 @@
 // Renderer rules that hold before any browser is involved; these run on machines without Chromium too.
 
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchFailure } from '../../src/render/browser-host.js';
 import { FetchFailure } from '../../src/ports/fetcher.js';
 import { createPlaywrightRenderer } from '../../src/render/index.js';
 import { pages, serve, type Served } from './fixture-server.js';
@@ -91,5 +96,21 @@ describe('renderer without a browser', () => {
     expect(() => createPlaywrightRenderer({ concurrency: 0 })).toThrow(/concurrency/);
     expect(() => createPlaywrightRenderer({ timeoutMs: -1 })).toThrow(/timeoutMs/);
     expect(() => createPlaywrightRenderer({ settleMs: Number.NaN })).toThrow(/settleMs/);
+  });
+});
+
+describe('without the optional playwright-core package', () => {
+  it('names the package and its install command', () => {
+    // Node's own resolution failure, from a directory outside this project (plain node, not vitest).
+    const dir = mkdtempSync(join(tmpdir(), 'websift-no-playwright-'));
+    const probe = "import('playwright-core').catch((e) => console.log(JSON.stringify({ code: e.code, message: e.message })))";
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', probe], { cwd: dir, encoding: 'utf8' });
+    rmSync(dir, { recursive: true, force: true });
+    const { code, message } = JSON.parse(out) as { code: string; message: string };
+    expect(code).toBe('ERR_MODULE_NOT_FOUND');
+    expect(launchFailure(Object.assign(new Error(message), { code }))).toBe(
+      'Stealth rendering needs the optional package playwright-core: npm install playwright-core',
+    );
+    expect(launchFailure(new Error('spawn EACCES\nmore'))).toBe('Chromium could not be started: spawn EACCES');
   });
 });
