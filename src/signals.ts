@@ -1,6 +1,6 @@
 // AbortSignal helpers shared by the core, the fetcher and the renderer.
 //
-// timeLimit: a signal that aborts when `parent` does or when `ms` have passed, whichever is first.
+// A time limit is a signal that aborts when `parent` does or when its timer fires, whichever is first.
 // Not AbortSignal.any([parent, AbortSignal.timeout(ms)]): on Node 20 the composite holds its sources
 // weakly, so once the timeout signal is garbage-collected the composite never times out (a page
 // with a time limit then hangs until something else stops it). Here the timer holds the controller.
@@ -11,12 +11,18 @@ export interface TimeLimit {
   clear(): void;
 }
 
-export function timeLimit(ms: number, parent?: AbortSignal, message = `Timed out after ${ms} ms`): TimeLimit {
+/**
+ * A limit on any timer: `arm(fire)` starts it (firing later, never during the call) and returns what
+ * stops it; when it fires the signal
+ * aborts with `expired()`. timeLimit (real time) and the core's clockDeadline (the injected Clock) are
+ * built on it.
+ */
+export function limitedSignal(parent: AbortSignal | undefined, arm: (fire: () => void) => () => void, expired: () => unknown): TimeLimit {
   const controller = new AbortController();
   const onParentAbort = () => abort(parent?.reason);
-  const timer = setTimeout(() => abort(new DOMException(message, 'TimeoutError')), ms);
+  const stopTimer = arm(() => abort(expired()));
   function clear(): void {
-    clearTimeout(timer);
+    stopTimer();
     parent?.removeEventListener('abort', onParentAbort);
   }
   function abort(reason: unknown): void {
@@ -26,6 +32,18 @@ export function timeLimit(ms: number, parent?: AbortSignal, message = `Timed out
   if (parent?.aborted) abort(parent.reason);
   else parent?.addEventListener('abort', onParentAbort, { once: true });
   return { signal: controller.signal, clear };
+}
+
+/** Aborts after `ms` of real time (a TimeoutError with `message`), or with `parent`. */
+export function timeLimit(ms: number, parent?: AbortSignal, message = `Timed out after ${ms} ms`): TimeLimit {
+  return limitedSignal(
+    parent,
+    (fire) => {
+      const timer = setTimeout(fire, ms);
+      return () => clearTimeout(timer);
+    },
+    () => new DOMException(message, 'TimeoutError'),
+  );
 }
 
 /** `promise`, or the signal's reason as soon as it aborts (the promise itself runs on). */

@@ -13,6 +13,8 @@ const TIMEOUT_CODES = new Set([
 ]);
 
 const DNS_CODES = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA']);
+/** Besides DNS failures: nothing listens, or there is no route to the host. */
+const REFUSED_CODES = new Set(['ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN']);
 
 /** Walks `err` and its `cause` chain (undici wraps socket errors). */
 function* chain(err: unknown): Generator<unknown> {
@@ -58,4 +60,14 @@ export function toFetchFailure(err: unknown, signal: AbortSignal | undefined, st
   }
   const code = codeOf(err);
   return new FetchFailure('network', `Network error${code ? ` (${code})` : ''}: ${messageOf(err)}`, statusCode, { cause: err });
+}
+
+/** A `network` failure in which no connection to the host was made: its name does not resolve, or nothing listens. */
+export function couldNotConnect(failure: FetchFailure): boolean {
+  if (failure.type !== 'network') return false;
+  for (const e of chain(failure)) {
+    const code = codeOf(e);
+    if (DNS_CODES.has(code) || REFUSED_CODES.has(code)) return true;
+  }
+  return false;
 }

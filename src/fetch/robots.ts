@@ -7,7 +7,7 @@ import robotsParserModule from 'robots-parser';
 import type { Clock } from '../types.js';
 import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
 import { untilAborted } from '../signals.js';
-import { toFetchFailure } from './fetch-errors.js';
+import { couldNotConnect, toFetchFailure } from './fetch-errors.js';
 import { RedirectChain, redirectTarget } from './redirects.js';
 
 export const ROBOTS_MAX_BYTES = 500 * 1024;
@@ -159,23 +159,6 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
       throw new FetchFailure('robots_disallowed', `Blocked by robots.txt: ${why}`);
     },
   };
-}
-
-/** Errors meaning no connection to the host was made: its name does not resolve, or nothing listens. */
-const NO_CONNECTION_CODES = new Set([
-  'ENOTFOUND', 'EAI_AGAIN', 'EAI_FAIL', 'EAI_NONAME', 'ENODATA',
-  'ECONNREFUSED', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN',
-]);
-
-function couldNotConnect(failure: FetchFailure): boolean {
-  if (failure.type !== 'network') return false;
-  let current: unknown = failure;
-  for (let depth = 0; current !== null && typeof current === 'object' && depth < 8; depth++) {
-    const code = (current as { code?: unknown }).code;
-    if (typeof code === 'string' && NO_CONNECTION_CODES.has(code)) return true;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
 }
 
 /** `promise`, or a timeout FetchFailure as soon as `signal` aborts. */
