@@ -61,8 +61,7 @@ export interface Extraction {
 export function createExtraction(options: ExtractionOptions, clock: Clock): Extraction {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const allowPrivateNetwork = options.allowPrivateNetwork ?? false;
-  const ownFetcher = options.fetcher ? undefined : createUndiciFetcher({ allowPrivateNetwork, userAgent });
-  const fetcher = options.fetcher ?? ownFetcher!;
+  const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, userAgent });
   // One robots.txt cache for the fetcher and the browser.
   const robots = options.robots === false ? false : createRobotsPolicy({ fetcher, clock, userAgent });
   const loader = createPageLoader({
@@ -74,16 +73,15 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     ...(options.pageTimeoutMs !== undefined ? { timeoutMs: options.pageTimeoutMs } : {}),
   });
   // The browser launches on the first stealth request only.
-  const ownRenderer = options.renderer
-    ? undefined
-    : createPlaywrightRenderer({
+  const renderer =
+    options.renderer ??
+    createPlaywrightRenderer({
       allowPrivateNetwork,
       robots,
       robotsUserAgent: userAgent,
       clock,
       ...(options.chromiumPath !== undefined ? { executablePath: options.chromiumPath } : {}),
     });
-  const renderer = options.renderer ?? ownRenderer;
   const conversion = createConversionPool({
     ...(options.conversionThreads !== undefined ? { threads: options.conversionThreads } : {}),
     ...(options.conversionMemoryMb !== undefined ? { memoryMb: options.conversionMemoryMb } : {}),
@@ -110,7 +108,12 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     concurrency,
     stealthRemovedAt,
     async close() {
-      await Promise.all([conversion.close(), ownRenderer?.close(), ownFetcher?.close?.()]);
+      // An injected fetcher or renderer is the caller's to close.
+      await Promise.all([
+        conversion.close(),
+        options.renderer ? undefined : renderer.close(),
+        options.fetcher ? undefined : fetcher.close?.(),
+      ]);
     },
   };
 }

@@ -29,6 +29,7 @@ export interface RouteResult {
 export interface RouteOptions {
   /** How many results the engine wants. */
   limit: number;
+  /** The caller's: when it aborts, the calls in flight are aborted and route() rejects with its reason. */
   signal?: AbortSignal;
 }
 

@@ -81,7 +81,6 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
 
     const query = parseQuery(params.q);
     const route = await deps.router.route(query, { limit: deps.resultsPerSearch, ...(signal ? { signal } : {}) });
-    signal?.throwIfAborted();
     if (route.outcomes.every((o) => o.status === 'failed')) {
       // No source finished (or none could be asked): 503, never charged, counted as answered.
       await hold.release(true);

@@ -22,7 +22,7 @@ export interface PageSourceDeps {
   loader: PageLoader;
   renderer?: Renderer | undefined;
   convert: DocumentConverter;
-  /** Gets the converter ready while the page is fetched. */
+  /** Gets the converter ready while a page that will be converted is fetched. */
   warm?: () => void;
   maxBytes: number;
   /** One page's whole time: fetch (or render) and conversion. */
@@ -49,7 +49,7 @@ export interface PageRequest {
 /** Loads one page and converts it; never throws for per-URL problems. `request.signal`: see withPageLimit. */
 export async function loadPage(deps: PageSourceDeps, request: PageRequest): Promise<PageOutcome> {
   if (request.signal.aborted) return failureOutcome(request.signal.reason);
-  deps.warm?.();
+  if (request.format === 'markdown') deps.warm?.();
   try {
     const doc = await fetchDocument(deps, request);
     const text = request.format === 'html' ? doc.text : await convertDocument(deps, doc, request.signal);

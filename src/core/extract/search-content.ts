@@ -47,6 +47,7 @@ function pageContent(pages: PageSourceDeps, url: string, request: AbortSignal): 
 }
 
 async function limitedPageContent(pages: PageSourceDeps, url: string, signal: AbortSignal): Promise<{ content: string } | { error: ContentError }> {
+  pages.warm?.(); // fetched as HTML (for the challenge check), then converted below
   const raw = await loadPage(pages, { url, format: 'html', stealth: false, signal });
   if (!raw.ok) return { error: contentErrorOf(raw) };
   const isHtml = raw.mimeType === 'text/html' || raw.mimeType === 'application/xhtml+xml';
