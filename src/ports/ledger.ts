@@ -28,7 +28,37 @@ export interface Settlement {
   charged: number;
   /** True when the request was answered (200/503/504) and so counts in usage. */
   answered: boolean;
+  /**
+   * The caller's idempotency key when the call carried one (and `claim` claimed it): the ledger marks
+   * that claim paid with the amount charged, in the same transaction as the charge, so a retry after a
+   * crash between charge and answer is never charged twice.
+   */
+  idempotencyKey?: string;
 }
+
+/** One use of an idempotency key: who, the key, and what it was used for. */
+export interface IdempotencyClaim {
+  organization: string;
+  /** The caller's key (1–255 printable ASCII characters). */
+  key: string;
+  /** SHA-256 hex of the call's kind and normalized parameters: the same key with others is refused. */
+  fingerprint: string;
+}
+
+export type ClaimOutcome =
+  /** First use (or an earlier attempt failed before it was charged, or its owner died uncharged): run the call. */
+  | { state: 'claimed' }
+  /** The call finished before: answer with this (the first answer, as JSON), charge and count nothing. */
+  | { state: 'replay'; response: string }
+  /** The call was charged but its answer never stored (the instance died): run it again free and report `charged`. */
+  | { state: 'paid'; charged: number }
+  /** The key was used with other parameters (a different fingerprint) within its lifetime. */
+  | { state: 'mismatch' }
+  /** A live instance is running the first use right now. */
+  | { state: 'in_progress' };
+
+/** How long a key is remembered: a retry with it within this time is answered from the first use. */
+export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
 
 export interface UsageCounts {
   balance: number;
@@ -50,5 +80,17 @@ export interface Ledger {
   /** Charges, releases the rest of the reservation and counts the request, in one transaction. Resolves to the amount charged. */
   settle(settlement: Settlement): Promise<number>;
   usage(organization: string): Promise<UsageCounts | null>;
+  /**
+   * Claims an idempotency key for one call, atomically across every instance sharing the storage. A
+   * claim belongs to the ledger instance that made it (like a reservation): one whose instance died
+   * (crashed, or closed without finishing it) can be claimed again; keys older than
+   * IDEMPOTENCY_TTL_MS (by `now`) are forgotten.
+   */
+  claim(claim: IdempotencyClaim, now: number): Promise<ClaimOutcome>;
+  /**
+   * Ends this instance's claim: with the answer delivered (JSON), later claims replay it; with null
+   * (the call failed), an unpaid claim is dropped so a retry runs afresh, and a paid one stays `paid`.
+   */
+  finishClaim(organization: string, key: string, response: string | null, now: number): Promise<void>;
   close(): Promise<void>;
 }
