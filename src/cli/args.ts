@@ -13,6 +13,9 @@ export interface Parsed {
 /** Options every command takes. */
 export const COMMON: Options = {
   db: { type: 'string' },
+  database: { type: 'string' },
+  redis: { type: 'string' },
+  index: { type: 'string' },
   config: { type: 'string' },
   help: { type: 'boolean', short: 'h' },
 };

@@ -1,6 +1,8 @@
-// Builds the CLI's engine on the embedded defaults: one SQLite file for the ledger, keys, counters and
-// the local index; the local index as the first source, then any sources the config names.
+// Builds the CLI's engine: on the embedded defaults, one SQLite file for the ledger, keys, counters and
+// the local index; or, for several instances, a PostgreSQL database (a postgres:// URL) and Redis, with
+// the local index in its own SQLite file. The local index is the first source, then the config's.
 
+import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import { createEngine } from '../engine.js';
 import { localIndex, type LocalIndex } from '../sources/local-index.js';
 import type { Engine, SearchSource } from '../types.js';
@@ -10,6 +12,8 @@ import type { CliConfig } from './config.js';
 
 export const DEFAULT_DB = './websift.db';
 
+export const DEFAULT_INDEX_WITH_POSTGRES = './websift-index.db';
+
 export interface OpenedEngine {
   engine: Engine;
   index: LocalIndex;
@@ -18,23 +22,56 @@ export interface OpenedEngine {
 }
 
 export interface OpenOptions {
+  /** A SQLite file, or a postgres:// URL. */
   database: string;
+  /** Redis URL: shared caches and rate limit. */
+  redis?: string | undefined;
+  /** SQLite file of the local index (default: the database file, or ./websift-index.db with PostgreSQL). */
+  index?: string | undefined;
   config: CliConfig;
   /** Lets the engine fetch loopback/private addresses (the demo serves its corpus on 127.0.0.1). */
   allowPrivateNetwork?: boolean;
 }
 
-/** --db, else WEBSIFT_DB, else ./websift.db. */
-export function databasePath(option: string | undefined): string {
-  return option ?? process.env.WEBSIFT_DB ?? DEFAULT_DB;
+export interface StorageFlags {
+  database: string;
+  redis: string | undefined;
+  index: string | undefined;
+}
+
+/**
+ * Where the books live: --database (or its older name --db), else WEBSIFT_DATABASE_URL (or WEBSIFT_DB),
+ * else ./websift.db; --redis else WEBSIFT_REDIS_URL; --index else WEBSIFT_INDEX.
+ */
+export function storageFlags(values: { database?: string | undefined; db?: string | undefined; redis?: string | undefined; index?: string | undefined }): StorageFlags {
+  const env = process.env;
+  if (values.database !== undefined && values.db !== undefined) throw new CliError('give --database or --db, not both');
+  const database = values.database ?? values.db ?? env['WEBSIFT_DATABASE_URL'] ?? env['WEBSIFT_DB'] ?? DEFAULT_DB;
+  const redis = values.redis ?? (env['WEBSIFT_REDIS_URL'] || undefined);
+  if (redis !== undefined && !isRedisUrl(redis)) throw new CliError(`--redis must be a redis:// or rediss:// URL, got '${redis}'`);
+  return { database, redis, index: values.index ?? (env['WEBSIFT_INDEX'] || undefined) };
+}
+
+/** What the log may show of a database: a URL without its password. */
+export function databaseLabel(database: string): string {
+  if (!isPostgresUrl(database)) return database;
+  try {
+    const url = new URL(database);
+    if (url.password) url.password = '***';
+    return url.toString();
+  } catch {
+    return 'postgres://…';
+  }
 }
 
 export async function openEngine(options: OpenOptions): Promise<OpenedEngine> {
+  const shared = isPostgresUrl(options.database);
+  const indexFile = options.index ?? (shared ? DEFAULT_INDEX_WITH_POSTGRES : options.database);
   let index: LocalIndex;
   try {
-    index = localIndex({ database: options.database });
+    index = localIndex({ database: indexFile });
   } catch (error) {
-    throw new CliError(`cannot open database ${options.database}: ${(error as Error).message}`, 1);
+    throw new CliError(`cannot open database ${indexFile}: ${(error as Error).message}`, 1);
   }
   const sources: SearchSource[] = [];
   if (options.config.localIndex) sources.push(index);
@@ -44,6 +81,7 @@ export async function openEngine(options: OpenOptions): Promise<OpenedEngine> {
     engine = createEngine({
       ...options.config.engine,
       database: options.database,
+      ...(options.redis !== undefined ? { redis: options.redis } : {}),
       sources,
       ...(options.allowPrivateNetwork ? { allowPrivateNetwork: true } : {}),
     });
@@ -54,7 +92,7 @@ export async function openEngine(options: OpenOptions): Promise<OpenedEngine> {
   return {
     engine,
     index,
-    database: options.database,
+    database: databaseLabel(options.database),
     async close() {
       await engine.close();
       await index.close();

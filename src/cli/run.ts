@@ -20,7 +20,9 @@ export const USAGE = `usage: websift <command> [options]
   index add <path|url>... [--base-url URL] [--org ID]
   openapi                                    print the OpenAPI document
 
-Every command takes --db PATH (default ./websift.db or $WEBSIFT_DB) and --config FILE (JSON:
+Every command takes --database PATH|URL (alias --db; default $WEBSIFT_DATABASE_URL, else ./websift.db;
+a postgres:// URL puts the books in PostgreSQL), --redis URL ($WEBSIFT_REDIS_URL: shared caches and
+rate limit), --index PATH (the local index's SQLite file) and --config FILE (JSON:
 {"sources":[{"type":"searxng","baseUrl":"…"}],"localIndex":true,"engine":{…}}).`;
 
 /** Resolves to the exit code (0 when nothing is returned). */

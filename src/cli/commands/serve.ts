@@ -3,7 +3,7 @@
 import { expectPositionals, intOption, parse, stringOption } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
-import { databasePath, openEngine } from '../open-engine.js';
+import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
 import { startServer, untilSignal } from '../server.js';
 
@@ -14,7 +14,7 @@ export async function serveCommand(args: string[]): Promise<void> {
   const host = stringOption(parsed, 'host') ?? '127.0.0.1';
   const graceMs = secondsOption(stringOption(parsed, 'grace'), 30) * 1000;
   const config = loadConfig(stringOption(parsed, 'config'));
-  const opened = await openEngine({ database: databasePath(stringOption(parsed, 'db')), config });
+  const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
   let server;
   try {
     server = await startServer({ engine: opened.engine, host, port });

@@ -2,12 +2,12 @@
 
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
-import { databasePath, openEngine, type OpenedEngine } from '../open-engine.js';
+import { openEngine, storageFlags, type OpenedEngine } from '../open-engine.js';
 import { stringOption, type Parsed } from '../args.js';
 
 export async function withEngine<T>(parsed: Parsed, run: (opened: OpenedEngine) => Promise<T>): Promise<T> {
   const config = loadConfig(stringOption(parsed, 'config'));
-  const opened = await openEngine({ database: databasePath(stringOption(parsed, 'db')), config });
+  const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
   try {
     return await run(opened);
   } finally {
