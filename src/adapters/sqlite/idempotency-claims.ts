@@ -10,11 +10,11 @@
 import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type IdempotencyClaim } from '../../ports/ledger.js';
 import type { SqliteDatabase } from './database.js';
 
-/** Oldest rows checked for expiry per claim: more than the one row a claim adds, so the table shrinks back. */
+/**
+ * Oldest rows checked for expiry per claim: more than the one row a claim adds, so the table shrinks back
+ * to a day of claims. Only claims prune, by their `now` (the port's time; never the ledger's own Clock).
+ */
 const PRUNE_PER_CLAIM = 4;
-/** Rows checked per chunk when a ledger opens, and at most this many chunks (stopping at one with nothing old). */
-const OPEN_CHUNK = 1000;
-const OPEN_CHUNKS = 4;
 
 interface ClaimRow {
   fingerprint: string;
@@ -29,8 +29,6 @@ export interface SqliteClaims {
   finishClaim(organization: string, key: string, response: string | null): Promise<void>;
   /** Inside a settlement's transaction: marks the running claim of `key` paid with `charged` (> 0). */
   markPaid(organization: string, key: string, charged: number): void;
-  /** On open, inside a transaction: forgets expired claims at the front of the table (bounded). */
-  pruneOpening(now: number): void;
 }
 
 export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
@@ -99,11 +97,6 @@ export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
     finishClaim: (organization, key, response) => finishTx(false, organization, key, response),
     markPaid(organization, key, charged) {
       q.markPaid.run(charged, organization, key);
-    },
-    pruneOpening(now) {
-      for (let i = 0; i < OPEN_CHUNKS; i++) {
-        if (q.prune.run(OPEN_CHUNK, now - IDEMPOTENCY_TTL_MS).changes < OPEN_CHUNK) break;
-      }
     },
   };
 }

@@ -52,10 +52,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   const claims = sqliteClaims(store);
   // Prune on open too (bounded), so a file whose ledgers settle rarely still sheds its old trace.
   try {
-    store.transaction(() => {
-      pruner.pruneOpening();
-      claims.pruneOpening(clock.now());
-    })(false);
+    store.transaction(() => pruner.pruneOpening())(false);
   } catch (error) {
     if (!isBusy(error)) throw error; // locked by another writer: the settlements' chunks will do it
   }
