@@ -3,7 +3,7 @@
 // and its paid mark rolling back together, and pruning of expired claims by the claims' own `now`.
 
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +92,19 @@ describe('the paid mark and the charge', () => {
     expect(await ledger.settle({ id: 'r1', organization: 'acme', kind: 'search', charged: 4, answered: true, idempotencyKey: 'boom' })).toBe(4);
     await ledger.finishClaim('acme', 'boom', null, NOW);
     expect(await claim(ledger, 'boom')).toEqual({ state: 'paid', charged: 4 });
+  });
+});
+
+describe('migration', () => {
+  it('a version-1 file, upgraded in place, takes claims and marks them paid', async () => {
+    copyFileSync(fileURLToPath(new URL('./fixtures/ledger-schema-v1.sqlite', import.meta.url)), file);
+    const { db, ledger } = open();
+    expect(db.db.prepare('SELECT version FROM schema_version').pluck().get()).toBe(4);
+    expect(await claim(ledger, 'k')).toEqual({ state: 'claimed' });
+    await ledger.reserve({ id: 'r', organization: 'acme', amount: 2 }, NOW);
+    await ledger.settle({ id: 'r', organization: 'acme', kind: 'search', charged: 2, answered: true, idempotencyKey: 'k' });
+    await ledger.finishClaim('acme', 'k', null, NOW);
+    expect(await claim(ledger, 'k')).toEqual({ state: 'paid', charged: 2 });
   });
 });
 
