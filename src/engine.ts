@@ -1,6 +1,7 @@
 // createEngine: wires the defaults (SQLite ledger and keys, LRU caches, system clock, router, the
 // extraction pipeline) to the core and guards every call the same way: organization → rate limit →
-// the work (search: core/search.ts; extract: core/extract/run-extract.ts), with error timing.
+// the work (search: core/search.ts; extract: core/extract/run-extract.ts, both under the call's
+// idempotency key: core/idempotency.ts), with error timing.
 
 import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
 import { sqliteKeyStore } from './adapters/sqlite/key-store.js';
@@ -20,6 +21,7 @@ import { SingleFlight } from './core/single-flight.js';
 import { parseExtractParams } from './core/extract/params.js';
 import { runExtract, type ExtractDeps } from './core/extract/run-extract.js';
 import { createExtraction } from './extract-wiring.js';
+import { runIdempotent } from './core/idempotency.js';
 import { stampError } from './core/timing.js';
 import { UnauthorizedError } from './errors.js';
 import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './core/engine-options.js';
@@ -48,6 +50,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const emptyStore = options.caches?.confirmedEmpty ?? lruCacheStore();
   const credits = new Credits(ledger, clock);
   const flights = new SingleFlight();
+  const idempotency = { ledger, clock };
   const searchDeps: SearchDeps = {
     clock,
     router,
@@ -124,9 +127,18 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   return {
     search: (params, ctx) =>
-      guarded(ctx, (org, start) => runSearch(searchDeps, parseSearchParams(params), { org, start, signal: ctx.signal })),
+      guarded(ctx, (org, start) => {
+        const parsed = parseSearchParams(params);
+        const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
+        const call = { org, start, signal: ctx.signal };
+        return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) => runSearch(searchDeps, parsed, c));
+      }),
     extract: (params, ctx) =>
-      guarded(ctx, (org, start) => runExtract(extractDeps, parseExtractParams(params), { org, start, signal: ctx.signal })),
+      guarded(ctx, (org, start) => {
+        const parsed = parseExtractParams(params);
+        const call = { org, start, signal: ctx.signal };
+        return runIdempotent(idempotency, 'extract', parsed, call, ctx.idempotencyKey, (c) => runExtract(extractDeps, parsed, c));
+      }),
     usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
     authenticate: (key) => accounts.authenticate(key),
     admin: {

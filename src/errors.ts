@@ -147,6 +147,20 @@ export class LedgerUnavailableError extends WebsiftError {
   }
 }
 
+/**
+ * Raised by search and extract when their idempotency key is being used right now by a call still
+ * running (on this instance or another sharing the ledger): the first use has not answered yet. Nothing
+ * was charged for this call; retry with the same key after a moment to get the first answer.
+ */
+export class IdempotencyInProgressError extends WebsiftError {
+  override name = 'IdempotencyInProgressError' as const;
+  constructor() {
+    super(409, 'idempotency_in_progress', 'A request with this idempotency key is still running; retry shortly to get its answer. Nothing was charged.', {
+      retryable: true,
+    });
+  }
+}
+
 export const isWebsiftError = (e: unknown): e is WebsiftError => e instanceof WebsiftError;
 export const isRateLimitError = (e: unknown): e is RateLimitError => e instanceof RateLimitError;
 export const isInvalidRequestError = (e: unknown): e is InvalidRequestError => e instanceof InvalidRequestError;

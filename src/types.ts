@@ -55,6 +55,12 @@ export interface CallContext {
   organization: string;
   /** Cancels the call: work in progress stops and the call rejects with the signal's reason. */
   signal?: AbortSignal;
+  /**
+   * search and extract (usage ignores it): 1–255 printable ASCII characters. A retry with the same key
+   * and the same parameters within 24 h answers the first answer again, charged and counted once; the
+   * same key with other parameters is refused (400). See docs/engine.md, "Idempotency keys".
+   */
+  idempotencyKey?: string;
 }
 
 // ---- Requests (exactly the wire JSON; validated by the engine) ----

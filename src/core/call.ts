@@ -1,4 +1,7 @@
-// One engine call as the core sees it: who it is for, when it started, and the caller's cancellation.
+// One engine call as the core sees it: who it is for, when it started, the caller's cancellation, and
+// how its credits are held (set by core/idempotency.ts for a call with an idempotency key).
+
+import type { HoldOptions } from './credits.js';
 
 export interface Call {
   org: string;
@@ -6,4 +9,6 @@ export interface Call {
   start: number;
   /** The caller's `ctx.signal`: aborting it stops the work and rejects with its reason. */
   signal?: AbortSignal | undefined;
+  /** Passed to every Credits.hold of the call. */
+  billing?: HoldOptions;
 }

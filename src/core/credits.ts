@@ -1,6 +1,8 @@
 // Reserve-then-settle (contract §3, 402): the worst case of a request is held before any work;
 // afterwards the actual price is charged and the rest released, in one ledger transaction.
-// Errors settle at 0, so no error outcome is ever charged.
+// Errors settle at 0, so no error outcome is ever charged. A call with an idempotency key passes it
+// (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
+// earlier attempt already paid for reserves and settles nothing (core/idempotency.ts).
 
 import { InsufficientCreditsError, UnauthorizedError } from '../errors.js';
 import type { Ledger, RequestKind } from '../ports/ledger.js';
@@ -18,6 +20,17 @@ export interface Hold {
   release(answered: boolean): Promise<void>;
 }
 
+/** How one call's credits are held: what core/idempotency.ts decided for it (nothing, for a call without a key). */
+export interface HoldOptions {
+  /** The call's idempotency key: its charge marks the key's claim paid, in the same ledger transaction. */
+  idempotencyKey?: string;
+  /**
+   * An earlier attempt of this very call was charged this much and its answer was lost: reserve,
+   * charge and count nothing (it is one request), and report this amount as the charge.
+   */
+  paid?: number;
+}
+
 export class Credits {
   readonly #ledger: Ledger;
   readonly #clock: Clock;
@@ -30,7 +43,9 @@ export class Credits {
   }
 
   /** Throws InsufficientCreditsError (402) or UnauthorizedError('unknown_organization'). */
-  async hold(organization: string, kind: RequestKind, amount: number): Promise<Hold> {
+  async hold(organization: string, kind: RequestKind, amount: number, options: HoldOptions = {}): Promise<Hold> {
+    if (options.paid !== undefined) return paidHold(options.paid);
+    const key = options.idempotencyKey;
     const id = this.#newId();
     if (amount > 0) {
       const outcome = await this.#ledger.reserve({ id, organization, amount }, this.#clock.now());
@@ -48,7 +63,7 @@ export class Credits {
         await this.#ledger.settle({ id, organization, kind, charged: 0, answered: false });
         throw new Error(`websift: price ${charged} outside the reservation of ${amount}`);
       }
-      return this.#ledger.settle({ id, organization, kind, charged, answered });
+      return this.#ledger.settle({ id, organization, kind, charged, answered, ...(key !== undefined ? { idempotencyKey: key } : {}) });
     };
     return {
       amount,
@@ -58,6 +73,11 @@ export class Credits {
       },
     };
   }
+}
+
+/** The hold of a call already paid for: settles to the paid amount and touches no ledger. */
+function paidHold(paid: number): Hold {
+  return { amount: 0, settle: async () => paid, release: async () => {} };
 }
 
 export function unknownOrganization(organization: string): UnauthorizedError {

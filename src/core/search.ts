@@ -60,12 +60,12 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   const { org, start, signal } = call;
   const repeat = await deps.repeats.find(org, key);
   if (repeat) {
-    const hold = await deps.credits.hold(org, 'search', 0);
+    const hold = await deps.credits.hold(org, 'search', 0, call.billing);
     await hold.settle(0);
     return fromSnapshot(params.q, repeat.value, timingSince(clock, start));
   }
 
-  const hold = await deps.credits.hold(org, 'search', searchReserve(params.includeContent, params.contentResults));
+  const hold = await deps.credits.hold(org, 'search', searchReserve(params.includeContent, params.contentResults), call.billing);
   try {
     const text = queryText(params.q);
     const content = params.includeContent ? { requested: 0, delivered: 0 } : undefined;

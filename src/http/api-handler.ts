@@ -4,6 +4,7 @@
 import { UnauthorizedError } from '../errors.js';
 import type { CallContext, Engine } from '../types.js';
 import { apiKeyOf } from './auth.js';
+import { asHeaderProblem, idempotencyKeyOf, replayHeaders } from './idempotency-header.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
 import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
 import { resolveOptions, DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions } from './options.js';
@@ -33,14 +34,14 @@ const ROUTES: Record<string, Route> = {
       const params =
         request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options.maxBodyBytes);
       if (usesDeprecatedEngine(params)) state.deprecated = true;
-      return engine.search(params, callContext(organization, request));
+      return engine.search(params, callContext(organization, request, true));
     },
   },
   '/api/crawl': {
     methods: ['POST'],
     apiKeyHeader: false,
     async run(engine, request, organization, _state, options) {
-      return engine.extract(await readJsonObject(request, options.maxBodyBytes), callContext(organization, request));
+      return engine.extract(await readJsonObject(request, options.maxBodyBytes), callContext(organization, request, true));
     },
   },
   '/api/usage': {
@@ -50,9 +51,12 @@ const ROUTES: Record<string, Route> = {
   },
 };
 
-/** The engine call is cancelled when the client goes away. */
-function callContext(organization: string, request: ApiRequest): CallContext {
-  return request.signal ? { organization, signal: request.signal } : { organization };
+/** The engine call is cancelled when the client goes away; charged calls carry the Idempotency-Key header. */
+function callContext(organization: string, request: ApiRequest, charged = false): CallContext {
+  const ctx: CallContext = request.signal ? { organization, signal: request.signal } : { organization };
+  const key = charged ? idempotencyKeyOf(request) : undefined;
+  if (key !== undefined) ctx.idempotencyKey = key;
+  return ctx;
 }
 
 export function createApiHandler(engine: Engine, options: FetchHandlerOptions = {}): ApiHandler {
@@ -67,7 +71,7 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
     } catch (error) {
       // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
       if (request.signal?.aborted) return clientGoneReply();
-      reply = errorReply(error, { request, startedAt, now: () => resolved.clock.now(), onError: resolved.onError });
+      reply = errorReply(asHeaderProblem(error), { request, startedAt, now: () => resolved.clock.now(), onError: resolved.onError });
     }
     if (state?.deprecated) {
       reply.headers['deprecation'] = DEPRECATION_DATE;
@@ -92,7 +96,8 @@ async function handle(engine: Engine, request: ApiRequest, state: RequestState, 
   const identity = key === null ? null : await engine.authenticate(key);
   if (!identity) throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
 
-  return jsonReply(200, await route.run(engine, request, identity.organization, state, options));
+  const answer = await route.run(engine, request, identity.organization, state, options);
+  return jsonReply(200, answer, replayHeaders(answer));
 }
 
 function findRoute(pathname: string, basePath: string): Route | undefined {

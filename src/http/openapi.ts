@@ -28,6 +28,24 @@ const commonErrors = {
   '500': errorReply('Unexpected failure; the body carries no detail'),
 };
 
+/** Header parameter of the charged operations (search, crawl): docs/http.md, "Idempotency keys". */
+const idempotencyKeyParameter = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description:
+    'A retry with the same key and the same parameters within 24 h answers the first answer again, charged and counted once ' +
+    '(with Idempotent-Replayed: true); the same key with other parameters → 400',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+};
+
+const replayedHeader = {
+  'Idempotent-Replayed': { description: 'Sent only on the stored first answer of an Idempotency-Key', schema: { const: 'true' } },
+};
+
+/** 409: the key's first use is still running. */
+const inProgressReply = errorReply('A request with this Idempotency-Key is still running; retry shortly (retryable, nothing charged)');
+
 const deprecationHeaders = {
   Deprecation: { description: 'Sent only when `engine` or `engines` was given', schema: { const: '@1767225600' } },
   Link: { description: 'Sent with Deprecation: `<docs>; rel="deprecation"`', schema: str },
@@ -39,15 +57,17 @@ const searchParameters = [
   { name: 'content_results', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10, default: 5 } },
   { name: 'engine', in: 'query', deprecated: true, description: 'Ignored', schema: str },
   { name: 'engines', in: 'query', deprecated: true, description: 'Ignored', schema: str },
+  idempotencyKeyParameter,
 ];
 
 const searchReplies = {
   '200': {
     description: 'Results (status success) or an empty answer (status no_results)',
-    headers: deprecationHeaders,
+    headers: { ...deprecationHeaders, ...replayedHeader },
     ...json({ oneOf: [ref('SearchResponse'), ref('EmptySearchResponse')] }),
   },
   ...commonErrors,
+  '409': inProgressReply,
   '503': errorReply('The search could not be completed after automatic retries; never charged', ref('SearchError')),
 };
 
@@ -251,6 +271,7 @@ export const openapi = {
       post: {
         operationId: 'search',
         security: [{ bearer: [] }, { apiKeyHeader: [] }],
+        parameters: [idempotencyKeyParameter],
         requestBody: { required: true, ...json(ref('SearchRequest')) },
         responses: searchReplies,
       },
@@ -258,10 +279,16 @@ export const openapi = {
     '/api/crawl': {
       post: {
         operationId: 'extract',
+        parameters: [idempotencyKeyParameter],
         requestBody: { required: true, ...json(ref('ExtractRequest')) },
         responses: {
-          '200': { description: 'One result per URL; per-URL failures have success false', ...json(ref('ExtractResponse')) },
+          '200': {
+            description: 'One result per URL; per-URL failures have success false',
+            headers: replayedHeader,
+            ...json(ref('ExtractResponse')),
+          },
           ...commonErrors,
+          '409': inProgressReply,
           '504': errorReply('The request deadline passed; nothing was charged'),
         },
       },

@@ -55,8 +55,8 @@ describe('migration from schema version 1', () => {
   it('upgrades the file in place and keeps balances, counters and keys', async () => {
     copyFileSync(V1_FIXTURE, file);
     const { db, ledger } = open();
-    expect(SCHEMA_VERSION).toBe(3);
-    expect(db.db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 3 }]);
+    expect(SCHEMA_VERSION).toBe(4);
+    expect(db.db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 4 }]);
     expect(await ledger.usage('acme')).toEqual({ balance: 93, used: 7, requests: { search: 2, extract: 1 }, free: 1 });
     // The orphaned hold was carried over and released by the open: all 93 can be reserved.
     expect(db.db.prepare('SELECT id FROM reservations').pluck().all()).toEqual([]);
@@ -69,7 +69,7 @@ describe('migration from schema version 1', () => {
     expect(await charge(ledger, 'after-upgrade', 3)).toBe(0);
     expect(await ledger.usage('acme')).toEqual({ balance: 90, used: 10, requests: { search: 3, extract: 1 }, free: 1 });
     db.close();
-    const again = open(); // a second open finds version 3 and migrates nothing
+    const again = open(); // a second open finds version 4 and migrates nothing
     expect(await again.ledger.organization('acme')).toEqual({ id: 'acme', balance: 90, used: 10 });
     expect(traced(again.db)).toEqual(['after-upgrade']);
   });

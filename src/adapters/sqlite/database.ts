@@ -48,6 +48,11 @@ export interface SqliteDatabase {
   transaction<A extends unknown[], R>(fn: (...args: A) => R): (durable: boolean, ...args: A) => R;
   /** Like `transaction`, but a locked database is waited for on the event loop (up to `lockWaitMs`). */
   write<A extends unknown[], R>(fn: (...args: A) => R): (durable: boolean, ...args: A) => Promise<R>;
+  /**
+   * Whether session `n` is live: its row exists (a clean close removes it) and it is not dead by the
+   * crash rule below. What owns an idempotency claim, like a reservation.
+   */
+  sessionAlive(n: number): boolean;
   close(): void;
 }
 
@@ -113,6 +118,7 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
   })(true);
   liveSessions.add(session);
   db.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+  const sessionRow = db.prepare('SELECT n, id, pid, host, started FROM sessions WHERE n = ?');
 
   let closed = false;
   return {
@@ -121,6 +127,10 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
     sessionNumber,
     transaction,
     write,
+    sessionAlive(n) {
+      const row = sessionRow.get(n) as SessionRow | undefined;
+      return row !== undefined && !isDead(row, me);
+    },
     close() {
       if (closed) return;
       closed = true;
@@ -145,14 +155,16 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
  * A session is dead when its process is gone, or when it claims to be this very process but was not
  * opened by it (a handle dropped without close, or a previous process that had our pid).
  */
+type SessionRow = { n: number; id: string } & ProcessIdentity;
+
 function deadSessions(db: Database.Database, me: ProcessIdentity): number[] {
-  const rows = db.prepare('SELECT n, id, pid, host, started FROM sessions').all() as ({ n: number; id: string } & ProcessIdentity)[];
-  return rows
-    .filter((row) => {
-      const ours = row.pid === me.pid && row.host === me.host && row.started === me.started;
-      return !(ours ? liveSessions.has(row.id) : processAlive(row));
-    })
-    .map((row) => row.n);
+  const rows = db.prepare('SELECT n, id, pid, host, started FROM sessions').all() as SessionRow[];
+  return rows.filter((row) => isDead(row, me)).map((row) => row.n);
+}
+
+function isDead(row: SessionRow, me: ProcessIdentity): boolean {
+  const ours = row.pid === me.pid && row.host === me.host && row.started === me.started;
+  return !(ours ? liveSessions.has(row.id) : processAlive(row));
 }
 
 /** Releases a session's pending reservations and removes it; `null`: reservations whose session row is gone. */

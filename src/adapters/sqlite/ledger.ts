@@ -6,6 +6,8 @@
 // reserved) in the same transaction, and a second settlement of that id charges and counts nothing.
 // Finished rows are the trace, pruned by age (trace-pruner.ts). Writes wait for a locked database on
 // the event loop, up to the store's lockWaitMs, then reject with LedgerUnavailableError (lock-wait.ts).
+// Idempotency claims live in idempotency-claims.ts; a settlement carrying a key marks its claim paid in
+// the settlement's own transaction.
 
 import { LedgerUnavailableError } from '../../errors.js';
 import type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts } from '../../ports/ledger.js';
@@ -14,6 +16,7 @@ import { systemClock } from '../system-clock.js';
 import { checkCredits } from './amounts.js';
 import type { SqliteDatabase } from './database.js';
 import { FreeCounts } from './free-counts.js';
+import { sqliteClaims } from './idempotency-claims.js';
 import { isBusy } from './lock-wait.js';
 import { RecentIds } from './recent-ids.js';
 import { TurnBatch } from './turn-batch.js';
@@ -46,6 +49,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   const pruner = tracePruner(db, clock, retention);
   const freeIds = new RecentIds(clock, retention);
   const freeCounts = new FreeCounts(store);
+  const claims = sqliteClaims(store);
   // Prune on open too (bounded), so a file whose ledgers settle rarely still sheds its old trace.
   try {
     store.transaction(() => pruner.pruneOpening())(false);
@@ -113,6 +117,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     const counted = s.answered ? 1 : 0;
     const search = s.kind === 'search' ? counted : 0;
     q.settle.run(charged, charged, held, search, counted - search, s.answered && charged === 0 ? 1 : 0, s.organization);
+    if (s.idempotencyKey !== undefined && charged > 0) claims.markPaid(s.organization, s.idempotencyKey, charged);
     if (remember) freeIds.add(s.id); // only once the settlement went through
     return charged;
   };
@@ -226,6 +231,8 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
         free: org.free_requests,
       };
     },
+    claim: (c, now) => claims.claim(c, now),
+    finishClaim: (organization, key, response) => claims.finishClaim(organization, key, response),
     async close() {
       await Promise.all([reservations.flush(), settlements.flush()]);
       stranded.stop(); // what is left is released by the store's close (its session's holds)

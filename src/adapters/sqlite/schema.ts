@@ -78,6 +78,21 @@ const migrations: readonly string[] = [
   // and per close at 10⁶ rows. Partial: only pending rows (in-flight requests) are in it, so it stays
   // a page or two however long the trace grows.
   `CREATE INDEX reservations_pending ON reservations (session) WHERE finished = 0;`,
+  // 4: idempotency claims (idempotency-claims.ts), one per (organization, key): the call's fingerprint,
+  // the session running it (0: none, abandoned after a charge), what it was charged, and its answer
+  // (JSON; NULL while it runs). created_at is the `now` of the first use; rows are forgotten 24 h after
+  // it. A rowid table: rows are inserted in time order, so the oldest are first by rowid and pruning
+  // reads only the front of the table (no index on the date to update on every claim).
+  `CREATE TABLE idempotency_claims (
+     organization TEXT NOT NULL,
+     key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     session INTEGER NOT NULL,
+     charged INTEGER NOT NULL DEFAULT 0 CHECK (charged >= 0),
+     response TEXT,
+     created_at INTEGER NOT NULL,
+     PRIMARY KEY (organization, key)
+   );`,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -78,7 +78,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     targets.set(key, { key, url: params.urls[i] as string, free });
   }
   const list = [...targets.values()];
-  const hold = await deps.credits.hold(org, 'extract', list.filter((t) => !t.free).length * price);
+  const hold = await deps.credits.hold(org, 'extract', list.filter((t) => !t.free).length * price, call.billing);
 
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, call.signal);
   let outcomes: PageOutcome[];

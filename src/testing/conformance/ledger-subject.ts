@@ -29,5 +29,5 @@ export interface LedgerSubject {
   close(ledger: Ledger): Promise<void>;
 }
 
-/** A fixed clock reading: a Ledger only stores `now`, it never compares it. */
+/** A fixed clock reading. A Ledger stores `now`; it compares it only for idempotency claims (their 24 h). */
 export const NOW = Date.UTC(2026, 0, 1);

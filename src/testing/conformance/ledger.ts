@@ -6,6 +6,7 @@
 import type { Ledger } from '../../ports/ledger.js';
 import { ledgerBookTests } from './ledger-books.js';
 import { ledgerConcurrencyTests } from './ledger-concurrency.js';
+import { ledgerIdempotencyTests } from './ledger-idempotency.js';
 import { ledgerLifecycleTests } from './ledger-lifecycle.js';
 import type { LedgerHandle, LedgerSubject } from './ledger-subject.js';
 import { suiteKit, type ConformanceOptions } from './suite-kit.js';
@@ -75,6 +76,7 @@ export function describeLedgerConformance(
     ledgerBookTests(kit, subject);
     ledgerConcurrencyTests(kit, subject);
     ledgerLifecycleTests(kit, subject);
+    ledgerIdempotencyTests(kit, subject);
     kit.finish();
   });
 }

@@ -1,0 +1,29 @@
+// The `Idempotency-Key` request header of the charged endpoints (search, crawl), handed to the engine as
+// ctx.idempotencyKey, and the `Idempotent-Replayed: true` header on an answer that is the stored first
+// answer of its key. The engine names the key `idempotencyKey` in its 400s; over HTTP the client sent a
+// header, so the problem names the header instead.
+
+import { InvalidRequestError } from '../errors.js';
+import { IDEMPOTENCY_KEY_FIELD, isIdempotentReplay } from '../core/idempotency.js';
+import type { ApiRequest } from './exchange.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
+
+/** The header's value (trimmed by the Headers API; several headers arrive joined by ", "), or undefined. */
+export function idempotencyKeyOf(request: ApiRequest): string | undefined {
+  return request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined;
+}
+
+/** Headers of a 200 answer: marks a replayed first answer. */
+export function replayHeaders(answer: unknown): Record<string, string> {
+  return isIdempotentReplay(answer) ? { 'idempotent-replayed': 'true' } : {};
+}
+
+/** An engine 400 about `idempotencyKey`, renamed to the header (same code and timing); anything else as it is. */
+export function asHeaderProblem(error: unknown): unknown {
+  if (!(error instanceof InvalidRequestError) || !error.problems.some((p) => p.field === IDEMPOTENCY_KEY_FIELD)) return error;
+  const problems = error.problems.map((p) => (p.field === IDEMPOTENCY_KEY_FIELD ? { ...p, field: IDEMPOTENCY_KEY_HEADER } : p));
+  const renamed = new InvalidRequestError(problems, error.code);
+  renamed.timing = error.timing;
+  return renamed;
+}
