@@ -79,7 +79,7 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
     let serial = 0;
 
     const searchCall = async (org: string, body: Record<string, unknown>, repeat = false) => {
-      const reply = await cluster.call('/search', keys.get(org)!, body, { idempotencyKey: cluster.newKey() });
+      const reply = await cluster.call('/api/search', keys.get(org)!, body, { idempotencyKey: cluster.newKey() });
       count(reply);
       ack(org, reply);
       if (repeat) {
@@ -103,19 +103,19 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
       if (roll < 0.68) return searchCall(org, { q: `content ${serial++}`, include_content: true, content_results: 5 });
       if (roll < 0.85) {
         const urls = Array.from({ length: 1 + Math.floor(random() * 3) }, () => cluster.pages.url(`/page/${Math.floor(random() * 5)}`));
-        const reply = await cluster.call('/extract', keys.get(org)!, { urls }, { idempotencyKey: cluster.newKey() });
+        const reply = await cluster.call('/api/crawl', keys.get(org)!, { urls }, { idempotencyKey: cluster.newKey() });
         count(reply);
         return ack(org, reply);
       }
       if (roll < 0.9) {
-        const reply = await cluster.call('/usage', keys.get(org)!);
+        const reply = await cluster.call('/api/usage', keys.get(org)!);
         count(reply);
         expect(reply.status).toBe(200);
         expect(reply.body.credits.balance).toBeGreaterThanOrEqual(0);
         return;
       }
       // The balance boundary: `tight` runs out and gets 402s, never a negative balance.
-      const reply = await cluster.call('/search', keys.get(TIGHT)!, { q: `tight ${serial++}` }, { idempotencyKey: cluster.newKey() });
+      const reply = await cluster.call('/api/search', keys.get(TIGHT)!, { q: `tight ${serial++}` }, { idempotencyKey: cluster.newKey() });
       count(reply);
       if (reply.status === 402) return;
       ack(TIGHT, reply);
@@ -184,7 +184,7 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
     await Promise.all(
       Array.from({ length: 64 }, async () => {
         for (let i = 0; i < 12; i++) {
-          const reply = await cluster.call('/usage', key);
+          const reply = await cluster.call('/api/usage', key);
           if (reply.status === 200) {
             admitted++;
             lastAdmittedAt = Date.now();

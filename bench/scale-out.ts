@@ -1,0 +1,99 @@
+// Aggregate charged searches/s with 1, 2 and 4 `websift serve` instances on one PostgreSQL and one Redis
+// (test/scale/cluster.ts: the real CLI, fake SearXNG over loopback), and where the CPU went meanwhile:
+// the instances, the PostgreSQL backends, redis-server, and this process (load client + fake SearXNG).
+// Every search is a new query (charged 1: reserve + settle in PostgreSQL, rate limit, repeat window
+// and key cache through Redis).
+//   npx tsx bench/scale-out.ts [--seconds 8] [--concurrency 32] [--instances 1,2,4]
+// Needs PostgreSQL (WEBSIFT_TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test) and Redis
+// (WEBSIFT_TEST_REDIS_URL, default redis://127.0.0.1:6379; it uses database 14 and flushes it).
+
+import { readdirSync, readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { Redis } from 'ioredis';
+import { createEngine } from '../src/engine.js';
+import { Cluster } from '../test/scale/cluster.js';
+import { POSTGRES_URL, REDIS_URL, uniqueName } from '../test/support/services.js';
+
+const { values } = parseArgs({ options: { seconds: { type: 'string' }, concurrency: { type: 'string' }, instances: { type: 'string' } } });
+const SECONDS = Number(values.seconds ?? 8);
+const CONCURRENCY = Number(values.concurrency ?? 32);
+const COUNTS = (values.instances ?? '1,2,4').split(',').map(Number);
+const redisUrl = `${REDIS_URL.replace(/\/\d*$/, '')}/14`;
+const TICK = 100; // USER_HZ: /proc stat times are in 1/100 s
+
+/** CPU seconds used so far by processes whose command line matches. */
+function cpuSeconds(match: (cmd: string, pid: number) => boolean): number {
+  let ticks = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      const cmd = readFileSync(`/proc/${entry}/cmdline`, 'latin1').replace(/\0/g, ' ');
+      if (!match(cmd, Number(entry))) continue;
+      const stat = readFileSync(`/proc/${entry}/stat`, 'latin1');
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime + stime
+    } catch {
+      // the process ended meanwhile
+    }
+  }
+  return ticks / TICK;
+}
+
+const groups = {
+  instances: (cmd: string) => cmd.includes('src/cli/main.ts serve'),
+  postgres: (cmd: string) => cmd.startsWith('postgres'),
+  redis: (cmd: string) => cmd.startsWith('redis-server'),
+  client: (_: string, pid: number) => pid === process.pid,
+};
+const sample = () => Object.fromEntries(Object.entries(groups).map(([name, match]) => [name, cpuSeconds(match)])) as Record<keyof typeof groups, number>;
+
+const schema = uniqueName('ws_bench');
+const redis = new Redis(redisUrl);
+await redis.flushdb();
+redis.disconnect();
+const postgres = { schema };
+const admin = createEngine({ database: POSTGRES_URL, redis: redisUrl, postgres, rateLimit: false });
+await admin.admin.createOrganization('bench', { credits: 1e12 });
+const key = await admin.admin.createApiKey('bench');
+
+console.log(`charged searches through HTTP, ${CONCURRENCY} in flight, ${SECONDS} s per run; 2 cores shared by everything`);
+console.log('instances | searches/s | p50 ms | p99 ms | CPU s per 1,000 searches: instances / postgres / redis / client');
+let serial = 0;
+try {
+  for (const n of COUNTS) {
+    const cluster = await Cluster.start({ instances: n, database: POSTGRES_URL, redis: redisUrl, engine: { postgres, rateLimit: false } });
+    try {
+      // Warm-up: connections, prepared functions, JIT.
+      await Promise.all(Array.from({ length: CONCURRENCY }, () => cluster.call('/api/search', key, { q: `warm ${serial++}` })));
+      const before = sample();
+      const latencies: number[] = [];
+      const end = performance.now() + SECONDS * 1000;
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() < end) {
+            const t = performance.now();
+            const reply = await cluster.call('/api/search', key, { q: `bench ${serial++}` });
+            if (reply.status !== 200 || reply.body.metadata.credits_used !== 1) throw new Error(`unexpected ${reply.status}: ${JSON.stringify(reply.body)}`);
+            latencies.push(performance.now() - t);
+          }
+        }),
+      );
+      const after = sample();
+      latencies.sort((a, b) => a - b);
+      const perK = (g: keyof typeof groups) => (((after[g] - before[g]) / latencies.length) * 1000).toFixed(2);
+      const q = (p: number) => latencies[Math.min(latencies.length - 1, Math.floor(p * latencies.length))]!.toFixed(1);
+      console.log(
+        `${n} | ${(latencies.length / SECONDS).toFixed(0)} | ${q(0.5)} | ${q(0.99)} | ${perK('instances')} / ${perK('postgres')} / ${perK('redis')} / ${perK('client')}`,
+      );
+    } finally {
+      await cluster.close();
+    }
+  }
+} finally {
+  await admin.close();
+  const client = new pg.Client({ connectionString: POSTGRES_URL });
+  await client.connect();
+  await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
+  await client.end();
+}
