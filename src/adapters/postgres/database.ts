@@ -28,7 +28,7 @@ export interface PostgresOptions {
   leaseMs?: number;
   /** How long a finished reservation id is remembered, so its settlement applies once (default 1 h). */
   finishedRetentionMs?: number;
-  /** Loads the `pg` module (default: `import('pg')`); for tests. */
+  /** Loads the `pg` module (default: a dynamic import of it, on first use); for tests. */
   loadPg?: PgLoader;
 }
 
