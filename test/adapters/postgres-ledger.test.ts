@@ -6,7 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
+import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/ports/ledger.js';
 import {
   openPostgres,
@@ -128,6 +130,23 @@ describe.skipIf(!available)('PostgreSQL ledger', () => {
     await ledger.settle({ id: keyed, organization: 'acme', kind: 'extract', charged: 5, answered: true, idempotencyKey: 'k1' });
     await ledger.finishClaim('acme', 'k1', '{"ok":true}', NOW);
     expect(sent).toHaveLength(4);
+  });
+
+  it('a charged search through the engine is two round trips to PostgreSQL', async () => {
+    const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
+    cleanup.push(() => pool.end());
+    let queries = 0;
+    const counting: PostgresPool = { query: (text, values) => (queries++, pool.query(text, values as unknown[])), connect: () => pool.connect() };
+    const ledger = later(postgresLedger({ pool: counting, schema, leaseMs: 60_000 }));
+    const source = scriptedSource('s', (q) => ({ results: [{ title: q.q, url: `https://example.test/${q.q}`, snippet: 'a' }] }));
+    const engine = later(createEngine({ ledger, sources: [source], rateLimit: false }));
+    await engine.admin.createOrganization('acme', { credits: 10 });
+    await engine.search({ q: 'warm' }, { organization: 'acme' }); // registers the instance
+    queries = 0;
+    const answer = await engine.search({ q: 'counted' }, { organization: 'acme' });
+    expect(answer.results).toHaveLength(1);
+    expect(queries).toBe(2);
+    expect(await ledger.usage('acme')).toMatchObject({ balance: 8, used: 2, requests: { search: 2 } });
   });
 
   it("the caller's pool is never ended; a pool websift made is ended on close", async () => {
