@@ -1,5 +1,5 @@
 // vitest is a dev dependency: the conformance suites may use it, but no production entry point
-// (websift, websift/http, websift/sources, the CLI) may load it, and websift/testing must load it
+// (websift, websift/http, websift/sources, websift/postgres, the CLI) may load it, and websift/testing must load it
 // only inside a vitest worker. Checked in a child process with a resolve hook that reports every
 // `vitest` import, and statically for the CLI (importing its main would run it).
 
@@ -19,7 +19,7 @@ const hook = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 const child = `
-  const entries = ${JSON.stringify(['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts'].map(src))};
+  const entries = ${JSON.stringify(['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts', 'postgres/index.ts'].map(src))};
   const loaded = [];
   for (const entry of entries) loaded.push(Object.keys(await import(entry)).length);
   const testing = await import(entries[3]);

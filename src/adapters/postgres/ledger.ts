@@ -1,0 +1,186 @@
+// The Ledger on PostgreSQL, for many websift instances sharing one set of books. Every operation is
+// one statement, most of them a call of a function from sql-functions.ts: a charged request costs two
+// round trips (reserve, settle), each a short transaction of its own. Each ledger is one instance with
+// a lease (instance-lease.ts): its holds and claims are released by the others if it dies. Finished
+// reservation ids and expired claims are pruned in bounded chunks by the heartbeat, never per request.
+// Connection failures reject with LedgerUnavailableError (503, retryable; nothing was charged).
+
+import { LedgerUnavailableError } from '../../errors.js';
+import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type Ledger, type Settlement, type UsageCounts } from '../../ports/ledger.js';
+import type { OrganizationInfo } from '../../types.js';
+import { checkCredits } from '../sqlite/amounts.js';
+import { closedError, handleFrom, type PostgresHandle, type PostgresOptions } from './database.js';
+import { InstanceLease } from './instance-lease.js';
+
+/** A PostgreSQL ledger: one instance, named by `instance` (its row in the schema's `instances` table). */
+export interface PostgresLedger extends Ledger {
+  readonly instance: string;
+}
+
+/** Rows per pruning chunk, and at most this many chunks per heartbeat (stopping at a short one). */
+const PRUNE_CHUNK = 1_000;
+const PRUNE_CHUNKS = 10;
+
+const num = (value: unknown): number => Number(value);
+
+/**
+ * A ledger instance on `source`: a handle from openPostgres (shared with a key store; closing the
+ * ledger leaves the handle open) or options (the ledger makes its own handle and closes it with itself).
+ */
+export function postgresLedger(source: PostgresHandle | PostgresOptions): PostgresLedger {
+  const { db, owned } = handleFrom(source);
+  const { s, clock } = db;
+  // Settlements that failed for want of the database: their holds are released by a later heartbeat.
+  const stranded = new Map<string, Settlement>();
+  const lease = new InstanceLease(db, async () => {
+    await releaseStranded();
+    await prune();
+  });
+  const inFlight = new Set<Promise<unknown>>();
+  let closing: Promise<void> | undefined;
+
+  /** Runs `op` unless closed, and tracks it so close() waits for it. */
+  function run<T>(op: () => Promise<T>): Promise<T> {
+    if (closing) return Promise.reject(closedError('ledger'));
+    const p = op();
+    inFlight.add(p);
+    const done = () => inFlight.delete(p);
+    p.then(done, done);
+    return p;
+  }
+
+  async function prune(): Promise<void> {
+    const now = clock.now();
+    for (let i = 0; i < PRUNE_CHUNKS; i++) {
+      const rows = await db.query(`SELECT ${s}.prune($1::bigint, $2::bigint, $3::integer) AS n`, [
+        now - db.retentionMs, now - IDEMPOTENCY_TTL_MS, PRUNE_CHUNK,
+      ]);
+      if (num(rows[0]?.['n']) < PRUNE_CHUNK) break;
+    }
+  }
+
+  async function releaseStranded(): Promise<void> {
+    for (const [id, settlement] of stranded) {
+      try {
+        await settleOnce(settlement);
+      } catch (error) {
+        if (error instanceof LedgerUnavailableError) return; // still unreachable: all wait for the next beat
+      }
+      stranded.delete(id);
+    }
+  }
+
+  async function settleOnce(st: Settlement): Promise<number> {
+    const rows = await db.query(
+      `SELECT ${s}.settle($1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7) AS charged`,
+      [st.id, st.organization, st.kind === 'search', st.charged, st.answered, clock.now(), st.idempotencyKey ?? null],
+    );
+    return num(rows[0]?.['charged']);
+  }
+
+  const orgInfo = (row: Record<string, unknown>): OrganizationInfo => ({ id: String(row['id']), balance: num(row['balance']), used: num(row['used']) });
+
+  const ledger: PostgresLedger = {
+    instance: lease.id,
+    createOrganization: (id, credits, now) =>
+      run(async () => {
+        checkCredits('createOrganization: credits', credits, 0);
+        const rows = await db.query(
+          `INSERT INTO ${s}.organizations (id, balance, created_at) VALUES ($1, $2::bigint, $3::bigint) ON CONFLICT (id) DO NOTHING RETURNING id`,
+          [id, credits, now],
+        );
+        return rows.length > 0;
+      }),
+    addCredits: (id, credits) =>
+      run(async () => {
+        checkCredits('addCredits: credits', credits, 0);
+        const rows = await db.query(`UPDATE ${s}.organizations SET balance = balance + $2::bigint WHERE id = $1 RETURNING balance`, [id, credits]);
+        return rows.length > 0 ? num(rows[0]!['balance']) : null;
+      }),
+    organization: (id) =>
+      run(async () => {
+        const rows = await db.query(`SELECT id, balance, used FROM ${s}.organizations WHERE id = $1`, [id]);
+        return rows.length > 0 ? orgInfo(rows[0]!) : null;
+      }),
+    listOrganizations: () =>
+      run(async () => (await db.query(`SELECT id, balance, used FROM ${s}.organizations ORDER BY id`)).map(orgInfo)),
+    reserve: (r) =>
+      run(async () => {
+        checkCredits('reserve: amount', r.amount, 1);
+        await lease.ensure();
+        // Dated by the ledger's Clock (the trace is pruned against it), like the SQLite ledger.
+        const rows = await db.query(
+          `SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`,
+          [r.id, r.organization, r.amount, lease.id, clock.now()],
+        );
+        const row = rows[0]!;
+        if (row['o_ok'] === true) return { ok: true } as const;
+        if (row['o_reason'] === 'unknown_organization') return { ok: false, reason: 'unknown_organization' } as const;
+        return { ok: false, reason: 'insufficient_credits', available: num(row['o_available']) } as const;
+      }),
+    settle: (st) =>
+      run(async () => {
+        checkCredits('settle: charged', st.charged, 0);
+        try {
+          return await settleOnce(st);
+        } catch (error) {
+          // Not applied (or not known to be): release the hold later; a settlement applies once, so a
+          // release racing one that did commit changes nothing. It counts nothing: the caller answers 503.
+          if (error instanceof LedgerUnavailableError) {
+            const { idempotencyKey: _key, ...rest } = st;
+            stranded.set(st.id, { ...rest, charged: 0, answered: false });
+          }
+          throw error;
+        }
+      }),
+    usage: (organization) =>
+      run(async (): Promise<UsageCounts | null> => {
+        const rows = await db.query(`SELECT * FROM ${s}.organizations WHERE id = $1`, [organization]);
+        const row = rows[0];
+        if (!row) return null;
+        return {
+          balance: num(row['balance']),
+          used: num(row['used']),
+          requests: { search: num(row['search_requests']), extract: num(row['extract_requests']) },
+          free: num(row['free_requests']),
+        };
+      }),
+    claim: (c, now) =>
+      run(async (): Promise<ClaimOutcome> => {
+        await lease.ensure();
+        const rows = await db.query(
+          `SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`,
+          [c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS],
+        );
+        const row = rows[0]!;
+        switch (row['o_state']) {
+          case 'claimed':
+            return { state: 'claimed' };
+          case 'replay':
+            return { state: 'replay', response: String(row['o_response']) };
+          case 'paid':
+            return { state: 'paid', charged: num(row['o_charged']) };
+          case 'mismatch':
+            return { state: 'mismatch' };
+          default:
+            return { state: 'in_progress' };
+        }
+      }),
+    finishClaim: (organization, key, response) =>
+      run(async () => {
+        await lease.ensure();
+        await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4)`, [organization, key, lease.id, response]);
+      }),
+    close() {
+      closing ??= (async () => {
+        await Promise.allSettled([...inFlight]);
+        await lease.close(); // releases what this instance still holds
+        db.forget(ledger);
+        if (owned) await db.close();
+      })();
+      return closing;
+    },
+  };
+  db.adopt(ledger);
+  return ledger;
+}
