@@ -11,7 +11,7 @@ import { systemClock } from './adapters/system-clock.js';
 import { Accounts } from './core/accounts.js';
 import { Credits } from './core/credits.js';
 import { ConfirmedEmptyCache } from './core/empty-cache.js';
-import { DEFAULT_RATE_LIMIT, RateLimiter } from './core/rate-limit.js';
+import { admit, DEFAULT_RATE_LIMIT, InProcessRateLimiter } from './core/rate-limit.js';
 import { RepeatWindows } from './core/repeat-window.js';
 import { createRouter } from './core/router.js';
 import { parseSearchParams } from './core/search-params.js';
@@ -31,7 +31,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   checkEngineOptions(options);
   const clock = options.clock ?? systemClock;
   // Everything that can refuse its options is built before the database is opened.
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
+  const limiter =
+    options.rateLimiter ?? (options.rateLimit === false ? undefined : new InProcessRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT));
   const router = createRouter(options.sources ?? [], { ...options.router, clock });
   const extraction = createExtraction(options, clock);
   let sqlite: SqliteDatabase | undefined;
@@ -115,7 +116,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       ctx.signal?.throwIfAborted();
       await accounts.require(organization);
-      limiter?.take(organization);
+      if (limiter) await admit(limiter, organization, clock.now());
       return await work(organization, start);
     } catch (error) {
       throw stampError(error, clock, start);

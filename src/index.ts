@@ -12,6 +12,7 @@ export {
   SearchUnavailableError,
   ExtractTimeoutError,
   LedgerUnavailableError,
+  RateLimiterUnavailableError,
   isWebsiftError,
   isRateLimitError,
   isInvalidRequestError,
@@ -27,6 +28,8 @@ export { FetchFailure, isFetchFailure } from './ports/fetcher.js';
 export { SourceError, isSourceError } from './core/source-error.js';
 export type { Renderer, RenderOptions, RenderedPage } from './ports/renderer.js';
 export type { RateLimitPolicy } from './core/rate-limit.js';
+export type { RateLimiter, RateDecision } from './ports/rate-limiter.js';
+export type { KeyEvents } from './ports/key-events.js';
 export type { RepeatEntry } from './core/repeat-window.js';
 export type { ConfirmedEmpty } from './core/empty-cache.js';
 export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './core/router.js';

@@ -8,8 +8,10 @@ import type { RouterOptions } from './router.js';
 import type { ContentFetcher } from './search.js';
 import type { Durability } from '../adapters/sqlite/database.js';
 import type { CacheStore } from '../ports/cache.js';
+import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types.js';
 import type { ExtractionOptions } from '../extract-wiring.js';
 
@@ -28,12 +30,22 @@ export interface EngineOptions extends ExtractionOptions {
   clock?: Clock;
   /** Per-organization token bucket; default { limit: 20, window: 2 } (10/s, burst 20). false: off. */
   rateLimit?: RateLimitPolicy | false;
+  /**
+   * Replaces the in-process limiter (e.g. `redisRateLimiter` from websift/redis, shared by every
+   * instance); its `policy` is what `engine.rateLimit` reports. Not together with `rateLimit`.
+   */
+  rateLimiter?: RateLimiter;
   /** Results per search (default 10). */
   resultsPerSearch?: number;
   /** Replaces the SQLite ledger (balances, reservations, counters). */
   ledger?: Ledger;
   /** Replaces the SQLite key store. */
   keyStore?: KeyStore;
+  /**
+   * Revocations announced to every instance (e.g. `redisKeyEvents` from websift/redis): each one's
+   * cache of authenticated keys drops a revoked key at once, not after its TTL. Not closed by the engine.
+   */
+  keyEvents?: KeyEvents;
   /** Replace the in-process LRU caches. */
   caches?: { repeats?: CacheStore<RepeatEntry>; confirmedEmpty?: CacheStore<ConfirmedEmpty> };
   /** Router tuning (the engine supplies the clock). */
@@ -53,6 +65,10 @@ export function checkEngineOptions(options: EngineOptions): void {
   }
   if (options.sources !== undefined && !Array.isArray(options.sources)) {
     throw new TypeError('createEngine: sources must be an array of SearchSource');
+  }
+  if (options.rateLimiter !== undefined) {
+    if (options.rateLimit !== undefined) throw new TypeError('createEngine: give rateLimit or rateLimiter, not both (the limiter carries its policy)');
+    if (typeof options.rateLimiter?.take !== 'function') throw new TypeError('createEngine: rateLimiter must implement take(organization, now)');
   }
   const c = options.clock;
   if (c !== undefined && (typeof c?.now !== 'function' || typeof c?.sleep !== 'function')) {
