@@ -44,7 +44,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }));
   const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false, clock });
   const keys = options.keyStore ?? sqliteKeyStore(store());
-  const accounts = new Accounts(ledger, keys, clock);
+  const accounts = new Accounts(ledger, keys, clock, options.keyEvents ? { events: options.keyEvents } : {});
   const repeatStore = options.caches?.repeats ?? repeatWindowStore(clock);
   const emptyStore = options.caches?.confirmedEmpty ?? lruCacheStore();
   const credits = new Credits(ledger, clock);
@@ -75,6 +75,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   /** Lets calls in progress finish, then closes what the engine created (never an injected port). */
   async function shutDown(): Promise<void> {
     await Promise.allSettled([...inFlight]);
+    accounts.close();
     await Promise.all([
       options.caches?.repeats ? undefined : repeatStore.close?.(),
       options.caches?.confirmedEmpty ? undefined : emptyStore.close?.(),
