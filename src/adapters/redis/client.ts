@@ -101,12 +101,14 @@ export class RedisConnection {
     return (this.#client ??= this.#open());
   }
 
-  /** A new client on the same server (for a subscriber), always websift's own: the caller closes it. */
+  /**
+   * A new client on the same server (for a subscriber), always websift's to close. A duplicate of the
+   * caller's client keeps the caller's options (timeouts, retry strategy) but for `override`.
+   */
   async duplicate(override: Record<string, unknown>): Promise<RedisClientLike> {
-    const options = { ...clientOptions(this.timeoutMs), ...override };
-    if (this.#options.client) return this.#options.client.duplicate(options);
+    if (this.#options.client) return this.#watch(this.#options.client.duplicate({ lazyConnect: true, ...override }));
     const Redis = await loadIoredis();
-    return this.#watch(new Redis(this.#options.url!, options));
+    return this.#watch(new Redis(this.#options.url!, { ...clientOptions(this.timeoutMs), ...override }));
   }
 
   async #open(): Promise<RedisClientLike> {

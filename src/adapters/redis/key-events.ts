@@ -63,7 +63,6 @@ export function redisKeyEvents(options: RedisConnectionOptions): RedisKeyEvents 
         (error: unknown) => connection.onError(error), // the connection dropped again; the next 'ready' retries
       );
     });
-    client.on('error', connection.onError);
     if (client.status === 'wait') await client.connect().catch(connection.onError);
     return client;
   }
