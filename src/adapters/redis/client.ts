@@ -43,7 +43,11 @@ type IoredisConstructor = new (url: string, options: Record<string, unknown>) =>
 /** Imports ioredis; `specifier` is a parameter only so the missing-package error can be tested. */
 export async function loadIoredis(specifier = 'ioredis'): Promise<IoredisConstructor> {
   try {
-    const module = (await import(specifier)) as { default?: IoredisConstructor; Redis?: IoredisConstructor };
+    // The literal import('ioredis') lets bundlers and our entry-point test see the dependency.
+    const module = (await (specifier === 'ioredis' ? import('ioredis') : import(specifier))) as unknown as {
+      default?: IoredisConstructor;
+      Redis?: IoredisConstructor;
+    };
     const Redis = module.Redis ?? module.default;
     if (typeof Redis !== 'function') throw new Error(`${specifier} exports no Redis class`);
     return Redis;
@@ -117,8 +121,26 @@ export class RedisConnection {
       const Redis = await loadIoredis();
       client = this.#owned = this.#watch(new Redis(this.#options.url!, clientOptions(this.timeoutMs)));
     }
-    if (client.status === 'wait') await client.connect().catch(this.onError);
+    if (client.status === 'wait') await this.connect(client);
     return client;
+  }
+
+  /**
+   * Starts `client`'s connection and waits for it at most timeoutMs: ioredis's connect() can take far
+   * longer (a server that accepts but never answers the ready check). Never rejects: a client still not
+   * ready then fails its commands at once, while ioredis goes on connecting.
+   */
+  async connect(client: RedisClientLike): Promise<void> {
+    let timer: NodeJS.Timeout | undefined;
+    const gaveUp = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, this.timeoutMs); // a network bound in real time, not a Clock rule
+      timer.unref();
+    });
+    try {
+      await Promise.race([client.connect().catch(this.onError), gaveUp]);
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   /** ioredis prints unhandled 'error' events; ours go to onError (the failing calls report themselves). */

@@ -63,7 +63,7 @@ export function redisKeyEvents(options: RedisConnectionOptions): RedisKeyEvents 
         (error: unknown) => connection.onError(error), // the connection dropped again; the next 'ready' retries
       );
     });
-    if (client.status === 'wait') await client.connect().catch(connection.onError);
+    if (client.status === 'wait') await connection.connect(client);
     return client;
   }
 
