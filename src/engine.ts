@@ -63,7 +63,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     clock,
     credits,
     repeats: new RepeatWindows<true>(repeatStore, clock, 'extract'),
-    pageCache: extraction.pageCache,
+    pageCache: options.caches?.pages ?? extraction.pageCache,
     pages: extraction.pages,
     flights,
     deadlineMs: extraction.deadlineMs,

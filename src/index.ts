@@ -32,4 +32,5 @@ export type { RateLimiter, RateDecision } from './ports/rate-limiter.js';
 export type { KeyEvents } from './ports/key-events.js';
 export type { RepeatEntry } from './core/repeat-window.js';
 export type { ConfirmedEmpty } from './core/empty-cache.js';
+export type { CachedPage } from './core/extract/run-extract.js';
 export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './core/router.js';

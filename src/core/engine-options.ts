@@ -4,6 +4,7 @@
 import type { ConfirmedEmpty } from './empty-cache.js';
 import type { RateLimitPolicy } from './rate-limit.js';
 import type { RepeatEntry } from './repeat-window.js';
+import type { CachedPage } from './extract/run-extract.js';
 import type { RouterOptions } from './router.js';
 import type { ContentFetcher } from './search.js';
 import type { Durability } from '../adapters/sqlite/database.js';
@@ -46,8 +47,12 @@ export interface EngineOptions extends ExtractionOptions {
    * cache of authenticated keys drops a revoked key at once, not after its TTL. Not closed by the engine.
    */
   keyEvents?: KeyEvents;
-  /** Replace the in-process LRU caches. */
-  caches?: { repeats?: CacheStore<RepeatEntry>; confirmedEmpty?: CacheStore<ConfirmedEmpty> };
+  /**
+   * Replace the in-process LRU caches (e.g. `redisCacheStore` from websift/redis, shared by every
+   * instance). `pages`: extract's content cache behind free repeats (`cached_free`); default an LRU of
+   * `pageCacheBytes`. Injected caches are not closed by the engine.
+   */
+  caches?: { repeats?: CacheStore<RepeatEntry>; confirmedEmpty?: CacheStore<ConfirmedEmpty>; pages?: CacheStore<CachedPage> };
   /** Router tuning (the engine supplies the clock). */
   router?: Omit<RouterOptions, 'clock'>;
   /** Internal hook for include_content on search (default: the extraction pipeline's, once wired). */
