@@ -48,7 +48,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   const repeatStore = options.caches?.repeats ?? repeatWindowStore(clock);
   const emptyStore = options.caches?.confirmedEmpty ?? lruCacheStore();
   const credits = new Credits(ledger, clock);
-  const flights = new SingleFlight();
+  const flights = options.flights ?? new SingleFlight();
   const searchDeps: SearchDeps = {
     clock,
     router,

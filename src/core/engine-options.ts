@@ -9,6 +9,7 @@ import type { RouterOptions } from './router.js';
 import type { ContentFetcher } from './search.js';
 import type { Durability } from '../adapters/sqlite/database.js';
 import type { CacheStore } from '../ports/cache.js';
+import type { Flights } from '../ports/flights.js';
 import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
@@ -53,6 +54,11 @@ export interface EngineOptions extends ExtractionOptions {
    * `pageCacheBytes`. Injected caches are not closed by the engine.
    */
   caches?: { repeats?: CacheStore<RepeatEntry>; confirmedEmpty?: CacheStore<ConfirmedEmpty>; pages?: CacheStore<CachedPage> };
+  /**
+   * Identical requests of one organization wait for each other (default: within this process). A
+   * shared one (`redisFlights` from websift/redis) makes them wait across instances. Not closed by the engine.
+   */
+  flights?: Flights;
   /** Router tuning (the engine supplies the clock). */
   router?: Omit<RouterOptions, 'clock'>;
   /** Internal hook for include_content on search (default: the extraction pipeline's, once wired). */

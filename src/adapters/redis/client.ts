@@ -8,6 +8,7 @@ export interface RedisClientLike {
   connect(): Promise<void>;
   get(key: string): Promise<string | null>;
   set(key: string, value: string, px: 'PX', ms: number): Promise<unknown>;
+  set(key: string, value: string, px: 'PX', ms: number, nx: 'NX'): Promise<'OK' | null>;
   del(...keys: string[]): Promise<number>;
   publish(channel: string, message: string): Promise<number>;
   subscribe(...channels: string[]): Promise<unknown>;
