@@ -6,4 +6,6 @@ export { redisRateLimiter } from '../adapters/redis/rate-limiter.js';
 export type { RedisRateLimiterOptions } from '../adapters/redis/rate-limiter.js';
 export { redisKeyEvents } from '../adapters/redis/key-events.js';
 export type { RedisKeyEvents } from '../adapters/redis/key-events.js';
+export { redisFlights } from '../adapters/redis/flights.js';
+export type { RedisFlightsOptions } from '../adapters/redis/flights.js';
 export type { RedisClientLike, RedisConnectionOptions } from '../adapters/redis/client.js';
