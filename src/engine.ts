@@ -12,7 +12,7 @@ import { systemClock } from './adapters/system-clock.js';
 import { Accounts } from './core/accounts.js';
 import { Credits } from './core/credits.js';
 import { ConfirmedEmptyCache } from './core/empty-cache.js';
-import { DEFAULT_RATE_LIMIT, RateLimiter } from './core/rate-limit.js';
+import { admit, DEFAULT_RATE_LIMIT, InProcessRateLimiter } from './core/rate-limit.js';
 import { RepeatWindows } from './core/repeat-window.js';
 import { createRouter } from './core/router.js';
 import { parseSearchParams } from './core/search-params.js';
@@ -33,7 +33,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   checkEngineOptions(options);
   const clock = options.clock ?? systemClock;
   // Everything that can refuse its options is built before the database is opened.
-  const limiter = options.rateLimit === false ? undefined : new RateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT, clock);
+  const limiter =
+    options.rateLimiter ?? (options.rateLimit === false ? undefined : new InProcessRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT));
   const router = createRouter(options.sources ?? [], { ...options.router, clock });
   const extraction = createExtraction(options, clock);
   let sqlite: SqliteDatabase | undefined;
@@ -45,11 +46,11 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }));
   const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false, clock });
   const keys = options.keyStore ?? sqliteKeyStore(store());
-  const accounts = new Accounts(ledger, keys, clock);
+  const accounts = new Accounts(ledger, keys, clock, options.keyEvents ? { events: options.keyEvents } : {});
   const repeatStore = options.caches?.repeats ?? repeatWindowStore(clock);
   const emptyStore = options.caches?.confirmedEmpty ?? lruCacheStore();
   const credits = new Credits(ledger, clock);
-  const flights = new SingleFlight();
+  const flights = options.flights ?? new SingleFlight();
   const idempotency = { ledger, clock };
   const searchDeps: SearchDeps = {
     clock,
@@ -65,7 +66,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     clock,
     credits,
     repeats: new RepeatWindows<true>(repeatStore, clock, 'extract'),
-    pageCache: extraction.pageCache,
+    pageCache: options.caches?.pages ?? extraction.pageCache,
     pages: extraction.pages,
     flights,
     deadlineMs: extraction.deadlineMs,
@@ -77,6 +78,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   /** Lets calls in progress finish, then closes what the engine created (never an injected port). */
   async function shutDown(): Promise<void> {
     await Promise.allSettled([...inFlight]);
+    accounts.close();
     await Promise.all([
       options.caches?.repeats ? undefined : repeatStore.close?.(),
       options.caches?.confirmedEmpty ? undefined : emptyStore.close?.(),
@@ -118,7 +120,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       ctx.signal?.throwIfAborted();
       await accounts.require(organization);
-      limiter?.take(organization);
+      if (limiter) await admit(limiter, organization, clock.now());
       return await work(organization, start);
     } catch (error) {
       throw stampError(error, clock, start);

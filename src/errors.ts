@@ -161,6 +161,17 @@ export class IdempotencyInProgressError extends WebsiftError {
   }
 }
 
+/**
+ * A shared rate limiter (Redis) could not decide whether to admit the request (its store is down or
+ * slow). Nothing was done or charged; retrying later is safe.
+ */
+export class RateLimiterUnavailableError extends WebsiftError {
+  override name = 'RateLimiterUnavailableError' as const;
+  constructor(cause?: unknown) {
+    super(503, 'rate_limiter_unavailable', 'The rate limiter is unavailable; nothing was charged. Please retry.', { retryable: true, cause });
+  }
+}
+
 export const isWebsiftError = (e: unknown): e is WebsiftError => e instanceof WebsiftError;
 export const isRateLimitError = (e: unknown): e is RateLimitError => e instanceof RateLimitError;
 export const isInvalidRequestError = (e: unknown): e is InvalidRequestError => e instanceof InvalidRequestError;

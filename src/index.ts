@@ -13,6 +13,7 @@ export {
   ExtractTimeoutError,
   LedgerUnavailableError,
   IdempotencyInProgressError,
+  RateLimiterUnavailableError,
   isWebsiftError,
   isRateLimitError,
   isInvalidRequestError,
@@ -30,6 +31,10 @@ export { FetchFailure, isFetchFailure } from './ports/fetcher.js';
 export { SourceError, isSourceError } from './core/source-error.js';
 export type { Renderer, RenderOptions, RenderedPage } from './ports/renderer.js';
 export type { RateLimitPolicy } from './core/rate-limit.js';
+export type { RateLimiter, RateDecision } from './ports/rate-limiter.js';
+export type { KeyEvents } from './ports/key-events.js';
+export type { Flights } from './ports/flights.js';
 export type { RepeatEntry } from './core/repeat-window.js';
 export type { ConfirmedEmpty } from './core/empty-cache.js';
+export type { CachedPage } from './core/extract/run-extract.js';
 export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './core/router.js';

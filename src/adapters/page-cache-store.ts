@@ -16,7 +16,9 @@ export function pageCacheStore(maxBytes: number): CacheStore<CachedPage> {
       return cache.get(key);
     },
     async set(key, value) {
+      // Too large: not kept, and the key's older page goes too (a repeat must never get a stale page).
       if (value.text.length * 2 <= maxBytes) cache.set(key, value);
+      else cache.delete(key);
     },
     async delete(key) {
       cache.delete(key);

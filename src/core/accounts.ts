@@ -4,7 +4,8 @@ import { InvalidRequestError, type FieldProblem } from '../errors.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { Clock, OrganizationInfo, UsageResponse } from '../types.js';
-import { KeyCache, keyDigest, lookupKey, newApiKey } from './api-keys.js';
+import { KeyCache, keyDigest, lookupKey, newApiKey, type KeyCacheOptions } from './api-keys.js';
+import type { KeyEvents } from '../ports/key-events.js';
 import { unknownOrganization } from './credits.js';
 
 const MAX_ID_LENGTH = 128;
@@ -36,12 +37,20 @@ export class Accounts {
   /** Organizations seen to exist. They are never deleted, so a positive cache is always right. */
   readonly #known = new Set<string>();
   readonly #keyCache: KeyCache;
+  readonly #events: KeyEvents | undefined;
 
-  constructor(ledger: Ledger, keys: KeyStore, clock: Clock, keyCache: { max?: number; ttlMs?: number } = {}) {
+  /** `keyCache.events`: revocations are announced there and heard from every instance. */
+  constructor(ledger: Ledger, keys: KeyStore, clock: Clock, keyCache: KeyCacheOptions = {}) {
     this.#ledger = ledger;
     this.#keys = keys;
     this.#clock = clock;
     this.#keyCache = new KeyCache(clock, keyCache);
+    this.#events = keyCache.events;
+  }
+
+  /** Stops listening to key events (the events port itself belongs to whoever made it). */
+  close(): void {
+    this.#keyCache.close();
   }
 
   /** Resolves when the organization exists; otherwise UnauthorizedError('unknown_organization'). */
@@ -87,11 +96,17 @@ export class Accounts {
     // Revocation is immediate in this process: the entry goes before the store is told, and lookups
     // still in flight then can't re-add it (see KeyCache.epoch); once more after, for good measure.
     this.#keyCache.delete(digest);
+    let revoked: boolean;
     try {
-      return await this.#keys.revoke(digest, this.#clock.now());
+      revoked = await this.#keys.revoke(digest, this.#clock.now());
     } finally {
       this.#keyCache.delete(digest);
     }
+    // Announced even when already revoked, so that revoking again re-announces a lost announcement. A
+    // failed announcement doesn't fail the revocation (it is stored): other instances then drop the key
+    // when their cache entry expires (ttlMs), or at once if their feed is down too (it isn't trusted).
+    await this.#events?.publishRevoked(digest).catch(() => {});
+    return revoked;
   }
 
   authenticate(key: string): Promise<{ organization: string } | null> {

@@ -3,6 +3,7 @@
 // fast hash is enough (no password stretching needed).
 
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Clock } from '../types.js';
 
@@ -40,19 +41,33 @@ export async function lookupKey(store: KeyStore, key: unknown, cache?: KeyCache)
  * one). Only live keys are cached (an unknown key always reaches the store, so guessing can't fill
  * the cache with junk), and only digests are held, never a plaintext key. A revocation through this
  * engine removes the entry at once; one made by another process sharing the database is seen here
- * within `ttlMs` (the entry expires and the next lookup reads the store).
+ * within `ttlMs` (the entry expires and the next lookup reads the store), or at once with `events`
+ * (KeyEvents: every instance hears of every revocation). While `events` is not live the cache is
+ * neither read nor filled, and it is emptied when the feed comes back (revocations may have been missed).
  */
 export class KeyCache {
   readonly #entries = new Map<string, { organization: string; until: number }>(); // oldest first
   readonly #clock: Pick<Clock, 'now'>;
   readonly #max: number;
   readonly #ttlMs: number;
+  readonly #events: KeyEvents | undefined;
+  readonly #unsubscribe: (() => void) | undefined;
   #epoch = 0;
 
-  constructor(clock: Pick<Clock, 'now'>, options: { max?: number; ttlMs?: number } = {}) {
+  constructor(clock: Pick<Clock, 'now'>, options: KeyCacheOptions = {}) {
     this.#clock = clock;
     this.#max = options.max ?? 1_000;
     this.#ttlMs = options.ttlMs ?? 5_000;
+    this.#events = options.events;
+    this.#unsubscribe = options.events?.subscribe(
+      (digest) => this.delete(digest),
+      () => this.clear(),
+    );
+  }
+
+  /** False while revocations elsewhere could go unheard: then every lookup reads the key store. */
+  get #trusted(): boolean {
+    return this.#events?.live ?? true;
   }
 
   /** Changes on every delete: a lookup that started before a revocation must not cache its answer. */
@@ -61,6 +76,7 @@ export class KeyCache {
   }
 
   get(digest: string): string | undefined {
+    if (!this.#trusted) return undefined;
     const entry = this.#entries.get(digest);
     if (entry === undefined) return undefined;
     if (this.#clock.now() >= entry.until) {
@@ -72,7 +88,7 @@ export class KeyCache {
 
   /** Caches a live key found by a lookup that started at `epoch` (ignored if a delete came since). */
   set(digest: string, organization: string, epoch: number): void {
-    if (epoch !== this.#epoch || this.#max <= 0 || this.#ttlMs <= 0) return;
+    if (epoch !== this.#epoch || this.#max <= 0 || this.#ttlMs <= 0 || !this.#trusted) return;
     this.#entries.delete(digest);
     this.#entries.set(digest, { organization, until: this.#clock.now() + this.#ttlMs });
     // Entries are added with the same TTL, so the oldest inserted is the first to go.
@@ -83,4 +99,24 @@ export class KeyCache {
     this.#epoch++;
     this.#entries.delete(digest);
   }
+
+  /** Forgets every key (lookups in flight won't cache their answers either). */
+  clear(): void {
+    this.#epoch++;
+    this.#entries.clear();
+  }
+
+  /** Stops listening to `events`. */
+  close(): void {
+    this.#unsubscribe?.();
+  }
+}
+
+export interface KeyCacheOptions {
+  /** Most keys cached (default 1,000). */
+  max?: number;
+  /** How long a looked-up key is trusted without asking the store (default 5 s). */
+  ttlMs?: number;
+  /** Revocations from every instance (src/ports/key-events.ts). */
+  events?: KeyEvents;
 }

@@ -4,12 +4,16 @@
 import type { ConfirmedEmpty } from './empty-cache.js';
 import type { RateLimitPolicy } from './rate-limit.js';
 import type { RepeatEntry } from './repeat-window.js';
+import type { CachedPage } from './extract/run-extract.js';
 import type { RouterOptions } from './router.js';
 import type { ContentFetcher } from './search.js';
 import type { Durability } from '../adapters/sqlite/database.js';
 import type { CacheStore } from '../ports/cache.js';
+import type { Flights } from '../ports/flights.js';
+import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types.js';
 import type { ExtractionOptions } from '../extract-wiring.js';
 
@@ -28,14 +32,33 @@ export interface EngineOptions extends ExtractionOptions {
   clock?: Clock;
   /** Per-organization token bucket; default { limit: 20, window: 2 } (10/s, burst 20). false: off. */
   rateLimit?: RateLimitPolicy | false;
+  /**
+   * Replaces the in-process limiter (e.g. `redisRateLimiter` from websift/redis, shared by every
+   * instance); its `policy` is what `engine.rateLimit` reports. Not together with `rateLimit`.
+   */
+  rateLimiter?: RateLimiter;
   /** Results per search (default 10). */
   resultsPerSearch?: number;
   /** Replaces the SQLite ledger (balances, reservations, counters). */
   ledger?: Ledger;
   /** Replaces the SQLite key store. */
   keyStore?: KeyStore;
-  /** Replace the in-process LRU caches. */
-  caches?: { repeats?: CacheStore<RepeatEntry>; confirmedEmpty?: CacheStore<ConfirmedEmpty> };
+  /**
+   * Revocations announced to every instance (e.g. `redisKeyEvents` from websift/redis): each one's
+   * cache of authenticated keys drops a revoked key at once, not after its TTL. Not closed by the engine.
+   */
+  keyEvents?: KeyEvents;
+  /**
+   * Replace the in-process LRU caches (e.g. `redisCacheStore` from websift/redis, shared by every
+   * instance). `pages`: extract's content cache behind free repeats (`cached_free`); default an LRU of
+   * `pageCacheBytes`. Injected caches are not closed by the engine.
+   */
+  caches?: { repeats?: CacheStore<RepeatEntry>; confirmedEmpty?: CacheStore<ConfirmedEmpty>; pages?: CacheStore<CachedPage> };
+  /**
+   * Identical requests of one organization wait for each other (default: within this process). A
+   * shared one (`redisFlights` from websift/redis) makes them wait across instances. Not closed by the engine.
+   */
+  flights?: Flights;
   /** Router tuning (the engine supplies the clock). */
   router?: Omit<RouterOptions, 'clock'>;
   /** Internal hook for include_content on search (default: the extraction pipeline's, once wired). */
@@ -53,6 +76,10 @@ export function checkEngineOptions(options: EngineOptions): void {
   }
   if (options.sources !== undefined && !Array.isArray(options.sources)) {
     throw new TypeError('createEngine: sources must be an array of SearchSource');
+  }
+  if (options.rateLimiter !== undefined) {
+    if (options.rateLimit !== undefined) throw new TypeError('createEngine: give rateLimit or rateLimiter, not both (the limiter carries its policy)');
+    if (typeof options.rateLimiter?.take !== 'function') throw new TypeError('createEngine: rateLimiter must implement take(organization, now)');
   }
   const c = options.clock;
   if (c !== undefined && (typeof c?.now !== 'function' || typeof c?.sleep !== 'function')) {

@@ -1,46 +1,61 @@
 // Per-organization rate limit: GCRA (one theoretical-arrival timestamp per organization, no refill
-// timer), read from the injected Clock. Equivalent to a token bucket of `limit` tokens refilled at
-// limit/window per second.
+// timer). Equivalent to a token bucket of `limit` tokens refilled at limit/window per second. The
+// in-process limiter here serves one process; the Redis one (src/adapters/redis/rate-limiter.ts)
+// runs the same arithmetic in Lua so that many instances share one bucket.
 
-import { RateLimitError } from '../errors.js';
-import type { Clock } from '../types.js';
+import { RateLimitError, RateLimiterUnavailableError } from '../errors.js';
+import type { RateDecision, RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
 
-export interface RateLimitPolicy {
-  /** Burst: requests admitted at once from a full bucket. */
-  limit: number;
-  /** Seconds to refill the whole bucket (sustained rate: limit / window per second). */
-  window: number;
-}
+// Re-exported: the package root has always exported the policy type from here.
+export type { RateDecision, RateLimiter, RateLimitPolicy } from '../ports/rate-limiter.js';
 
 /** Contract default: 10 requests/s sustained, burst 20. */
 export const DEFAULT_RATE_LIMIT: RateLimitPolicy = { limit: 20, window: 2 };
 
-export class RateLimiter {
+/** A validated copy of `policy`; throws a TypeError naming `what` for a bad one. */
+export function checkRateLimitPolicy(policy: RateLimitPolicy, what = 'rateLimit'): RateLimitPolicy {
+  if (!(Number.isInteger(policy?.limit) && policy.limit >= 1) || !(policy.window > 0 && Number.isFinite(policy.window))) {
+    throw new TypeError(`${what}: limit must be an integer ≥ 1 and window a positive number of seconds`);
+  }
+  return { limit: policy.limit, window: policy.window };
+}
+
+/** Milliseconds of clock time per request. */
+export const gcraInterval = (policy: RateLimitPolicy): number => (policy.window * 1000) / policy.limit;
+
+/** Whole seconds until `allowAt`, at least 1 (the Retry-After header has no fractions or zero). */
+export const retryAfterSeconds = (allowAt: number, now: number): number => Math.max(1, Math.ceil((allowAt - now) / 1000));
+
+export class InProcessRateLimiter implements RateLimiter {
   readonly policy: RateLimitPolicy;
-  readonly #clock: Clock;
-  /** Milliseconds of clock time per request. */
   readonly #interval: number;
   readonly #tat = new Map<string, number>();
 
-  constructor(policy: RateLimitPolicy, clock: Clock) {
-    if (!(Number.isInteger(policy.limit) && policy.limit >= 1) || !(policy.window > 0 && Number.isFinite(policy.window))) {
-      throw new TypeError('rateLimit: limit must be an integer ≥ 1 and window a positive number of seconds');
-    }
-    this.policy = { limit: policy.limit, window: policy.window };
-    this.#clock = clock;
-    this.#interval = (policy.window * 1000) / policy.limit;
+  constructor(policy: RateLimitPolicy) {
+    this.policy = checkRateLimitPolicy(policy);
+    this.#interval = gcraInterval(this.policy);
   }
 
-  /** Admits one request of `organization` or throws RateLimitError. */
-  take(organization: string): void {
-    const now = this.#clock.now();
+  async take(organization: string, now: number): Promise<RateDecision> {
     const tat = Math.max(this.#tat.get(organization) ?? now, now);
     const next = tat + this.#interval;
     const allowAt = next - this.policy.limit * this.#interval;
-    if (now < allowAt) {
-      const retryAfter = Math.max(1, Math.ceil((allowAt - now) / 1000));
-      throw new RateLimitError({ retryAfter, limit: this.policy.limit, window: this.policy.window });
-    }
+    if (now < allowAt) return { ok: false, retryAfter: retryAfterSeconds(allowAt, now) };
     this.#tat.set(organization, next);
+    return { ok: true };
   }
+}
+
+/**
+ * Admits one request of `organization` or throws: RateLimitError (429) on refusal,
+ * RateLimiterUnavailableError (503) when the limiter could not decide (a shared limiter's store is down).
+ */
+export async function admit(limiter: RateLimiter, organization: string, now: number): Promise<void> {
+  let decision: RateDecision;
+  try {
+    decision = await limiter.take(organization, now);
+  } catch (cause) {
+    throw new RateLimiterUnavailableError(cause);
+  }
+  if (!decision.ok) throw new RateLimitError({ retryAfter: decision.retryAfter, limit: limiter.policy.limit, window: limiter.policy.window });
 }

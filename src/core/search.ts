@@ -14,7 +14,7 @@ import type { RepeatWindows } from './repeat-window.js';
 import type { Router } from './route-types.js';
 import type { SearchParams } from './search-params.js';
 import { emptyResponse, successResponse, toResultItems, type ContentCounts } from './search-response.js';
-import { SingleFlight } from './single-flight.js';
+import type { Flights } from '../ports/flights.js';
 import type { Call } from './call.js';
 import { timingSince } from './timing.js';
 
@@ -37,7 +37,7 @@ export interface SearchDeps {
   repeats: RepeatWindows<SearchSnapshot>;
   empties: ConfirmedEmptyCache;
   resultsPerSearch: number;
-  flights: SingleFlight;
+  flights: Flights;
   contentFetcher: ContentFetcher;
 }
 

@@ -1,9 +1,10 @@
 // Runs tasks sharing a key one after another (per process), so that identical requests of one
 // organization don't race past each other's repeat window.
 
+import type { Flights } from '../ports/flights.js';
 import { untilAborted } from '../signals.js';
 
-export class SingleFlight {
+export class SingleFlight implements Flights {
   readonly #running = new Map<string, Promise<unknown>>();
 
   /** A caller that aborts while waiting for the task ahead of it stops waiting (rejects with the reason). */

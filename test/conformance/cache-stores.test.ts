@@ -33,4 +33,11 @@ describe('pageCacheStore bound', () => {
     expect(await store.get('huge')).toBeUndefined(); // larger than the whole bound: not kept
     expect(await store.get('c')).toBeDefined(); // and it evicted nothing
   });
+
+  it('a page too large to keep also removes the older page under its key', async () => {
+    const store = pageCacheStore(100);
+    await store.set('k', { status: 200, text: 'small' }, 1_000);
+    await store.set('k', { status: 200, text: 'h'.repeat(51) }, 1_000);
+    expect(await store.get('k')).toBeUndefined();
+  });
 });

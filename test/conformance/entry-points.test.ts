@@ -19,7 +19,7 @@ const hook = `data:text/javascript,${encodeURIComponent(
 )}`;
 
 const child = `
-  const entries = ${JSON.stringify(['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts', 'postgres/index.ts'].map(src))};
+  const entries = ${JSON.stringify(['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts', 'postgres/index.ts', 'redis/index.ts'].map(src))};
   const loaded = [];
   for (const entry of entries) loaded.push(Object.keys(await import(entry)).length);
   const testing = await import(entries[3]);
@@ -65,6 +65,14 @@ describe('entry points and vitest', () => {
     const packages = packagesOf(src('cli/main.ts'), true);
     expect(packages).toContain('better-sqlite3'); // the walk really followed the CLI's imports
     expect([...packages].filter((p) => p.startsWith('vitest'))).toEqual([]);
+  });
+
+  it('ioredis is loaded only when a websift/redis adapter is used, never by the other entry points', () => {
+    expect([...packagesOf(src('redis/index.ts'), true)]).toContain('ioredis'); // the walk sees the lazy import
+    expect([...packagesOf(src('redis/index.ts'), false)]).not.toContain('ioredis');
+    for (const entry of ['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts', 'cli/main.ts']) {
+      expect([...packagesOf(src(entry), true)]).not.toContain('ioredis');
+    }
   });
 
   it('the conformance suites import vitest only lazily (so websift/testing stays importable without it)', () => {

@@ -38,15 +38,16 @@ describe('the published package', () => {
       const websift = require('websift');
       const { createNodeHandler } = require('websift/http');
       const { localIndex } = require('websift/sources');
+      const { redisCacheStore } = require('websift/redis');
       const md = websift.htmlToMarkdown('<article><h1>Hi</h1><p>From CommonJS, a paragraph of several words.</p></article>');
       let testing;
       try { require('websift/testing'); } catch (e) { testing = e.message; }
-      console.log(JSON.stringify({ engine: typeof websift.createEngine, handler: typeof createNodeHandler, index: typeof localIndex, md, testing }));
+      console.log(JSON.stringify({ engine: typeof websift.createEngine, handler: typeof createNodeHandler, index: typeof localIndex, redis: typeof redisCacheStore, md, testing }));
     `);
     const run = spawnSync(process.execPath, [script], { cwd: consumer, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout) as Record<string, string>;
-    expect(out).toMatchObject({ engine: 'function', handler: 'function', index: 'function' });
+    expect(out).toMatchObject({ engine: 'function', handler: 'function', index: 'function', redis: 'function' });
     expect(out['md']).toContain('From CommonJS');
     expect(out['testing']).toMatch(/ESM-only/);
   });

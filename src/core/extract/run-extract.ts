@@ -8,7 +8,7 @@ import type { Clock, ExtractResponse, ExtractResultItem } from '../../types.js';
 import { extractUrlPrice, REPEAT_WINDOW_MS } from '../billing.js';
 import type { Credits } from '../credits.js';
 import type { RepeatWindows } from '../repeat-window.js';
-import type { SingleFlight } from '../single-flight.js';
+import type { Flights } from '../../ports/flights.js';
 import { parseFetchableUrl } from '../../fetch/url-check.js';
 import { timingSince } from '../timing.js';
 import { clockDeadline, DeadlineError } from './deadline.js';
@@ -32,7 +32,7 @@ export interface ExtractDeps {
   /** Content cache: may evict a page while its window still holds; the repeat is then re-fetched, free. */
   pageCache: CacheStore<CachedPage>;
   pages: PageSourceDeps;
-  flights: SingleFlight;
+  flights: Flights;
   deadlineMs: number;
   concurrency: number;
   /** Clock time from which `stealth: true` is refused. */

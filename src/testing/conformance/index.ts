@@ -6,4 +6,6 @@ export { describeCacheStoreConformance, sampleValue } from './cache-store.js';
 export type { CacheStoreHandle, CacheStoreConformanceOptions, SampleValue } from './cache-store.js';
 export { describeKeyStoreConformance, KEY_STORE_ORGANIZATIONS } from './key-store.js';
 export type { KeyStoreHandle } from './key-store.js';
+export { describeRateLimiterConformance } from './rate-limiter.js';
+export type { RateLimiterHandle } from './rate-limiter.js';
 export type { ConformanceOptions } from './suite-kit.js';

@@ -1,0 +1,130 @@
+// redisFlights: the Flights port across instances. Identical requests of one organization queue in
+// this process first (SingleFlight, no Redis traffic); the one at the head then takes a Redis lock
+// `<prefix>flight:<sha256 of the key>` (SET NX PX leaseMs, value: a random token). An instance that
+// finds it taken waits for its release, announced on `<prefix>flight-released`, and re-checks every
+// pollMs of the Clock in case the announcement was missed (or the holder died: the lease expires).
+// The release deletes the lock only if it still holds our token (one Lua script, with the announcement).
+//
+// Waiting is an optimization: Redis down, the task runs at once (per-process single flight only).
+
+import { createHash, randomUUID } from 'node:crypto';
+import { systemClock } from '../../adapters/system-clock.js';
+import { SingleFlight } from '../../core/single-flight.js';
+import type { Flights } from '../../ports/flights.js';
+import { untilAborted } from '../../signals.js';
+import type { Clock } from '../../types.js';
+import { RedisConnection, type RedisClientLike, type RedisConnectionOptions } from './client.js';
+import { subscribeChannel, type Subscription } from './subscription.js';
+
+export interface RedisFlightsOptions extends RedisConnectionOptions {
+  /** Paces the re-checks while waiting (default: the system clock); pass the engine's. */
+  clock?: Clock;
+  /**
+   * Lock lifetime (default 35 s): longer than any request (extractDeadlineMs is 30 s by default), or a
+   * second identical request may start while the first still runs (it is then charged as without this).
+   */
+  leaseMs?: number;
+  /** Re-check interval of a waiter (default 250 ms of the Clock), for missed announcements. */
+  pollMs?: number;
+}
+
+const RELEASE_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  redis.call('DEL', KEYS[1])
+  redis.call('PUBLISH', ARGV[2], KEYS[1])
+  return 1
+end
+return 0
+`;
+const RELEASE_COMMAND = 'websiftFlightReleaseV1';
+type ReleaseClient = RedisClientLike & Record<typeof RELEASE_COMMAND, (lock: string, token: string, channel: string) => Promise<number>>;
+const defined = new WeakSet<RedisClientLike>();
+
+export function redisFlights(options: RedisFlightsOptions): Flights {
+  const connection = new RedisConnection(options, 'redisFlights');
+  const clock = options.clock ?? systemClock;
+  const leaseMs = options.leaseMs ?? 35_000;
+  const pollMs = options.pollMs ?? 250;
+  if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0)) throw new RangeError('redisFlights: leaseMs must be a positive integer');
+  if (!(Number.isFinite(pollMs) && pollMs > 0)) throw new RangeError('redisFlights: pollMs must be positive');
+  const channel = `${connection.prefix}flight-released`;
+  const local = new SingleFlight();
+  /** Lock name → wake-up calls of this process's waiters. */
+  const waiters = new Map<string, Set<() => void>>();
+  let subscription: Subscription | undefined;
+
+  const subscribed = () =>
+    (subscription ??= subscribeChannel(connection, channel, {
+      message: (lock) => waiters.get(lock)?.forEach((wake) => wake()),
+      subscribed: () => waiters.forEach((wakes) => wakes.forEach((wake) => wake())), // may have missed some
+    }));
+
+  async function tryLock(lock: string, token: string): Promise<boolean> {
+    return (await (await connection.client()).set(lock, token, 'PX', leaseMs, 'NX')) === 'OK';
+  }
+
+  /** Resolves on the lock's release announcement or after pollMs; the caller then tries again. */
+  async function nextChance(lock: string, token: string, signal: AbortSignal | undefined): Promise<boolean> {
+    const sub = subscribed();
+    if (!sub.live) await Promise.race([sub.ready, realTime(connection.timeoutMs)]).catch(() => {});
+    let wake!: () => void;
+    const woken = new Promise<void>((resolve) => (wake = resolve));
+    const wakes = waiters.get(lock) ?? new Set();
+    waiters.set(lock, wakes.add(wake));
+    const pause = new AbortController();
+    try {
+      // Registered and subscribed: a release from now on wakes us; one just before, this try sees.
+      if (await tryLock(lock, token)) return true;
+      const paced = clock.sleep(pollMs, pause.signal).catch(() => {});
+      await untilAborted(Promise.race([woken, paced]), signal);
+      return false;
+    } finally {
+      pause.abort();
+      wakes.delete(wake);
+      if (wakes.size === 0) waiters.delete(lock);
+    }
+  }
+
+  async function acrossInstances<T>(key: string, task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    const lock = `${connection.prefix}flight:${createHash('sha256').update(key).digest('hex')}`;
+    const token = randomUUID();
+    try {
+      let held = await tryLock(lock, token);
+      while (!held) {
+        signal?.throwIfAborted();
+        held = await nextChance(lock, token, signal);
+      }
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      connection.onError(error); // can't coordinate: run now, as a single instance would
+      return task();
+    }
+    try {
+      return await task();
+    } finally {
+      release(lock, token).catch(connection.onError); // failed: the lease frees it
+    }
+  }
+
+  async function release(lock: string, token: string): Promise<void> {
+    const client = await connection.client();
+    if (!defined.has(client)) {
+      client.defineCommand(RELEASE_COMMAND, { numberOfKeys: 1, lua: RELEASE_LUA });
+      defined.add(client);
+    }
+    await (client as ReleaseClient)[RELEASE_COMMAND](lock, token, channel);
+  }
+
+  return {
+    run: (key, task, signal) => local.run(key, () => acrossInstances(key, task, signal), signal),
+    async close() {
+      await subscription?.close();
+      await connection.close();
+    },
+  };
+}
+
+/** A bound in real time on a network wait (not a Clock rule); never keeps the process alive. */
+function realTime(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms).unref());
+}

@@ -1,0 +1,67 @@
+// redisRateLimiter: the RateLimiter port on Redis. Every instance runs the same GCRA script (one
+// atomic EVALSHA per take; ioredis falls back to EVAL on NOSCRIPT), so N instances together admit
+// exactly the policy. One key per organization, `<prefix>rate:<organization>`, expiring when the
+// organization's bucket is full again.
+
+import { checkRateLimitPolicy, gcraInterval, retryAfterSeconds } from '../../core/rate-limit.js';
+import type { RateDecision, RateLimiter, RateLimitPolicy } from '../../ports/rate-limiter.js';
+import { RedisConnection, type RedisClientLike, type RedisConnectionOptions } from './client.js';
+import { GCRA_COMMAND, GCRA_LUA } from './gcra-script.js';
+
+export interface RedisRateLimiterOptions extends RedisConnectionOptions {
+  /**
+   * Whose clock: 'caller' (default) uses the `now` the engine passes (its Clock, like every other time
+   * rule, and what tests drive); instances on different machines then need synchronized clocks (NTP:
+   * a skew of d ms lets about d × limit/window/1000 extra requests through). 'redis' reads Redis's
+   * TIME in the script instead, one clock for all; `now` is then ignored.
+   */
+  time?: 'caller' | 'redis';
+  /**
+   * When Redis can't answer (down, slow past commandTimeoutMs): 'refuse' (default) rejects the take,
+   * which the engine answers with 503 rate_limiter_unavailable; 'admit' lets the request through
+   * unlimited (the ledger still bounds spending), reporting the error to onError.
+   */
+  whenUnavailable?: 'refuse' | 'admit';
+}
+
+type GcraClient = RedisClientLike & Record<typeof GCRA_COMMAND, (key: string, now: string, interval: string, limit: string) => Promise<[number, string?]>>;
+
+const defined = new WeakSet<RedisClientLike>();
+
+export function redisRateLimiter(policy: RateLimitPolicy, options: RedisRateLimiterOptions): RateLimiter {
+  const checked = checkRateLimitPolicy(policy, 'redisRateLimiter');
+  const connection = new RedisConnection(options, 'redisRateLimiter');
+  if (options.time !== undefined && options.time !== 'caller' && options.time !== 'redis') throw new TypeError("redisRateLimiter: time must be 'caller' or 'redis'");
+  const fallback = options.whenUnavailable ?? 'refuse';
+  if (fallback !== 'refuse' && fallback !== 'admit') throw new TypeError("redisRateLimiter: whenUnavailable must be 'refuse' or 'admit'");
+  const interval = String(gcraInterval(checked));
+  const limit = String(checked.limit);
+  const redisTime = options.time === 'redis';
+
+  async function script(): Promise<GcraClient> {
+    const client = await connection.client();
+    if (!defined.has(client)) {
+      client.defineCommand(GCRA_COMMAND, { numberOfKeys: 1, lua: GCRA_LUA });
+      defined.add(client);
+    }
+    return client as GcraClient;
+  }
+
+  return {
+    policy: checked,
+    async take(organization, now): Promise<RateDecision> {
+      let reply: [number, string?];
+      try {
+        const at = redisTime ? '' : String(now);
+        reply = await (await script())[GCRA_COMMAND](`${connection.prefix}rate:${organization}`, at, interval, limit);
+      } catch (error) {
+        if (fallback === 'refuse') throw error;
+        connection.onError(error);
+        return { ok: true };
+      }
+      if (reply[0] === 1) return { ok: true };
+      return { ok: false, retryAfter: retryAfterSeconds(Number(reply[1]), 0) };
+    },
+    close: () => connection.close(),
+  };
+}

@@ -1,0 +1,149 @@
+// redisFlights: an identical search of one organization on another instance waits for the first and
+// becomes a free repeat (one paid source call instead of two), measured against the per-process
+// default, which calls the source twice. Plus: the lock is released by token only, a waiter that
+// aborts stops waiting, and Redis down the task runs at once.
+
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { Redis } from 'ioredis';
+import { createEngine } from '../../src/index.js';
+import { redisCacheStore, redisFlights } from '../../src/redis/index.js';
+import type { Flights } from '../../src/ports/flights.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
+import type { Engine, SearchSource, SourceAnswer } from '../../src/types.js';
+import { serviceAvailable } from '../support/services.js';
+import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
+
+const redis = await serviceAvailable('Redis');
+
+/** Polls `check` (real time: Redis) until it holds, failing after `limitMs`. */
+async function until(check: () => boolean | Promise<boolean>, limitMs = 2_000): Promise<void> {
+  const start = performance.now();
+  while (!(await check())) {
+    if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
+/** A source whose answers wait until released: the first search is still running when the second arrives. */
+function heldSource() {
+  let release!: () => void;
+  const gate = new Promise<void>((resolve) => (release = resolve));
+  const source: SearchSource & { calls: number } = {
+    id: 'held',
+    calls: 0,
+    async search(): Promise<SourceAnswer> {
+      source.calls++;
+      await gate;
+      return { results: [{ title: 'One', url: 'https://example.com/1', snippet: 'one' }] };
+    },
+  };
+  return { source, release };
+}
+
+describe.skipIf(!redis)('redisFlights', () => {
+  let dir: string;
+  let prefix: string;
+  let admin: Redis;
+  const closers: (() => Promise<unknown> | undefined)[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'websift-redis-flights-'));
+    prefix = testPrefix('flights');
+    admin = inspector();
+  });
+  afterEach(async () => {
+    for (const close of closers.splice(0).reverse()) await close();
+    admin.disconnect();
+    await deleteKeys(prefix);
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  function instance(clock: ManualClock, source: SearchSource, shared: boolean): Engine {
+    const repeats = redisCacheStore<never>({ url: REDIS_URL, prefix: `${prefix}repeats:` });
+    const flights = shared ? redisFlights({ url: REDIS_URL, prefix, clock }) : undefined;
+    const engine = createEngine({
+      database: join(dir, 'shared.db'),
+      clock,
+      rateLimit: false,
+      sources: [source],
+      router: { hedging: false },
+      caches: { repeats },
+      ...(flights ? { flights } : {}),
+    });
+    closers.push(() => repeats.close?.(), () => flights?.close?.(), () => engine.close());
+    return engine;
+  }
+
+  async function race(shared: boolean) {
+    const clock = new ManualClock();
+    const { source, release } = heldSource();
+    const [a, b] = [instance(clock, source, shared), instance(clock, source, shared)];
+    await a.admin.createOrganization('acme', { credits: 10 });
+    const first = a.search({ q: 'same question' }, { organization: 'acme' });
+    await until(() => source.calls === 1);
+    const second = b.search({ q: 'same question' }, { organization: 'acme' });
+    // B is waiting once its subscriber listens for the release (or, per process, once it called the source).
+    await until(async () => (shared ? Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1 : source.calls === 2));
+    release();
+    const [one, two] = await Promise.all([first, second]);
+    return { source, one, two, balance: (await a.usage({ organization: 'acme' })).credits.balance };
+  }
+
+  it('the identical request on another instance waits and is a free repeat: one paid source call', async () => {
+    const { source, one, two, balance } = await race(true);
+    expect(source.calls).toBe(1);
+    expect(one.metadata.credits_used).toBe(1);
+    expect(two.metadata.credits_used).toBe(0);
+    expect(two.results).toEqual(one.results);
+    expect(balance).toBe(9);
+    expect(await keysUnder(admin, `${prefix}flight:`)).toEqual([]); // released
+  });
+
+  it('measured against the per-process default: two source calls, two charges', async () => {
+    const { source, one, two, balance } = await race(false);
+    expect(source.calls).toBe(2);
+    expect([one.metadata.credits_used, two.metadata.credits_used]).toEqual([1, 1]);
+    expect(balance).toBe(8);
+  });
+
+  it('a lock is released only by its holder; a waiter gives up when aborted; a lost holder frees it after the lease', async () => {
+    const clock = new ManualClock();
+    const flights = redisFlights({ url: REDIS_URL, prefix, clock, leaseMs: 300, pollMs: 100 });
+    closers.push(() => flights.close?.());
+    let finish!: () => void;
+    const running = flights.run('k', () => new Promise<string>((resolve) => (finish = () => resolve('first'))));
+    await until(async () => (await keysUnder(admin, `${prefix}flight:`)).length === 1);
+    const [lock] = await keysUnder(admin, `${prefix}flight:`);
+    // Another instance waits; aborting it rejects with the reason and runs nothing.
+    const other = redisFlights({ url: REDIS_URL, prefix, clock, pollMs: 100 });
+    closers.push(() => other.close?.());
+    const abort = new AbortController();
+    let ran = false;
+    const waiting = other.run('k', async () => void (ran = true), abort.signal);
+    await until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1);
+    abort.abort(new Error('client went away'));
+    await expect(waiting).rejects.toThrow('client went away');
+    expect(ran).toBe(false);
+    // Someone else's token in the lock: our release leaves it alone.
+    await admin.set(lock!, 'not-ours', 'PX', 300);
+    finish();
+    expect(await running).toBe('first');
+    await until(async () => (await admin.get(lock!)) === 'not-ours' || (await admin.exists(lock!)) === 0);
+    expect(await admin.get(lock!)).toBe('not-ours');
+    // The stale lock expires with its lease; a waiter re-checking on the Clock then runs.
+    const later = other.run('k', async () => 'after the lease');
+    await until(async () => (await admin.exists(lock!)) === 0);
+    await clock.advance(100);
+    expect(await later).toBe('after the lease');
+  });
+
+  it('Redis down: the task runs at once', async () => {
+    const flights: Flights = redisFlights({ url: 'redis://127.0.0.1:1', prefix });
+    closers.push(() => flights.close?.());
+    const start = performance.now();
+    expect(await flights.run('k', async () => 42)).toBe(42);
+    expect(performance.now() - start).toBeLessThan(500);
+  });
+});
