@@ -1,26 +1,21 @@
-// createEngine: wires the defaults (SQLite ledger and keys, LRU caches, system clock, router, the
-// extraction pipeline) to the core and guards every call the same way: organization → rate limit →
+// createEngine: wires the storage (storage-wiring.ts: SQLite or PostgreSQL, in-process or Redis), the
+// system clock, the router and the extraction pipeline to the core and guards every call the same way: organization → rate limit →
 // the work (search: core/search.ts; extract: core/extract/run-extract.ts, both under the call's
 // idempotency key: core/idempotency.ts), with error timing.
 
-import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
-import { sqliteKeyStore } from './adapters/sqlite/key-store.js';
-import { sqliteLedger } from './adapters/sqlite/ledger.js';
-import { lruCacheStore } from './adapters/lru-cache-store.js';
-import { repeatWindowStore } from './adapters/partitioned-lru-store.js';
 import { systemClock } from './adapters/system-clock.js';
 import { Accounts } from './core/accounts.js';
 import { Credits } from './core/credits.js';
 import { ConfirmedEmptyCache } from './core/empty-cache.js';
-import { admit, DEFAULT_RATE_LIMIT, InProcessRateLimiter } from './core/rate-limit.js';
+import { admit } from './core/rate-limit.js';
 import { RepeatWindows } from './core/repeat-window.js';
 import { createRouter } from './core/router.js';
 import { parseSearchParams } from './core/search-params.js';
 import { runSearch, type SearchDeps, type SearchSnapshot } from './core/search.js';
-import { SingleFlight } from './core/single-flight.js';
 import { parseExtractParams } from './core/extract/params.js';
 import { runExtract, type ExtractDeps } from './core/extract/run-extract.js';
 import { createExtraction } from './extract-wiring.js';
+import { createStorage } from './storage-wiring.js';
 import { runIdempotent } from './core/idempotency.js';
 import { stampError } from './core/timing.js';
 import { UnauthorizedError } from './errors.js';
@@ -33,31 +28,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
   checkEngineOptions(options);
   const clock = options.clock ?? systemClock;
   // Everything that can refuse its options is built before the database is opened.
-  const limiter =
-    options.rateLimiter ?? (options.rateLimit === false ? undefined : new InProcessRateLimiter(options.rateLimit ?? DEFAULT_RATE_LIMIT));
   const router = createRouter(options.sources ?? [], { ...options.router, clock });
   const extraction = createExtraction(options, clock);
-  let sqlite: SqliteDatabase | undefined;
-  const store = () => (sqlite ??= openSqlite({
-    clock, // paces the waits for a database locked by another writer
-    ...(options.database !== undefined ? { database: options.database } : {}),
-    ...(options.durability !== undefined ? { durability: options.durability } : {}),
-    ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
-  }));
-  const ledger = options.ledger ?? sqliteLedger(store(), { closeStore: false, clock });
-  const keys = options.keyStore ?? sqliteKeyStore(store());
-  const accounts = new Accounts(ledger, keys, clock, options.keyEvents ? { events: options.keyEvents } : {});
-  const repeatStore = options.caches?.repeats ?? repeatWindowStore(clock);
-  const emptyStore = options.caches?.confirmedEmpty ?? lruCacheStore();
+  const storage = createStorage(options, clock);
+  const { ledger, limiter, flights } = storage;
+  const accounts = new Accounts(ledger, storage.keys, clock, storage.keyEvents ? { events: storage.keyEvents } : {});
+  const repeatStore = storage.repeats;
   const credits = new Credits(ledger, clock);
-  const flights = options.flights ?? new SingleFlight();
   const idempotency = { ledger, clock };
   const searchDeps: SearchDeps = {
     clock,
     router,
     credits,
     repeats: new RepeatWindows<SearchSnapshot>(repeatStore, clock, 'search'),
-    empties: new ConfirmedEmptyCache(emptyStore, clock),
+    empties: new ConfirmedEmptyCache(storage.empties, clock),
     resultsPerSearch: options.resultsPerSearch ?? DEFAULT_RESULTS_PER_SEARCH,
     flights,
     contentFetcher: options.contentFetcher ?? extraction.contentFetcher,
@@ -66,7 +50,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     clock,
     credits,
     repeats: new RepeatWindows<true>(repeatStore, clock, 'extract'),
-    pageCache: options.caches?.pages ?? extraction.pageCache,
+    pageCache: storage.pages ?? extraction.pageCache,
     pages: extraction.pages,
     flights,
     deadlineMs: extraction.deadlineMs,
@@ -79,14 +63,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
   async function shutDown(): Promise<void> {
     await Promise.allSettled([...inFlight]);
     accounts.close();
-    await Promise.all([
-      options.caches?.repeats ? undefined : repeatStore.close?.(),
-      options.caches?.confirmedEmpty ? undefined : emptyStore.close?.(),
-      extraction.pageCache.close?.(),
-      extraction.close(),
-    ]);
-    if (!options.ledger) await ledger.close();
-    sqlite?.close();
+    await Promise.all([extraction.pageCache.close?.(), extraction.close()]);
+    await storage.close();
   }
   /** Calls in progress, so close() can let them finish before the database goes away. */
   const inFlight = new Set<Promise<unknown>>();

@@ -15,13 +15,31 @@ import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types.js';
+import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import type { ExtractionOptions } from '../extract-wiring.js';
+import type { PostgresOptions } from '../adapters/postgres/database.js';
+
+/** The PostgreSQL options createEngine passes on (it supplies the connection string and the clock). */
+export type PostgresSettings = Pick<PostgresOptions, 'schema' | 'leaseMs' | 'poolConfig' | 'finishedRetentionMs'>;
 
 /** The extraction options (allowPrivateNetwork, fetcher, renderer, userAgent, robots, deadlines,
  * stealthRemovalDate…) are declared with the extraction pipeline in src/extract-wiring.ts. */
 export interface EngineOptions extends ExtractionOptions {
-  /** SQLite file for ledger, keys and counters; default ':memory:'. */
+  /**
+   * Where the books (ledger, keys, counters) live: a SQLite file (default ':memory:'), or a
+   * `postgres://` / `postgresql://` URL to share them between instances (docs/scaling.md).
+   */
   database?: string;
+  /** PostgreSQL settings for a `postgres://` database: schema (default 'websift'), lease, pool (docs/postgres.md). */
+  postgres?: PostgresSettings;
+  /**
+   * `redis://` or `rediss://` URL: the repeat windows, the confirmed-empty and page caches, the rate
+   * limit, key revocations and single flight move to Redis, shared by every instance (docs/redis.md).
+   * Ports given explicitly (caches, rateLimiter, keyEvents, flights) still win.
+   */
+  redis?: string;
+  /** Prefix of every Redis key and channel (default 'websift:'): one Redis can serve several deployments. */
+  redisPrefix?: string;
   /** fsync policy of charging commits on the SQLite file (default 'full'; see docs/engine.md). */
   durability?: Durability;
   /** How long a write waits, off the event loop, for a SQLite file locked by another writer (default 5 s); then 503 `ledger_unavailable`. */
@@ -77,6 +95,7 @@ export function checkEngineOptions(options: EngineOptions): void {
   if (options.sources !== undefined && !Array.isArray(options.sources)) {
     throw new TypeError('createEngine: sources must be an array of SearchSource');
   }
+  checkStorageOptions(options);
   if (options.rateLimiter !== undefined) {
     if (options.rateLimit !== undefined) throw new TypeError('createEngine: give rateLimit or rateLimiter, not both (the limiter carries its policy)');
     if (typeof options.rateLimiter?.take !== 'function') throw new TypeError('createEngine: rateLimiter must implement take(organization, now)');
@@ -91,5 +110,21 @@ export function checkEngineOptions(options: EngineOptions): void {
   }
   if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal') {
     throw new RangeError('createEngine: durability must be "full" or "normal"');
+  }
+}
+
+function checkStorageOptions(options: EngineOptions): void {
+  const { database, redis } = options;
+  if (database !== undefined && typeof database !== 'string') throw new TypeError('createEngine: database must be a SQLite file path or a postgres:// URL');
+  const postgres = database !== undefined && isPostgresUrl(database);
+  if (options.postgres !== undefined && !postgres) throw new TypeError('createEngine: postgres settings need a postgres:// database URL');
+  if (postgres && (options.durability !== undefined || options.lockWaitMs !== undefined)) {
+    throw new TypeError('createEngine: durability and lockWaitMs apply to a SQLite database, not PostgreSQL');
+  }
+  if (redis !== undefined && (typeof redis !== 'string' || !isRedisUrl(redis))) {
+    throw new TypeError(`createEngine: redis must be a redis:// or rediss:// URL (got ${typeof redis === 'string' ? `'${redis}'` : typeof redis})`);
+  }
+  if (options.redisPrefix !== undefined && (typeof options.redisPrefix !== 'string' || redis === undefined)) {
+    throw new TypeError('createEngine: redisPrefix is a string, and needs redis');
   }
 }

@@ -108,6 +108,28 @@ describe.skipIf(!redis)('redisFlights', () => {
     expect(balance).toBe(8);
   });
 
+  it('a live holder renews its lock past the lease: a waiter on another instance does not run meanwhile', async () => {
+    const clock = new ManualClock();
+    const flights = redisFlights({ url: REDIS_URL, prefix, clock, leaseMs: 150, pollMs: 50 });
+    const other = redisFlights({ url: REDIS_URL, prefix, clock, leaseMs: 150, pollMs: 50 });
+    closers.push(() => flights.close?.(), () => other.close?.());
+    let finish!: () => void;
+    const running = flights.run('long', () => new Promise<string>((resolve) => (finish = () => resolve('first'))));
+    await until(async () => (await keysUnder(admin, `${prefix}flight:`)).length === 1);
+    let ran = false;
+    const waiting = other.run('long', async () => void (ran = true));
+    for (let i = 0; i < 6; i++) {
+      await new Promise((r) => setTimeout(r, 100)); // 600 ms of real time: 4 leases
+      await clock.advance(50); // the waiter re-checks
+    }
+    expect(ran).toBe(false);
+    expect((await keysUnder(admin, `${prefix}flight:`)).length).toBe(1);
+    finish();
+    expect(await running).toBe('first');
+    await waiting;
+    expect(ran).toBe(true);
+  });
+
   it('a lock is released only by its holder; a waiter gives up when aborted; a lost holder frees it after the lease', async () => {
     const clock = new ManualClock();
     const flights = redisFlights({ url: REDIS_URL, prefix, clock, leaseMs: 300, pollMs: 100 });

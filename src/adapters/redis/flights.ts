@@ -4,6 +4,8 @@
 // finds it taken waits for its release, announced on `<prefix>flight-released`, and re-checks every
 // pollMs of the Clock in case the announcement was missed (or the holder died: the lease expires).
 // The release deletes the lock only if it still holds our token (one Lua script, with the announcement).
+// The holder renews the lock every leaseMs / 3 while its task runs, so the lease can be short: a holder
+// that dies (SIGKILL) stops renewing and its waiters go on within leaseMs, however long requests run.
 //
 // Waiting is an optimization: Redis down, the task runs at once (per-process single flight only).
 
@@ -20,8 +22,8 @@ export interface RedisFlightsOptions extends RedisConnectionOptions {
   /** Paces the re-checks while waiting (default: the system clock); pass the engine's. */
   clock?: Clock;
   /**
-   * Lock lifetime (default 35 s): longer than any request (extractDeadlineMs is 30 s by default), or a
-   * second identical request may start while the first still runs (it is then charged as without this).
+   * Lock lifetime without renewal (default 5 s): how long waiters wait for a holder that died. A live
+   * holder renews it every leaseMs / 3, however long its request runs.
    */
   leaseMs?: number;
   /** Re-check interval of a waiter (default 250 ms of the Clock), for missed announcements. */
@@ -37,13 +39,22 @@ end
 return 0
 `;
 const RELEASE_COMMAND = 'websiftFlightReleaseV1';
-type ReleaseClient = RedisClientLike & Record<typeof RELEASE_COMMAND, (lock: string, token: string, channel: string) => Promise<number>>;
+const RENEW_LUA = `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0
+`;
+const RENEW_COMMAND = 'websiftFlightRenewV1';
+type ReleaseClient = RedisClientLike &
+  Record<typeof RELEASE_COMMAND, (lock: string, token: string, channel: string) => Promise<number>> &
+  Record<typeof RENEW_COMMAND, (lock: string, token: string, ms: number) => Promise<number>>;
 const defined = new WeakSet<RedisClientLike>();
 
 export function redisFlights(options: RedisFlightsOptions): Flights {
   const connection = new RedisConnection(options, 'redisFlights');
   const clock = options.clock ?? systemClock;
-  const leaseMs = options.leaseMs ?? 35_000;
+  const leaseMs = options.leaseMs ?? 5_000;
   const pollMs = options.pollMs ?? 250;
   if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0)) throw new RangeError('redisFlights: leaseMs must be a positive integer');
   if (!(Number.isFinite(pollMs) && pollMs > 0)) throw new RangeError('redisFlights: pollMs must be positive');
@@ -99,20 +110,33 @@ export function redisFlights(options: RedisFlightsOptions): Flights {
       connection.onError(error); // can't coordinate: run now, as a single instance would
       return task();
     }
+    // Renewal is a real-time matter (Redis expires the lock in real time), not a Clock rule.
+    const renewal = setInterval(() => {
+      scripts()
+        .then((client) => client[RENEW_COMMAND](lock, token, leaseMs))
+        .catch(connection.onError);
+    }, Math.max(1, Math.floor(leaseMs / 3)));
+    renewal.unref();
     try {
       return await task();
     } finally {
+      clearInterval(renewal);
       release(lock, token).catch(connection.onError); // failed: the lease frees it
     }
   }
 
-  async function release(lock: string, token: string): Promise<void> {
+  async function scripts(): Promise<ReleaseClient> {
     const client = await connection.client();
     if (!defined.has(client)) {
       client.defineCommand(RELEASE_COMMAND, { numberOfKeys: 1, lua: RELEASE_LUA });
+      client.defineCommand(RENEW_COMMAND, { numberOfKeys: 1, lua: RENEW_LUA });
       defined.add(client);
     }
-    await (client as ReleaseClient)[RELEASE_COMMAND](lock, token, channel);
+    return client as ReleaseClient;
+  }
+
+  async function release(lock: string, token: string): Promise<void> {
+    await (await scripts())[RELEASE_COMMAND](lock, token, channel);
   }
 
   return {

@@ -1,0 +1,112 @@
+// Where an engine keeps its state, from its options: the books (ledger, keys) in SQLite by default or in
+// PostgreSQL for a `postgres://` database; the shared caches, the rate limit, key revocations and
+// single flight in this process by default or in Redis for a `redis://` URL. An injected port always
+// wins, and is never closed by the engine; what is built here is closed by `close()`.
+
+import { lruCacheStore } from './adapters/lru-cache-store.js';
+import { repeatWindowStore } from './adapters/partitioned-lru-store.js';
+import { openPostgres } from './adapters/postgres/database.js';
+import { postgresKeyStore } from './adapters/postgres/key-store.js';
+import { postgresLedger } from './adapters/postgres/ledger.js';
+import { redisCacheStore } from './adapters/redis/cache-store.js';
+import { redisFlights } from './adapters/redis/flights.js';
+import { redisKeyEvents } from './adapters/redis/key-events.js';
+import { redisRateLimiter } from './adapters/redis/rate-limiter.js';
+import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
+import { sqliteKeyStore } from './adapters/sqlite/key-store.js';
+import { sqliteLedger } from './adapters/sqlite/ledger.js';
+import { isPostgresUrl } from './adapters/storage-urls.js';
+import type { ConfirmedEmpty } from './core/empty-cache.js';
+import type { EngineOptions } from './core/engine-options.js';
+import type { CachedPage } from './core/extract/run-extract.js';
+import { DEFAULT_RATE_LIMIT, InProcessRateLimiter } from './core/rate-limit.js';
+import type { RepeatEntry } from './core/repeat-window.js';
+import { SingleFlight } from './core/single-flight.js';
+import type { CacheStore } from './ports/cache.js';
+import type { Flights } from './ports/flights.js';
+import type { KeyEvents } from './ports/key-events.js';
+import type { KeyStore } from './ports/key-store.js';
+import type { Ledger } from './ports/ledger.js';
+import type { RateLimiter } from './ports/rate-limiter.js';
+import type { Clock } from './types.js';
+
+/** Largest page the Redis page cache keeps (a bigger one is re-fetched on a repeat, still free). */
+const REDIS_PAGE_BYTES = 4 * 1024 * 1024;
+
+export interface Storage {
+  ledger: Ledger;
+  keys: KeyStore;
+  repeats: CacheStore<RepeatEntry>;
+  empties: CacheStore<ConfirmedEmpty>;
+  /** Undefined: the extraction pipeline's in-process page cache. */
+  pages: CacheStore<CachedPage> | undefined;
+  limiter: RateLimiter | undefined;
+  keyEvents: KeyEvents | undefined;
+  flights: Flights;
+  /** Closes what was built here (never an injected port). */
+  close(): Promise<void>;
+}
+
+export function createStorage(options: EngineOptions, clock: Clock): Storage {
+  const owned: { close(): unknown }[] = [];
+  const own = <T extends { close?(): unknown }>(port: T): T => {
+    if (port.close) owned.push(port as T & { close(): unknown });
+    return port;
+  };
+  const redis = options.redis;
+  const on = (prefix: string) => ({ url: redis!, prefix: `${options.redisPrefix ?? 'websift:'}${prefix}` });
+  // Built before any database is opened: a limiter refuses a bad policy.
+  let limiter = options.rateLimiter;
+  if (!limiter && options.rateLimit !== false) {
+    const policy = options.rateLimit ?? DEFAULT_RATE_LIMIT;
+    limiter = redis ? own(redisRateLimiter(policy, on(''))) : new InProcessRateLimiter(policy);
+  }
+  const database = options.database;
+  const postgres = database !== undefined && isPostgresUrl(database);
+
+  let ledger = options.ledger;
+  let keys = options.keyStore;
+  /** Closed before the rest: a ledger releases its holds (a PostgreSQL handle closes its ledger and keys). */
+  let books: { close(): unknown } | undefined;
+  let sqlite: SqliteDatabase | undefined;
+  if (postgres) {
+    if (!ledger || !keys) {
+      const handle = (books = openPostgres({ ...options.postgres, connectionString: database, clock }));
+      ledger ??= postgresLedger(handle);
+      keys ??= postgresKeyStore(handle);
+    }
+  } else if (!ledger || !keys) {
+    sqlite = openSqlite({
+      clock, // paces the waits for a database locked by another writer
+      ...(database !== undefined ? { database } : {}),
+      ...(options.durability !== undefined ? { durability: options.durability } : {}),
+      ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
+    });
+    if (!ledger) ledger = books = sqliteLedger(sqlite, { closeStore: false, clock });
+    keys ??= sqliteKeyStore(sqlite);
+  }
+
+  const caches = options.caches ?? {};
+  const repeats = caches.repeats ?? own(redis ? redisCacheStore<RepeatEntry>(on('repeat:')) : repeatWindowStore<RepeatEntry>(clock));
+  const empties = caches.confirmedEmpty ?? own(redis ? redisCacheStore<ConfirmedEmpty>(on('empty:')) : lruCacheStore<ConfirmedEmpty>());
+  const pages = caches.pages ?? (redis ? own(redisCacheStore<CachedPage>({ ...on('page:'), maxValueBytes: REDIS_PAGE_BYTES })) : undefined);
+  const keyEvents = options.keyEvents ?? (redis ? own(redisKeyEvents(on(''))) : undefined);
+  const flights = options.flights ?? (redis ? own(redisFlights({ ...on(''), clock })) : new SingleFlight());
+
+  return {
+    ledger: ledger!,
+    keys: keys!,
+    repeats,
+    empties,
+    pages,
+    limiter,
+    keyEvents,
+    flights,
+    async close() {
+      // The books first (a ledger releases its holds), then the rest; the SQLite file last.
+      await books?.close();
+      await Promise.all(owned.map((port) => port.close()));
+      sqlite?.close();
+    },
+  };
+}
