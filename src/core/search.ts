@@ -65,11 +65,14 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     return fromSnapshot(params.q, repeat.value, timingSince(clock, start));
   }
 
+  const text = queryText(params.q);
+  // Looked up while the reservation is made (two stores, two round trips at once); unused on a 402.
+  const confirmedEmpty = deps.empties.find(text);
+  confirmedEmpty.catch(() => {}); // awaited below, unless the reservation fails first
   const hold = await deps.credits.hold(org, 'search', searchReserve(params.includeContent, params.contentResults), call.billing);
   try {
-    const text = queryText(params.q);
     const content = params.includeContent ? { requested: 0, delivered: 0 } : undefined;
-    const cached = await deps.empties.find(text);
+    const cached = await confirmedEmpty;
     if (cached) {
       const credits = await hold.settle(searchPrice('confirmed_empty'));
       const snapshot: SearchSnapshot = { kind: 'empty', notices: cached.notices, ...(content ? { content } : {}) };
