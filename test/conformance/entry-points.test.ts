@@ -67,13 +67,39 @@ describe('entry points and vitest', () => {
     expect([...packages].filter((p) => p.startsWith('vitest'))).toEqual([]);
   });
 
-  it('ioredis is loaded only when a websift/redis adapter is used, never by the other entry points', () => {
+  it('pg and ioredis are imported only lazily: by their adapters, and by createEngine only for a postgres:// database or a redis URL', () => {
     expect([...packagesOf(src('redis/index.ts'), true)]).toContain('ioredis'); // the walk sees the lazy import
-    expect([...packagesOf(src('redis/index.ts'), false)]).not.toContain('ioredis');
-    for (const entry of ['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts', 'cli/main.ts']) {
-      expect([...packagesOf(src(entry), true)]).not.toContain('ioredis');
+    expect([...packagesOf(src('postgres/index.ts'), true)]).toContain('pg');
+    expect([...packagesOf(src('index.ts'), true)]).toEqual(expect.arrayContaining(['pg', 'ioredis'])); // createEngine's URLs
+    for (const entry of ['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts', 'postgres/index.ts', 'redis/index.ts', 'cli/main.ts']) {
+      expect([...packagesOf(src(entry), false)], entry).not.toContain('ioredis');
+      expect([...packagesOf(src(entry), false)], entry).not.toContain('pg');
+    }
+    for (const entry of ['http/index.ts', 'sources/index.ts', 'testing/index.ts']) {
+      expect([...packagesOf(src(entry), true)], entry).not.toContain('ioredis');
     }
   });
+
+  it('an engine on the embedded defaults runs without loading pg or ioredis', async () => {
+    const watch = `data:text/javascript,${encodeURIComponent(
+      `import { register } from 'node:module';
+       register('data:text/javascript,' + encodeURIComponent("export async function resolve(s, c, next) { if (/^(pg|ioredis)$/.test(s)) process.stderr.write('LOADED ' + s + '\\\\n'); return next(s, c); }"));`,
+    )}`;
+    const script = `
+      const { createEngine } = await import(${JSON.stringify(src('index.ts'))});
+      const engine = createEngine();
+      await engine.admin.createOrganization('acme', { credits: 1 });
+      console.log(JSON.stringify(await engine.usage({ organization: 'acme' })));
+      await engine.close();
+      await import('pg'); // on purpose: proves the hook reports it
+    `;
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', watch, '--input-type=module', '-e', script], {
+      cwd: root,
+      timeout: 15_000,
+    });
+    expect(JSON.parse(stdout.trim().split('\n').at(-1)!).credits.balance).toBe(1);
+    expect(stderr.match(/LOADED \S+/g)).toEqual(['LOADED pg']); // only the deliberate one
+  }, 20_000);
 
   it('the conformance suites import vitest only lazily (so websift/testing stays importable without it)', () => {
     expect([...packagesOf(src('testing/index.ts'), true)]).toContain('vitest'); // the walk sees the lazy one
