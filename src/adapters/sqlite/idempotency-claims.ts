@@ -29,6 +29,8 @@ export interface SqliteClaims {
   finishClaim(organization: string, key: string, response: string | null): Promise<void>;
   /** Inside a settlement's transaction: marks the running claim of `key` paid with `charged` (> 0). */
   markPaid(organization: string, key: string, charged: number): void;
+  /** Inside a settlement's transaction: whether the claim of `key` was already paid for (then nothing more is charged). */
+  isPaid(organization: string, key: string): boolean;
 }
 
 export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
@@ -50,6 +52,7 @@ export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
     abandonPaid: db.prepare(
       'UPDATE idempotency_claims SET session = 0 WHERE organization = ? AND key = ? AND session = ? AND response IS NULL',
     ),
+    paid: db.prepare('SELECT 1 FROM idempotency_claims WHERE organization = ? AND key = ? AND charged > 0').pluck(),
     markPaid: db.prepare(
       'UPDATE idempotency_claims SET charged = charged + ? WHERE organization = ? AND key = ? AND response IS NULL',
     ),
@@ -95,6 +98,9 @@ export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
   return {
     claim: (c, now) => claimTx(false, c, now),
     finishClaim: (organization, key, response) => finishTx(false, organization, key, response),
+    isPaid(organization, key) {
+      return q.paid.get(organization, key) !== undefined;
+    },
     markPaid(organization, key, charged) {
       q.markPaid.run(charged, organization, key);
     },

@@ -114,6 +114,8 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
       charged = org ? Math.min(s.charged, Math.max(0, org.balance - org.reserved)) : 0;
     }
     charged = Math.max(0, charged);
+    // A call is paid for once: a second charge under a key already paid releases its hold instead.
+    if (charged > 0 && s.idempotencyKey !== undefined && claims.isPaid(s.organization, s.idempotencyKey)) charged = 0;
     const counted = s.answered ? 1 : 0;
     const search = s.kind === 'search' ? counted : 0;
     q.settle.run(charged, charged, held, search, counted - search, s.answered && charged === 0 ? 1 : 0, s.organization);

@@ -4,7 +4,7 @@
 
 import { randomUUID } from 'node:crypto';
 import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type IdempotencyClaim, type Ledger } from '../../ports/ledger.js';
-import { reserve } from './ledger-books.js';
+import { availableCredits, reserve } from './ledger-books.js';
 import { NOW, type LedgerSubject } from './ledger-subject.js';
 import { rejectionOf, type SuiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
@@ -96,6 +96,18 @@ export function ledgerIdempotencyTests(kit: SuiteKit, s: LedgerSubject): void {
     await s.ledger.finishClaim('acme', 'free', null, NOW);
     expect(await s.ledger.claim(use('free'), NOW + 1)).toEqual(claimed);
     expect(await s.ledger.usage('acme')).toEqual({ balance: 8, used: 2, requests: { search: 2, extract: 1 }, free: 2 });
+  });
+
+  kit.test('a claim is paid for once: a second charging settlement under a paid key charges nothing and releases its hold', async () => {
+    await s.ledger.createOrganization('acme', 10, NOW);
+    expect(await s.ledger.claim(use('once'), NOW)).toEqual(claimed);
+    expect(await chargeUnder(s.ledger, 'once', 4, 3)).toBe(3);
+    // A second reservation charged under the same key (a bug, or a retry racing its own rerun): not charged.
+    expect(await chargeUnder(s.ledger, 'once', 4, 2)).toBe(0);
+    await s.ledger.finishClaim('acme', 'once', null, NOW + 1);
+    expect(await s.ledger.claim(use('once'), NOW + 2)).toEqual({ state: 'paid', charged: 3 });
+    expect(await availableCredits(s.ledger, 'acme')).toBe(7);
+    expect((await s.ledger.usage('acme'))?.balance).toBe(7);
   });
 
   kit.test('a settle with a key nobody claimed charges as usual and claims nothing', async () => {
