@@ -9,6 +9,7 @@ import { openPostgres } from './adapters/postgres/database.js';
 import { postgresKeyStore } from './adapters/postgres/key-store.js';
 import { postgresLedger } from './adapters/postgres/ledger.js';
 import { redisCacheStore } from './adapters/redis/cache-store.js';
+import { DEFAULT_PREFIX } from './adapters/redis/client.js';
 import { redisFlights } from './adapters/redis/flights.js';
 import { redisKeyEvents } from './adapters/redis/key-events.js';
 import { redisRateLimiter } from './adapters/redis/rate-limiter.js';
@@ -54,7 +55,7 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
     return port;
   };
   const redis = options.redis;
-  const on = (prefix: string) => ({ url: redis!, prefix: `${options.redisPrefix ?? 'websift:'}${prefix}` });
+  const on = (prefix: string) => ({ url: redis!, prefix: `${options.redisPrefix ?? DEFAULT_PREFIX}${prefix}` });
   // Built before any database is opened: a limiter refuses a bad policy.
   let limiter = options.rateLimiter;
   if (!limiter && options.rateLimit !== false) {

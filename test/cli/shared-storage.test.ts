@@ -4,8 +4,8 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
+import { adminPool, dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
 import { runCli } from './run-cli.js';
 
@@ -30,10 +30,7 @@ describe.skipIf(!available)('websift CLI on PostgreSQL and Redis', () => {
   const index = join(dir, 'index.db');
 
   afterAll(async () => {
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
   });
 
   it('provisions through one command and reads the same books through another (flags or environment)', async () => {
@@ -45,13 +42,7 @@ describe.skipIf(!available)('websift CLI on PostgreSQL and Redis', () => {
     expect(JSON.parse(key.stdout).key).toMatch(/^ws_live_/);
     const usage = await runCli(['usage', '--config', config], env);
     expect(JSON.parse(usage.stdout)).toMatchObject({ organization: 'acme', credits: { balance: 7, used: 0 } });
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query(`SELECT id, balance FROM "${schema}".organizations`);
-      expect(rows).toEqual([{ id: 'acme', balance: '7' }]);
-    } finally {
-      await client.end();
-    }
+    const { rows } = await adminPool().query(`SELECT id, balance FROM "${schema}".organizations`);
+    expect(rows).toEqual([{ id: 'acme', balance: '7' }]);
   }, 60_000);
 });

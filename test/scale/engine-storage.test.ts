@@ -1,11 +1,11 @@
 // createEngine({ database: 'postgres://…', redis: 'redis://…' }): the options a user types select the
 // PostgreSQL books and the Redis shared state; two engines built that way act as one service.
 
-import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types.js';
+import { dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
 
 const available = (await serviceAvailable('PostgreSQL')) && (await serviceAvailable('Redis'));
@@ -34,10 +34,7 @@ describe.skipIf(!available)('two engines on one PostgreSQL and one Redis', () =>
 
   afterAll(async () => {
     await Promise.all(engines.map((e) => e.close()));
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
   });
 
   it('share the books, the repeat windows, the rate limit and revocations', async () => {

@@ -7,12 +7,12 @@
 // 5 minutes must have been free on whichever instance it landed, and the instances together must not
 // have admitted more than the rate-limit policy.
 
-import pg from 'pg';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine.js';
 import { seededRandom } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types.js';
+import { adminPool, dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
 import { Cluster, type Reply } from './cluster.js';
 
@@ -54,10 +54,7 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
   afterAll(async () => {
     await cluster?.close();
     await admin?.close();
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
-    await client.end();
+    await dropSchema(schema);
   }, 120_000);
 
   it('keeps exact books through 20,000 calls and random SIGKILLs', async () => {
@@ -165,14 +162,8 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
       const usage = await admin.usage({ organization: org });
       expect({ org, balance: usage.credits.balance }).toEqual({ org, balance: grants.get(org)! - (acknowledged.get(org) ?? 0) });
     }
-    const client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    try {
-      const { rows } = await client.query(`SELECT count(*)::int AS n FROM "${schema}".reservations WHERE NOT finished`);
-      expect(rows[0].n).toBe(0); // no hold outlived its lease
-    } finally {
-      await client.end();
-    }
+    const { rows } = await adminPool().query(`SELECT count(*)::int AS n FROM "${schema}".reservations WHERE NOT finished`);
+    expect(rows[0].n).toBe(0); // no hold outlived its lease
   }, 900_000);
 
   it('the instances together admit no more than the rate-limit policy', async () => {
