@@ -9,6 +9,7 @@ import http from 'node:http';
 import net from 'node:net';
 import type { Duplex } from 'node:stream';
 import { createGuardedConnector, type GuardOptions } from '../fetch/guarded-connector.js';
+import { listenOnLoopback } from '../net/loopback-server.js';
 
 /** Header on the proxy's refusal, so the renderer can tell a policy block from an upstream answer. */
 export const BLOCKED_HEADER = 'x-websift-blocked';
@@ -45,7 +46,6 @@ export interface EgressProxyOptions {
 export async function startEgressProxy(guard: GuardOptions, options: EgressProxyOptions = {}): Promise<EgressProxy> {
   const connector = createGuardedConnector(guard);
   const recentFailures = new Map<string, EgressFailure>();
-  const sockets = new Set<Duplex>();
 
   const isBlock = (e: unknown): boolean => (e as { code?: string }).code === 'WEBSIFT_BLOCKED_ADDRESS';
   const remember = (host: string, port: number, e: Error): void => {
@@ -117,8 +117,7 @@ export async function startEgressProxy(guard: GuardOptions, options: EgressProxy
 
   // CONNECT tunnels: https and every WebSocket (Chromium tunnels ws:// through an HTTP proxy too).
   server.on('connect', (req, client: Duplex, head: Buffer) => {
-    sockets.add(client);
-    client.on('close', () => sockets.delete(client));
+    listener.track(client);
     client.on('error', () => client.destroy());
     const m = /^(\[[^\]]+\]|[^:]+):(\d+)$/.exec(req.url ?? '');
     if (!m) return void client.end('HTTP/1.1 400 Bad Request\r\n\r\n');
@@ -126,8 +125,8 @@ export async function startEgressProxy(guard: GuardOptions, options: EgressProxy
     const port = Number(m[2]);
     dial(host, port).then(
       (upstream) => {
-        sockets.add(upstream);
-        upstream.on('close', () => { sockets.delete(upstream); client.destroy(); });
+        listener.track(upstream);
+        upstream.on('close', () => client.destroy());
         upstream.on('error', () => upstream.destroy());
         client.on('close', () => upstream.destroy());
         client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
@@ -144,24 +143,11 @@ export async function startEgressProxy(guard: GuardOptions, options: EgressProxy
 
   // Upgrade requests in absolute form are not used by Chromium behind a proxy; refuse them.
   server.on('upgrade', (_req, socket: Duplex) => socket.end('HTTP/1.1 403 Forbidden\r\n\r\n'));
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as net.AddressInfo;
+  const listener = await listenOnLoopback(server);
 
   return {
-    server: `http://127.0.0.1:${port}`,
+    server: `http://127.0.0.1:${listener.port}`,
     failureFor: (host, p) => recentFailures.get(hostKey(host, p)),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const s of sockets) s.destroy();
-        server.close(() => resolve());
-      }),
+    close: listener.close,
   };
 }

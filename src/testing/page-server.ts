@@ -3,7 +3,7 @@
 // websift may reach it.
 
 import http from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import { listenOnLoopback } from '../net/loopback-server.js';
 
 /** A canned answer. `body` strings are sent as UTF-8. */
 export interface PageResponse {
@@ -40,7 +40,6 @@ export interface PageServer {
 export async function startPageServer(routes: Record<string, PageRoute> = {}): Promise<PageServer> {
   const table = new Map<string, PageRoute>(Object.entries(routes));
   const requests: RecordedRequest[] = [];
-  const sockets = new Set<Socket>();
 
   const server = http.createServer((req, res) => {
     const path = req.url ?? '/';
@@ -61,16 +60,7 @@ export async function startPageServer(routes: Record<string, PageRoute> = {}): P
     res.writeHead(route.status ?? 200, { 'content-type': 'text/html; charset=utf-8', ...route.headers });
     res.end(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => resolve());
-  });
-  const { port } = server.address() as AddressInfo;
+  const { port, close } = await listenOnLoopback(server);
   const origin = `http://127.0.0.1:${port}`;
 
   return {
@@ -79,10 +69,6 @@ export async function startPageServer(routes: Record<string, PageRoute> = {}): P
     port,
     requests,
     route: (path, route) => void table.set(path, route),
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
+    close,
   };
 }
