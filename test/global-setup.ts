@@ -3,7 +3,7 @@
 // ~1.5 s, which pages with short time limits would be charged for). Packages stay external.
 
 import { build } from 'esbuild';
-import { mkdirSync } from 'node:fs';
+import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export default async function setup(): Promise<void> {
@@ -20,5 +20,7 @@ export default async function setup(): Promise<void> {
     target: 'node20',
     logLevel: 'error',
   });
+  // The bundle reads the model's weights from beside itself, as dist/convert/ does.
+  copyFileSync(join('src', 'convert', 'block-model.json'), join(dir, 'block-model.json'));
   process.env['WEBSIFT_CONVERSION_WORKER'] = outfile;
 }

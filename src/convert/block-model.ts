@@ -1,5 +1,5 @@
 // The block classifier, in two stages of gradient-boosted trees (gbdt.ts) trained on WCXB
-// dev-train by bench/train-blocks.ts and stored in block-model-weights.ts: stage one scores each
+// dev-train by bench/train-blocks.ts and stored in block-model.json (block-model-file.ts): stage one scores each
 // block from its own features, stage two adds what stage one thought of its neighbours and
 // containers (block-context.ts). Without a usable model (none stored, or trained on another
 // feature list) rule-based clean-up (boilerplate.ts) decides alone.
@@ -7,7 +7,7 @@
 import { CONTEXT_FEATURES, contextFeatures } from './block-context.js';
 import { FEATURES, type BlockRows, type Lexicon } from './block-features.js';
 import { predictRaw, type GbdtModel } from './gbdt.js';
-import { BLOCK_CALIBRATION, BLOCK_LEXICON, BLOCK_MODEL, CONTEXT_MODEL } from './block-model-weights.js';
+import { readModelFile } from './block-model-file.js';
 
 export interface BlockClassifier {
   stageOne: GbdtModel | null;
@@ -30,13 +30,19 @@ export function blockClassifier(parts: BlockClassifier): BlockClassifier {
   return { ...parts, stageOne, stageTwo: stageOne && usable(parts.stageTwo, [...FEATURES, ...CONTEXT_FEATURES]) };
 }
 
-/** The shipped model. */
-export const DEFAULT_CLASSIFIER = blockClassifier({
-  stageOne: BLOCK_MODEL, stageTwo: CONTEXT_MODEL, calibration: BLOCK_CALIBRATION, lexicon: BLOCK_LEXICON,
-});
+let shipped: BlockClassifier | undefined;
+
+/** The shipped model, read from its data file on first use (~10 ms, once per thread). */
+export function defaultClassifier(): BlockClassifier {
+  if (!shipped) {
+    const file = readModelFile();
+    shipped = blockClassifier({ stageOne: file.stageOne, stageTwo: file.stageTwo, calibration: file.calibration, lexicon: file.lexicon });
+  }
+  return shipped;
+}
 
 /** Final log-odds per row; null without a usable model. */
-export function blockScores(rows: BlockRows, c: BlockClassifier = DEFAULT_CLASSIFIER): Float64Array | null {
+export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassifier()): Float64Array | null {
   if (!c.stageOne) return null;
   const cols = FEATURES.length;
   const n = rows.blocks.length;
@@ -104,7 +110,7 @@ function hasNoContent(expected: number, total: number): boolean {
 }
 
 /** Ids of the blocks to keep. */
-export function keptBlocks(rows: BlockRows, c: BlockClassifier = DEFAULT_CLASSIFIER): Set<number> {
+export function keptBlocks(rows: BlockRows, c: BlockClassifier = defaultClassifier()): Set<number> {
   const scores = blockScores(rows, c);
   const kept = new Set<number>();
   if (!scores) {

@@ -5,7 +5,7 @@
 
 import { keepBlocks } from './block-filter.js';
 import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js';
-import { DEFAULT_CLASSIFIER, keptBlocks, type BlockClassifier } from './block-model.js';
+import { defaultClassifier, keptBlocks, type BlockClassifier } from './block-model.js';
 import { findBoilerplate, insideAny } from './boilerplate.js';
 import { segmentBlocks, type Block } from './blocks.js';
 import { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
@@ -31,7 +31,7 @@ export interface HtmlToMarkdownOptions {
 
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): string {
   if (typeof html !== 'string') throw new TypeError('htmlToMarkdown: html must be a string');
-  return convertHtml(html, options, DEFAULT_CLASSIFIER);
+  return convertHtml(html, options, defaultClassifier());
 }
 
 /** htmlToMarkdown with another classifier (benchmarks score dev-train pages with models that never saw them). */
@@ -68,7 +68,7 @@ export function segmentHtml(html: string, url?: string): Block[] | null {
 }
 
 /** Everything the block classifier needs; null when the page has no text at all. */
-export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = DEFAULT_CLASSIFIER.lexicon): AnalyzedPage | null {
+export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = defaultClassifier().lexicon): AnalyzedPage | null {
   const page = preparePage(html, url);
   const body = page.doc.body;
   if (!hasText(body)) return null;
