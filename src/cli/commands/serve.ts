@@ -1,17 +1,33 @@
 // `websift serve`: the HTTP API on node:http with the embedded defaults.
 
-import { expectPositionals, intOption, parse, stringOption } from '../args.js';
+import { expectPositionals, parse, stringOption, toInt, type Options, type Parsed } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
+import type { CliCommand } from '../help.js';
 import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
 import { startServer, untilSignal } from '../server.js';
 
-export async function serveCommand(args: string[]): Promise<void> {
-  const parsed = parse('serve', args, { port: { type: 'string' }, host: { type: 'string' }, grace: { type: 'string' } });
+const OPTIONS: Options = {
+  port: { type: 'string', value: 'N', help: 'port to listen on, 0 = any free one (default 8080)', env: 'WEBSIFT_PORT, else PORT' },
+  host: { type: 'string', value: 'ADDR', help: 'address to bind (default 127.0.0.1; 0.0.0.0 exposes it)', env: 'WEBSIFT_HOST, else HOST' },
+  grace: { type: 'string', value: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish (default 30)' },
+};
+
+export const serve: CliCommand = {
+  help: {
+    usage: ['serve [options]'],
+    summary: 'Serve the HTTP API (docs/http.md). Sources: the local index, then the config\'s. A flag wins over its environment variable, WEBSIFT_PORT/WEBSIFT_HOST over PORT/HOST.',
+    options: OPTIONS,
+    examples: ['WEBSIFT_PORT=3000 websift serve --config websift.json --database ./books.db'],
+  },
+  run: serveCommand,
+};
+
+async function serveCommand(args: string[]): Promise<void> {
+  const parsed = parse('serve', args, OPTIONS);
   expectPositionals(parsed, 'serve', []);
-  const port = intOption(parsed, 'port', 8080, 0, 65535);
-  const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+  const { port, host } = listenAddress(parsed);
   const graceMs = secondsOption(stringOption(parsed, 'grace'), 30) * 1000;
   const config = loadConfig(stringOption(parsed, 'config'));
   const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
@@ -24,6 +40,10 @@ export async function serveCommand(args: string[]): Promise<void> {
   }
   const sources = opened.engine.sources().map((s) => s.id).join(', ') || 'none';
   say(`websift listening on ${server.url} (database ${opened.database}; sources: ${sources})`);
+  // The SSRF guard is off: whoever holds a key can make this server fetch internal addresses.
+  if (config.engine['allowPrivateNetwork'] === true) {
+    say('warning: allowPrivateNetwork is on: extract and include_content may fetch private and loopback addresses (127.0.0.1, 10/8, 192.168/16, ::1, cloud metadata…)');
+  }
   if ((await opened.engine.admin.listOrganizations()).length === 0) {
     say("no organizations yet: create one with 'websift org create <id> --credits N' and a key with 'websift key create <id>'");
   }
@@ -33,6 +53,20 @@ export async function serveCommand(args: string[]): Promise<void> {
   if (dropped > 0) say(`dropped ${dropped} request(s) still unfinished after ${graceMs / 1000} s`);
   await opened.close();
   say('stopped');
+}
+
+/** --port/--host, else WEBSIFT_PORT/WEBSIFT_HOST, else PORT/HOST (as platforms that assign a port set it), else the defaults. */
+export function listenAddress(parsed: Parsed, env: NodeJS.ProcessEnv = process.env): { port: number; host: string } {
+  const fromEnv = (...names: string[]) => {
+    for (const name of names) if (env[name]) return { name, value: env[name]! };
+    return undefined;
+  };
+  const flagPort = stringOption(parsed, 'port');
+  const envPort = fromEnv('WEBSIFT_PORT', 'PORT');
+  const port =
+    flagPort !== undefined ? toInt(flagPort, '--port', 0, 65535) : envPort ? toInt(envPort.value, `environment variable ${envPort.name}`, 0, 65535) : 8080;
+  const host = stringOption(parsed, 'host') ?? fromEnv('WEBSIFT_HOST', 'HOST')?.value ?? '127.0.0.1';
+  return { port, host };
 }
 
 /** --grace: seconds (decimals allowed) to wait for in-flight requests on shutdown. */
