@@ -78,9 +78,10 @@ async function demoCommand(args: string[]): Promise<void> {
     if (failed.length > 0) throw new CliError(`demo: ${failed.map((s) => `${s.name} answered ${s.status}`).join('; ')}`, 1);
     say('demo finished: every call answered 200');
     if (parsed.values['keep-serving']) {
+      const stop = untilSignal(); // before the lines that invite the signal (see serve)
       say(`still serving on ${server.url}; try: curl -H 'Authorization: Bearer ${key}' '${server.url}/api/search?q=compass'`);
       say('press Ctrl-C to stop');
-      await untilSignal();
+      await stop;
     }
   } finally {
     await server.close();

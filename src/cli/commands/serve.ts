@@ -19,7 +19,7 @@ export const serve: CliCommand = {
     usage: ['serve [options]'],
     summary: 'Serve the HTTP API (docs/http.md). Sources: the local index, then the config\'s. A flag wins over its environment variable, WEBSIFT_PORT/WEBSIFT_HOST over PORT/HOST.',
     options: OPTIONS,
-    examples: ['WEBSIFT_PORT=3000 websift serve --config websift.json --database ./books.db'],
+    examples: ['websift serve --port 3000 --config websift.json --database ./books.db', 'WEBSIFT_HOST=0.0.0.0 PORT=8000 websift serve'],
   },
   run: serveCommand,
 };
@@ -38,6 +38,9 @@ async function serveCommand(args: string[]): Promise<void> {
     await opened.close();
     throw error;
   }
+  // Listening for signals before the banner: a supervisor may stop us as soon as it reads it, and a
+  // signal that comes before a handler exists kills the process without the graceful shutdown.
+  const stop = untilSignal();
   const sources = opened.engine.sources().map((s) => s.id).join(', ') || 'none';
   say(`websift listening on ${server.url} (database ${opened.database}; sources: ${sources})`);
   // The SSRF guard is off: whoever holds a key can make this server fetch internal addresses.
@@ -47,7 +50,7 @@ async function serveCommand(args: string[]): Promise<void> {
   if ((await opened.engine.admin.listOrganizations()).length === 0) {
     say("no organizations yet: create one with 'websift org create <id> --credits N' and a key with 'websift key create <id>'");
   }
-  const signal = await untilSignal();
+  const signal = await stop;
   say(`${signal}: finishing in-flight requests…`);
   const dropped = await server.close(graceMs);
   if (dropped > 0) say(`dropped ${dropped} request(s) still unfinished after ${graceMs / 1000} s`);
