@@ -68,7 +68,7 @@ export function toInt(raw: string, label: string, min: number, max: number): num
 /** Exactly `count` positionals, named for the error message. */
 export function expectPositionals(parsed: Parsed, command: string, names: string[]): string[] {
   if (parsed.positionals.length !== names.length) {
-    const shape = names.map((n) => `<${n}>`).join(' ');
+    const shape = names.length > 0 ? names.map((n) => `<${n}>`).join(' ') : 'no arguments';
     throw new CliError(`${command} takes ${shape}; got ${parsed.positionals.length} argument(s)`);
   }
   return parsed.positionals;
