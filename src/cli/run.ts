@@ -67,7 +67,9 @@ export async function main(argv: string[]): Promise<number> {
   }
   try {
     const loaded = await load();
-    if (command === 'help' || args.some(isHelp)) {
+    // After `--` a '--help' is an argument (a query, say), not a request for help.
+    const dashes = args.indexOf('--');
+    if (command === 'help' || (dashes === -1 ? args : args.slice(0, dashes)).some(isHelp)) {
       process.stdout.write(`${renderHelp(loaded.help)}\n`);
       return 0;
     }
