@@ -27,7 +27,7 @@ export const serve: CliCommand = {
 async function serveCommand(args: string[]): Promise<void> {
   const parsed = parse('serve', args, OPTIONS);
   expectPositionals(parsed, 'serve', []);
-  const { port, host } = listenAddress(parsed);
+  const { port, host, hostFrom } = listenAddress(parsed);
   const graceMs = secondsOption(stringOption(parsed, 'grace'), 30) * 1000;
   const config = loadConfig(stringOption(parsed, 'config'));
   const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
@@ -36,6 +36,11 @@ async function serveCommand(args: string[]): Promise<void> {
     server = await startServer({ engine: opened.engine, host, port });
   } catch (error) {
     await opened.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    // A host that does not resolve most often came from the environment (tcsh exports HOST as the machine's name).
+    if (hostFrom && (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL')) {
+      throw new CliError(`cannot listen on '${host}' (from ${hostFrom}): ${code}; set --host or WEBSIFT_HOST`, 1);
+    }
     throw error;
   }
   // Listening for signals before the banner: a supervisor may stop us as soon as it reads it, and a
@@ -59,7 +64,7 @@ async function serveCommand(args: string[]): Promise<void> {
 }
 
 /** --port/--host, else WEBSIFT_PORT/WEBSIFT_HOST, else PORT/HOST (as platforms that assign a port set it), else the defaults. */
-export function listenAddress(parsed: Parsed, env: NodeJS.ProcessEnv = process.env): { port: number; host: string } {
+export function listenAddress(parsed: Parsed, env: NodeJS.ProcessEnv = process.env): { port: number; host: string; hostFrom?: string } {
   const fromEnv = (...names: string[]) => {
     for (const name of names) if (env[name]) return { name, value: env[name]! };
     return undefined;
@@ -68,8 +73,10 @@ export function listenAddress(parsed: Parsed, env: NodeJS.ProcessEnv = process.e
   const envPort = fromEnv('WEBSIFT_PORT', 'PORT');
   const port =
     flagPort !== undefined ? toInt(flagPort, '--port', 0, 65535) : envPort ? toInt(envPort.value, `environment variable ${envPort.name}`, 0, 65535) : 8080;
-  const host = stringOption(parsed, 'host') ?? fromEnv('WEBSIFT_HOST', 'HOST')?.value ?? '127.0.0.1';
-  return { port, host };
+  const flagHost = stringOption(parsed, 'host');
+  const envHost = flagHost === undefined ? fromEnv('WEBSIFT_HOST', 'HOST') : undefined;
+  if (envHost) return { port, host: envHost.value, hostFrom: `environment variable ${envHost.name}` };
+  return { port, host: flagHost ?? '127.0.0.1' };
 }
 
 /** --grace: seconds (decimals allowed) to wait for in-flight requests on shutdown. */
