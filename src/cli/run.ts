@@ -54,12 +54,13 @@ export async function main(argv: string[]): Promise<number> {
     process.stdout.write(`${packageVersion()}\n`);
     return 0;
   }
-  // `websift help serve` reads like `websift serve --help`.
-  if ((command === 'help' || isHelp(command)) && args[0] === undefined) {
+  // `websift help serve` (or `websift --help serve`) reads like `websift serve --help`.
+  const helpFirst = command === 'help' || isHelp(command);
+  if (helpFirst && args[0] === undefined) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const name = command === 'help' ? args[0]! : command;
+  const name = helpFirst ? args[0]! : command;
   const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
     say(`websift: unknown command '${name}' (run 'websift help')`);
@@ -69,7 +70,7 @@ export async function main(argv: string[]): Promise<number> {
     const loaded = await load();
     // After `--` a '--help' is an argument (a query, say), not a request for help.
     const dashes = args.indexOf('--');
-    if (command === 'help' || (dashes === -1 ? args : args.slice(0, dashes)).some(isHelp)) {
+    if (helpFirst || (dashes === -1 ? args : args.slice(0, dashes)).some(isHelp)) {
       process.stdout.write(`${renderHelp(loaded.help)}\n`);
       return 0;
     }

@@ -40,6 +40,7 @@ describe('websift --help and --version', () => {
     expect(new Set(helps).size).toBe(COMMANDS.length);
     expect((await mainCaptured(['serve', '-h'])).stdout).toBe(helps[0]);
     expect((await mainCaptured(['help', 'serve'])).stdout).toBe(helps[0]);
+    expect((await mainCaptured(['--help', 'serve'])).stdout).toBe(helps[0]);
     expect((await mainCaptured(['help', 'nope'])).code).toBe(2);
   });
 
