@@ -81,7 +81,7 @@ export function sourceOptions(entry: SourceConfig, position: number, env: NodeJS
     }
     const variable = value as string;
     const secret = env[variable];
-    if (!secret) throw new CliError(`config: sources[${position}] (${type}): ${key} names the environment variable ${variable}, which is not set`);
+    if (!secret) throw new CliError(`config: sources[${position}] (${type}): ${key} names the environment variable ${variable}, which is unset or empty`);
     resolved[option] = secret;
   }
   return resolved;

@@ -73,7 +73,7 @@ describe('config: source keys from the environment ("apiKeyEnv")', () => {
     delete process.env['WEBSIFT_TEST_BRAVE_KEY'];
     const res = await mainCaptured(['usage', '--db', db, '--config', config]);
     expect(res.code).toBe(2);
-    expect(res.stderr).toBe('websift: config: sources[0] (brave): apiKeyEnv names the environment variable WEBSIFT_TEST_BRAVE_KEY, which is not set\n');
+    expect(res.stderr).toBe('websift: config: sources[0] (brave): apiKeyEnv names the environment variable WEBSIFT_TEST_BRAVE_KEY, which is unset or empty\n');
   });
 
   it('the variable\'s value is the key; `search hello world` searches "hello world"', async () => {
