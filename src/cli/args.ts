@@ -1,9 +1,20 @@
-// Argument parsing on node:util parseArgs, turning its exceptions into one-line usage errors.
+// Argument parsing on node:util parseArgs, turning its exceptions into one-line usage errors. Options
+// are declared once, with their help line, so a command's parser and its --help cannot drift apart.
 
-import { parseArgs, type ParseArgsConfig } from 'node:util';
+import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 
-type Options = NonNullable<ParseArgsConfig['options']>;
+export interface OptionSpec {
+  type: 'string' | 'boolean';
+  short?: string;
+  /** The value's placeholder in the help (string options), e.g. 'PATH'. */
+  value?: string;
+  help: string;
+  /** The environment variable read when the option is absent. */
+  env?: string;
+}
+
+export type Options = Record<string, OptionSpec>;
 
 export interface Parsed {
   values: Record<string, string | boolean | undefined>;
@@ -12,17 +23,21 @@ export interface Parsed {
 
 /** Options every command takes. */
 export const COMMON: Options = {
-  db: { type: 'string' },
-  database: { type: 'string' },
-  redis: { type: 'string' },
-  index: { type: 'string' },
-  config: { type: 'string' },
-  help: { type: 'boolean', short: 'h' },
+  database: { type: 'string', value: 'PATH|URL', help: 'SQLite file or postgres:// URL (default ./websift.db; alias --db)', env: 'WEBSIFT_DATABASE_URL, else WEBSIFT_DB' },
+  db: { type: 'string', value: 'PATH|URL', help: 'older name of --database' },
+  redis: { type: 'string', value: 'URL', help: 'redis:// URL: shared caches, rate limit and key revocations', env: 'WEBSIFT_REDIS_URL' },
+  index: { type: 'string', value: 'PATH', help: "the local index's SQLite file (default: the database file)", env: 'WEBSIFT_INDEX' },
+  config: { type: 'string', value: 'FILE', help: 'JSON config: sources, localIndex, engine options (docs/cli.md)' },
+  help: { type: 'boolean', short: 'h', help: 'print this help' },
 };
 
 export function parse(command: string, args: string[], options: Options): Parsed {
+  const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
+  for (const [name, spec] of Object.entries({ ...COMMON, ...options })) {
+    config[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
+  }
   try {
-    const { values, positionals } = parseArgs({ args, options: { ...COMMON, ...options }, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args, options: config, allowPositionals: true, strict: true });
     return { values: values as Parsed['values'], positionals };
   } catch (error) {
     // parseArgs messages are long and mention internals; keep their first sentence.
@@ -53,7 +68,7 @@ export function toInt(raw: string, label: string, min: number, max: number): num
 /** Exactly `count` positionals, named for the error message. */
 export function expectPositionals(parsed: Parsed, command: string, names: string[]): string[] {
   if (parsed.positionals.length !== names.length) {
-    const shape = names.map((n) => `<${n}>`).join(' ');
+    const shape = names.length > 0 ? names.map((n) => `<${n}>`).join(' ') : 'no arguments';
     throw new CliError(`${command} takes ${shape}; got ${parsed.positionals.length} argument(s)`);
   }
   return parsed.positionals;

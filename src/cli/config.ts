@@ -3,6 +3,9 @@
 
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
+import { CONFIG_ENGINE_KEYS, ENGINE_KEY_HINTS } from './engine-keys.js';
+import { checkSourceEntry } from './source-factories.js';
+import { rejectUnknownKeys } from './suggest.js';
 
 export interface SourceConfig {
   type: string;
@@ -13,7 +16,7 @@ export interface CliConfig {
   sources: SourceConfig[];
   /** Whether the local index is the first source (default true). */
   localIndex: boolean;
-  /** Passed to createEngine as-is (rate limits, timeouts, …). */
+  /** Passed to createEngine (rate limits, timeouts, …); only keys of CONFIG_ENGINE_KEYS. */
   engine: Record<string, unknown>;
 }
 
@@ -38,18 +41,19 @@ export function loadConfig(path: string | undefined): CliConfig {
 
 export function checkConfig(value: unknown, label: string): CliConfig {
   if (!isObject(value)) throw new CliError(`config ${label} must be a JSON object`);
-  const known = new Set(['sources', 'localIndex', 'engine']);
-  const unknown = Object.keys(value).filter((k) => !known.has(k));
-  if (unknown.length > 0) throw new CliError(`config ${label}: unknown field(s) ${unknown.join(', ')}`);
+  // A misspelt key would otherwise be dropped silently and its setting never applied.
+  rejectUnknownKeys(`config ${label}`, value, ['sources', 'localIndex', 'engine']);
   const sources = value.sources ?? [];
   if (!Array.isArray(sources)) throw new CliError(`config ${label}: "sources" must be an array`);
   sources.forEach((s, i) => {
     if (!isObject(s) || typeof s.type !== 'string') throw new CliError(`config ${label}: sources[${i}] needs a string "type"`);
+    checkSourceEntry(s as SourceConfig, i);
   });
   const localIndex = value.localIndex ?? true;
   if (typeof localIndex !== 'boolean') throw new CliError(`config ${label}: "localIndex" must be a boolean`);
   const engine = value.engine ?? {};
   if (!isObject(engine)) throw new CliError(`config ${label}: "engine" must be an object`);
+  rejectUnknownKeys(`config ${label}: "engine"`, engine, CONFIG_ENGINE_KEYS, ENGINE_KEY_HINTS);
   return { sources: sources as SourceConfig[], localIndex, engine };
 }
 

@@ -20,9 +20,28 @@ export interface LocalFile {
   relative: string;
 }
 
-/** Files to index under each argument (directories recursively, indexable extensions only, sorted). */
-export function listFiles(paths: string[]): LocalFile[] {
-  const files: LocalFile[] = [];
+/** A file `index add` leaves out, and why (reported on stderr and in its JSON). */
+export interface SkippedFile {
+  source: string;
+  reason: string;
+}
+
+export interface FileList {
+  files: LocalFile[];
+  skipped: SkippedFile[];
+}
+
+/** Larger files are skipped: a document this size is most likely a dump, not a page to search. */
+export const MAX_FILE_BYTES = 10 * 1024 * 1024;
+
+const SUPPORTED = '.html, .htm, .xhtml, .md, .markdown and .txt';
+
+/**
+ * Files to index under each argument (directories recursively, sorted), and the files left out with
+ * their reason. Dot-files, dot-directories and node_modules are passed over silently.
+ */
+export function listFiles(paths: string[]): FileList {
+  const list: FileList = { files: [], skipped: [] };
   for (const root of paths) {
     let stat;
     try {
@@ -30,17 +49,34 @@ export function listFiles(paths: string[]): LocalFile[] {
     } catch {
       throw new CliError(`no such file or directory: ${root}`);
     }
-    if (stat.isFile()) {
-      if (!isIndexable(root)) throw new CliError(`cannot index ${root}: only .html, .htm, .md, .markdown and .txt files`);
-      files.push({ path: root, relative: basename(root) });
-    } else {
-      for (const path of walk(root)) if (isIndexable(path)) files.push({ path, relative: relative(root, path).split('\\').join('/') });
-    }
+    if (stat.isFile()) consider(list, root, basename(root), stat.size);
+    else for (const path of walk(root)) consider(list, path, relative(root, path).split('\\').join('/'));
   }
-  return files;
+  return list;
 }
 
-const isIndexable = (path: string): boolean => Object.hasOwn(KINDS, extname(path).toLowerCase()) && basename(path) !== 'README.md';
+function consider(list: FileList, path: string, rel: string, size?: number): void {
+  const reason = skipReason(path, size);
+  if (reason) list.skipped.push({ source: path, reason });
+  else list.files.push({ path, relative: rel });
+}
+
+function skipReason(path: string, knownSize?: number): string | undefined {
+  const ext = extname(path).toLowerCase();
+  if (!Object.hasOwn(KINDS, ext)) return `unsupported type ${ext || '(no extension)'} (only ${SUPPORTED} files)`;
+  if (basename(path) === 'README.md') return 'README.md files are not indexed';
+  let size = knownSize;
+  try {
+    size ??= statSync(path).size;
+  } catch (error) {
+    return `unreadable (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`;
+  }
+  if (size > MAX_FILE_BYTES) return `too large (${mib(size)} MiB; the limit is ${mib(MAX_FILE_BYTES)} MiB)`;
+  if (size === 0) return 'empty';
+  return undefined;
+}
+
+const mib = (bytes: number) => Math.round((bytes / 1024 / 1024) * 10) / 10;
 
 function walk(dir: string): string[] {
   const out: string[] = [];
@@ -51,6 +87,20 @@ function walk(dir: string): string[] {
     else if (entry.isFile()) out.push(path);
   }
   return out;
+}
+
+/** The document of a listed file, or why it is skipped after all (unreadable, no text once converted). */
+export function loadFile(file: LocalFile, url: string): IndexDocument | SkippedFile {
+  let document: IndexDocument;
+  try {
+    document = documentFromFile(file.path, url);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (!code) throw error;
+    return { source: file.path, reason: `unreadable (${code})` };
+  }
+  if (document.text.trim() === '') return { source: file.path, reason: 'empty (no text once converted)' };
+  return document;
 }
 
 export function documentFromFile(path: string, url: string): IndexDocument {

@@ -65,6 +65,9 @@ export function databaseLabel(database: string): string {
 }
 
 export async function openEngine(options: OpenOptions): Promise<OpenedEngine> {
+  // The config's sources first: a missing key variable must fail before anything is opened.
+  const configured: SearchSource[] = [];
+  for (const [i, entry] of options.config.sources.entries()) configured.push(await buildSource(entry, i));
   const shared = isPostgresUrl(options.database);
   const indexFile = options.index ?? (shared ? DEFAULT_INDEX_WITH_POSTGRES : options.database);
   let index: LocalIndex;
@@ -73,9 +76,7 @@ export async function openEngine(options: OpenOptions): Promise<OpenedEngine> {
   } catch (error) {
     throw new CliError(`cannot open database ${indexFile}: ${(error as Error).message}`, 1);
   }
-  const sources: SearchSource[] = [];
-  if (options.config.localIndex) sources.push(index);
-  for (const [i, entry] of options.config.sources.entries()) sources.push(await buildSource(entry, i));
+  const sources: SearchSource[] = options.config.localIndex ? [index, ...configured] : configured;
   let engine: Engine;
   try {
     engine = createEngine({

@@ -1,9 +1,11 @@
-// The websift CLI's commands and dispatch: JSON on stdout, messages on stderr, exit 2 on bad usage and
-// 1 on a failed operation. main.ts is the executable around it.
+// The websift CLI's dispatch: JSON on stdout, messages on stderr, exit 2 on bad usage and 1 on a failed
+// operation. Each command declares its own help beside its code (commands/*); main.ts is the executable.
 
 import { isWebsiftError } from '../errors.js';
 import { CliError } from './cli-error.js';
+import { renderHelp, type CliCommand } from './help.js';
 import { printJson, say } from './output.js';
+import { packageVersion } from './version.js';
 
 export const USAGE = `usage: websift <command> [options]
 
@@ -14,7 +16,7 @@ export const USAGE = `usage: websift <command> [options]
   org list                                   list organizations with balances
   key create <organization>                  create an API key (printed once)
   key revoke <key>                           revoke an API key
-  search <query> [--content N] [--org ID]    search in-process (--content: include content of N pages)
+  search <query...> [--content N] [--org ID] search in-process (--content: include content of N pages)
   extract <url>... [--format markdown|html] [--org ID]
   usage [--org ID]                           credits and request counts
   index add <path|url>... [--base-url URL] [--org ID]
@@ -23,41 +25,56 @@ export const USAGE = `usage: websift <command> [options]
 Every command takes --database PATH|URL (alias --db; default $WEBSIFT_DATABASE_URL, else ./websift.db;
 a postgres:// URL puts the books in PostgreSQL), --redis URL ($WEBSIFT_REDIS_URL: shared caches and
 rate limit), --index PATH (the local index's SQLite file) and --config FILE (JSON:
-{"sources":[{"type":"searxng","baseUrl":"…"}],"localIndex":true,"engine":{…}}).`;
+{"sources":[{"type":"searxng","baseUrl":"…"}],"localIndex":true,"engine":{…}}).
 
-/** Resolves to the exit code (0 when nothing is returned). */
-type Command = (args: string[]) => Promise<number | void>;
+'websift <command> --help' shows a command's options; 'websift --version' (or -V, -v) its version.`;
 
 // Loaded on demand: a quick command need not load the converters, SQLite or the HTTP stack.
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  serve: async () => (await import('./commands/serve.js')).serveCommand,
-  demo: async () => (await import('./commands/demo.js')).demoCommand,
-  org: async () => (await import('./commands/admin.js')).orgCommand,
-  key: async () => (await import('./commands/admin.js')).keyCommand,
-  search: async () => (await import('./commands/calls.js')).searchCommand,
-  extract: async () => (await import('./commands/calls.js')).extractCommand,
-  usage: async () => (await import('./commands/calls.js')).usageCommand,
-  index: async () => (await import('./commands/index-add.js')).indexCommand,
-  openapi: async () => async () => printJson((await import('../http/openapi.js')).openapi),
+const COMMANDS: Record<string, () => Promise<CliCommand>> = {
+  serve: async () => (await import('./commands/serve.js')).serve,
+  demo: async () => (await import('./commands/demo.js')).demo,
+  org: async () => (await import('./commands/admin.js')).org,
+  key: async () => (await import('./commands/admin.js')).key,
+  search: async () => (await import('./commands/calls.js')).search,
+  extract: async () => (await import('./commands/calls.js')).extract,
+  usage: async () => (await import('./commands/calls.js')).usage,
+  index: async () => (await import('./commands/index-add.js')).index,
+  openapi: async () => (await import('./commands/openapi.js')).openapi,
 };
+
+const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
 export async function main(argv: string[]): Promise<number> {
   const [command, ...args] = argv;
-  if (command === undefined || command === 'help' || command === '--help' || command === '-h') {
-    (command === undefined ? say : (text: string) => process.stdout.write(`${text}\n`))(USAGE);
-    return command === undefined ? 2 : 0;
+  if (command === undefined) {
+    say(USAGE);
+    return 2;
   }
-  if (args.includes('--help') || args.includes('-h')) {
+  if (command === '--version' || command === '-V' || command === '-v') {
+    process.stdout.write(`${packageVersion()}\n`);
+    return 0;
+  }
+  // `websift help serve` (or `websift --help serve`) reads like `websift serve --help`.
+  const helpFirst = command === 'help' || isHelp(command);
+  if (helpFirst && args[0] === undefined) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
-  const load = Object.hasOwn(COMMANDS, command) ? COMMANDS[command] : undefined;
+  const name = helpFirst ? args[0]! : command;
+  const load = Object.hasOwn(COMMANDS, name) ? COMMANDS[name] : undefined;
   if (!load) {
-    say(`websift: unknown command '${command}' (run 'websift help')`);
+    say(`websift: unknown command '${name}' (run 'websift help')`);
     return 2;
   }
   try {
-    return (await (await load())(args)) ?? 0;
+    const loaded = await load();
+    // After `--` a '--help' is an argument (a query, say), not a request for help.
+    const dashes = args.indexOf('--');
+    if (helpFirst || (dashes === -1 ? args : args.slice(0, dashes)).some(isHelp)) {
+      process.stdout.write(`${renderHelp(loaded.help)}\n`);
+      return 0;
+    }
+    return (await loaded.run(args)) ?? 0;
   } catch (error) {
     return report(error);
   }

@@ -85,10 +85,12 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 export function untilSignal(): Promise<NodeJS.Signals> {
   return new Promise((resolve) => {
     const onSignal = (signal: NodeJS.Signals) => {
-      process.removeListener('SIGINT', onSignal);
-      process.removeListener('SIGTERM', onSignal);
+      // The second-signal handlers first: with no listener for an instant, a signal would kill the
+      // process outright.
       process.once('SIGINT', () => process.exit(130));
       process.once('SIGTERM', () => process.exit(143));
+      process.removeListener('SIGINT', onSignal);
+      process.removeListener('SIGTERM', onSignal);
       resolve(signal);
     };
     process.on('SIGINT', onSignal);

@@ -1,5 +1,6 @@
 // Reads the API key of a request: `Authorization: Bearer <key>` everywhere, `x-api-key` where allowed.
 
+import { UnauthorizedError } from '../errors.js';
 import type { ApiRequest } from './exchange.js';
 
 export function apiKeyOf(request: ApiRequest, acceptApiKeyHeader: boolean): string | null {
@@ -9,9 +10,13 @@ export function apiKeyOf(request: ApiRequest, acceptApiKeyHeader: boolean): stri
     const match = /^bearer[ \t]+(\S+)[ \t]*$/i.exec(authorization.trim());
     if (match?.[1]) return match[1];
   }
-  if (acceptApiKeyHeader) {
-    const key = request.headers.get('x-api-key')?.trim();
-    if (key) return key;
+  const apiKeyHeader = request.headers.get('x-api-key')?.trim();
+  if (acceptApiKeyHeader) return apiKeyHeader || null;
+  // A key sent the way search takes it: say where this endpoint wants it rather than "missing".
+  if (apiKeyHeader && authorization === null) {
+    const path = new URL(request.url).pathname.replace(/\/+$/, '');
+    const search = path.replace(/[^/]*$/, 'search');
+    throw new UnauthorizedError(`Missing API key: ${path} takes the key as Authorization: Bearer <key>; x-api-key is accepted on ${search} only`);
   }
   return null;
 }

@@ -10,12 +10,13 @@ describe('bad input: non-zero exit and a one-line reason on stderr, nothing on s
   writeFileSync(badConfig, JSON.stringify({ sources: [{ type: 'altavista' }] }));
   const brokenConfig = join(dirname(db), 'broken.json');
   writeFileSync(brokenConfig, '{"sources": [');
+  const misspelt = join(dirname(db), 'misspelt.json');
+  writeFileSync(misspelt, JSON.stringify({ engine: { ratelimit: { limit: 1, window: 1 } } }));
 
   const cases: [string[], number, RegExp][] = [
     [[], 2, /usage: websift/],
     [['frobnicate'], 2, /unknown command 'frobnicate'/],
     [['search'], 2, /search takes <query>/],
-    [['search', 'a', 'b'], 2, /search takes <query>; got 2/],
     [['search', 'x', '--content', 'many'], 2, /--content must be an integer/],
     [['search', 'x', '--content', '11'], 2, /--content must be between 0 and 10/],
     [['search', 'x', '--colour'], 2, /Unknown option '--colour'/],
@@ -29,13 +30,16 @@ describe('bad input: non-zero exit and a one-line reason on stderr, nothing on s
     [['index', 'add', 'corpus'], 2, /need --base-url/],
     [['index', 'add', 'corpus', '--base-url', 'ftp://x'], 2, /--base-url must be an absolute http/],
     [['index', 'add', 'no/such/dir', '--base-url', 'https://x.test/'], 2, /no such file or directory/],
-    [['index', 'add', 'package.json', '--base-url', 'https://x.test/'], 2, /only \.html/],
+    [['index', 'add', 'package.json', '--base-url', 'https://x.test/'], 2, /nothing to index: package\.json: unsupported type \.json \(only \.html/],
+    [['index', 'add', 'package.json', 'LICENSE', '--base-url', 'https://x.test/'], 2, /nothing to index: .* \(and 1 more\)$/m],
     [['index', 'remove'], 2, /index: expected add/],
     [['serve', '--port', '99999'], 2, /--port must be between 0 and 65535/],
     [['serve', '--grace', 'soon'], 2, /--grace must be a number of seconds/],
     [['usage', '--config', badConfig], 2, /unknown type 'altavista'/],
     [['usage', '--config', brokenConfig], 2, /not valid JSON/],
     [['usage', '--config', '/no/such/config.json'], 2, /cannot read config/],
+    [['usage', '--config', misspelt], 2, /"engine": unknown key 'ratelimit' \(did you mean 'rateLimit'\?\)/],
+    [['openapi', 'extra'], 2, /openapi takes no arguments; got 1/],
   ];
 
   it.each(cases)('websift %j → exit %i', async (args, code, message) => {

@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPageServer, type PageServer } from '../../src/testing/index.js';
@@ -53,5 +54,53 @@ describe('websift extract and index add URL (in-process, through engine.extract)
   it('without the config, loopback pages are refused (blocked_address)', async () => {
     const res = await mainCaptured(['extract', pages.url('/kites.html'), '--db', db]);
     expect(JSON.parse(res.stdout).results[0]).toMatchObject({ success: false, error_type: 'blocked_address' });
+  });
+});
+
+describe('websift extract exit codes and index add skip reports', () => {
+  let pages: PageServer;
+  let db: string;
+  let config: string;
+  beforeAll(async () => {
+    pages = await startPageServer({
+      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
+      '/ok.html': { body: PAGE('Rope knots', 'A bowline makes a fixed loop at the end of a line that will not slip or bind under load, and it stays easy to untie after it has been loaded heavily.') },
+    });
+    db = tempDb();
+    config = join(dirname(db), 'config.json');
+    writeFileSync(config, JSON.stringify({ engine: { allowPrivateNetwork: true } }));
+    await mainCaptured(['org', 'create', 'acme', '--credits', '20', '--db', db]);
+  });
+  afterAll(() => pages.close());
+
+  it('extract exits 1 when every URL failed, still printing the response; 0 when one succeeded', async () => {
+    const failed = await mainCaptured(['extract', pages.url('/a.html'), pages.url('/b.html'), '--db', db, '--config', config]);
+    expect(failed.code).toBe(1);
+    expect(JSON.parse(failed.stdout).results).toHaveLength(2);
+    expect(failed.stderr).toBe('websift: extract: every URL failed (2 of 2)\n');
+    const mixed = await mainCaptured(['extract', pages.url('/ok.html'), pages.url('/a.html'), '--db', db, '--config', config]);
+    expect(mixed.code).toBe(0);
+  });
+
+  it('index add lists skipped files with their reason on stderr, with a summary, and exits 0 when some were added', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'websift-skip-'));
+    writeFileSync(join(dir, 'knots.md'), '# Knots\n\nThe sheet bend joins two ropes of different thickness.\n');
+    writeFileSync(join(dir, 'photo.jpg'), 'jpeg');
+    writeFileSync(join(dir, 'empty.txt'), '');
+    writeFileSync(join(dir, 'nav-only.html'), '<html><body><nav></nav></body></html>');
+    const res = await mainCaptured(['index', 'add', dir, '--base-url', 'https://docs.test/', '--db', db]);
+    expect(res.code).toBe(0);
+    expect(res.stderr).toContain(`skipped ${join(dir, 'empty.txt')}: empty\n`);
+    expect(res.stderr).toContain(`skipped ${join(dir, 'photo.jpg')}: unsupported type .jpg (only .html, .htm, .xhtml, .md, .markdown and .txt files)\n`);
+    expect(res.stderr).toContain(`skipped ${join(dir, 'nav-only.html')}: empty (no text once converted)\n`);
+    expect(res.stderr).toMatch(/index add: 1 indexed, 3 skipped, 0 failed \(\d+ document\(s\) in the index\)\n$/);
+    const body = JSON.parse(res.stdout);
+    expect(body).toMatchObject({ indexed: 1, failed: [] });
+    expect(body.skipped.map((s: { source: string }) => s.source).sort()).toEqual([join(dir, 'empty.txt'), join(dir, 'nav-only.html'), join(dir, 'photo.jpg')]);
+
+    // Every listed file turned out empty once converted: nothing indexed, exit 1.
+    const onlyBlank = await mainCaptured(['index', 'add', join(dir, 'nav-only.html'), '--base-url', 'https://docs.test/', '--db', db]);
+    expect(onlyBlank.code).toBe(1);
+    expect(onlyBlank.stderr).toMatch(/index add: 0 indexed, 1 skipped, 0 failed/);
   });
 });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { corpusHandler } from '../../src/cli/corpus.js';
-import { documentFromFile, listFiles, urlFor } from '../../src/cli/local-files.js';
+import { documentFromFile, listFiles, loadFile, MAX_FILE_BYTES, urlFor } from '../../src/cli/local-files.js';
 import { progressBar } from '../../src/cli/progress.js';
 
 function tree() {
@@ -23,9 +23,31 @@ function tree() {
 }
 
 describe('local files for index add', () => {
-  it('lists indexable files recursively, skipping README.md, dot-directories and other extensions', () => {
+  it('lists indexable files recursively; README.md and other extensions are skipped with a reason, dot-directories silently', () => {
     const dir = tree();
-    expect(listFiles([dir]).map((f) => f.relative)).toEqual(['guides/start.md', 'notes.txt', 'page one.html']);
+    const listed = listFiles([dir]);
+    expect(listed.files.map((f) => f.relative)).toEqual(['guides/start.md', 'notes.txt', 'page one.html']);
+    expect(listed.skipped).toEqual([
+      { source: join(dir, 'image.png'), reason: expect.stringMatching(/^unsupported type \.png \(only \.html/) },
+      { source: join(dir, 'README.md'), reason: 'README.md files are not indexed' },
+    ]);
+  });
+
+  it('skips empty and too large files, and a file that cannot be read or has no text once converted', () => {
+    const dir = tree();
+    writeFileSync(join(dir, 'empty.md'), '');
+    writeFileSync(join(dir, 'huge.txt'), Buffer.alloc(MAX_FILE_BYTES + 1, 'a'));
+    const listed = listFiles([join(dir, 'empty.md'), join(dir, 'huge.txt')]);
+    expect(listed.files).toEqual([]);
+    expect(listed.skipped).toEqual([
+      { source: join(dir, 'empty.md'), reason: 'empty' },
+      { source: join(dir, 'huge.txt'), reason: 'too large (10 MiB; the limit is 10 MiB)' },
+    ]);
+    // A directory named like a page passes the listing but cannot be read as a file.
+    mkdirSync(join(dir, 'odd.md'));
+    expect(loadFile({ path: join(dir, 'odd.md'), relative: 'odd.md' }, 'https://x.test/odd')).toEqual({ source: join(dir, 'odd.md'), reason: 'unreadable (EISDIR)' });
+    writeFileSync(join(dir, 'blank.html'), '<html><body>   </body></html>');
+    expect(loadFile({ path: join(dir, 'blank.html'), relative: 'blank.html' }, 'https://x.test/b')).toMatchObject({ reason: 'empty (no text once converted)' });
   });
 
   it('titles: HTML <h1> (entities decoded), Markdown first heading, text file name; HTML keeps main content only', () => {

@@ -31,6 +31,21 @@ describe('authentication', () => {
     }
   });
 
+  it('says where the key goes when x-api-key is sent to an endpoint that takes only Bearer', async () => {
+    const h = await harness();
+    const res = await h.call('/api/crawl', { key: null, ...postJson({ urls: ['https://a.test/'] }), headers: { 'x-api-key': h.key } });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('www-authenticate')).toBe('Bearer');
+    expect((await res.json()).error).toBe(
+      'Missing API key: /api/crawl takes the key as Authorization: Bearer <key>; x-api-key is accepted on /api/search only',
+    );
+    const usage = await h.call('/api/usage', { key: null, headers: { 'x-api-key': h.key } });
+    expect((await usage.json()).error).toMatch(/^Missing API key: \/api\/usage takes the key as Authorization: Bearer <key>/);
+    // Without x-api-key the message stays the plain one.
+    const bare = await h.call('/api/crawl', { key: null, ...postJson({ urls: ['https://a.test/'] }) });
+    expect((await bare.json()).error).toBe('Missing API key: send Authorization: Bearer <key>');
+  });
+
   it('answers 401 for a missing, unknown, malformed or revoked key, charging nothing', async () => {
     const h = await harness();
     const cases: Record<string, string>[] = [

@@ -1,15 +1,39 @@
 // Provisioning: `websift org create|credit|list` and `websift key create|revoke`.
 
-import { expectPositionals, parse, stringOption, toInt } from '../args.js';
+import { expectPositionals, parse, stringOption, toInt, type Options } from '../args.js';
 import { CliError } from '../cli-error.js';
+import type { CliCommand } from '../help.js';
 import { printJson } from '../output.js';
 import { withEngine } from './session.js';
 
 const MAX_CREDITS = 1_000_000_000;
 
-export async function orgCommand(args: string[]): Promise<void> {
+const ORG_OPTIONS: Options = { credits: { type: 'string', value: 'N', help: 'org create: starting credits (default 0)' } };
+
+export const org: CliCommand = {
+  help: {
+    usage: ['org create <id> [--credits N]', 'org credit <id> <credits>', 'org list'],
+    summary: 'Create organizations, add credits, list them with their balances (JSON on stdout).',
+    options: ORG_OPTIONS,
+    examples: ['websift org create acme --credits 100', 'websift org credit acme 50'],
+  },
+  run: orgCommand,
+};
+
+export const key: CliCommand = {
+  help: {
+    usage: ['key create <organization>', 'key revoke <key>'],
+    summary: 'Create an API key (printed once; only its hash is stored) or revoke one.',
+    options: {},
+    notes: ['Exit codes: key revoke exits 1 when no live key matched.'],
+    examples: ['websift key create acme'],
+  },
+  run: keyCommand,
+};
+
+async function orgCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
-  const parsed = parse(`org ${action ?? ''}`.trim(), rest, { credits: { type: 'string' } });
+  const parsed = parse(`org ${action ?? ''}`.trim(), rest, ORG_OPTIONS);
   switch (action) {
     case 'create': {
       const [id] = expectPositionals(parsed, 'org create', ['id']);
@@ -40,7 +64,7 @@ export async function orgCommand(args: string[]): Promise<void> {
   }
 }
 
-export async function keyCommand(args: string[]): Promise<void> {
+async function keyCommand(args: string[]): Promise<void> {
   const [action, ...rest] = args;
   const parsed = parse(`key ${action ?? ''}`.trim(), rest, {});
   switch (action) {

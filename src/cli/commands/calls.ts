@@ -1,39 +1,82 @@
 // In-process API calls for scripting: `websift search`, `websift extract`, `websift usage`.
 
-import { expectPositionals, intOption, parse, stringOption } from '../args.js';
+import { expectPositionals, intOption, parse, stringOption, type Options } from '../args.js';
 import { CliError } from '../cli-error.js';
+import type { CliCommand } from '../help.js';
 import { printJson } from '../output.js';
 import { organizationOf, withEngine } from './session.js';
 
-const ORG = { org: { type: 'string' } } as const;
+const ORG: Options = { org: { type: 'string', value: 'ID', help: 'organization billed (default: the only one in the database)' } };
 
-export async function searchCommand(args: string[]): Promise<void> {
-  const parsed = parse('search', args, { ...ORG, content: { type: 'string' } });
-  const [q] = expectPositionals(parsed, 'search', ['query']);
-  const content = intOption(parsed, 'content', 0, 0, 10);
-  const params = content > 0 ? { q, include_content: true, content_results: content } : { q };
-  await withEngine(parsed, async (opened) => {
-    const organization = await organizationOf(parsed, opened);
-    printJson(await opened.engine.search(params, { organization }));
-  });
-}
+const SEARCH_OPTIONS: Options = {
+  ...ORG,
+  content: { type: 'string', value: 'N', help: 'include the content of the first N pages (0-10; include_content)' },
+};
 
-export async function extractCommand(args: string[]): Promise<void> {
-  const parsed = parse('extract', args, { ...ORG, format: { type: 'string' } });
-  if (parsed.positionals.length === 0) throw new CliError('extract takes one or more URLs');
-  const format = stringOption(parsed, 'format') ?? 'markdown';
-  if (format !== 'markdown' && format !== 'html') throw new CliError(`--format must be markdown or html, got '${format}'`);
-  await withEngine(parsed, async (opened) => {
-    const organization = await organizationOf(parsed, opened);
-    printJson(await opened.engine.extract({ urls: parsed.positionals, format }, { organization }));
-  });
-}
+export const search: CliCommand = {
+  help: {
+    usage: ['search <query...> [options]'],
+    summary: 'Search in-process, billed like GET /api/search. The words of the query need no quotes: they are joined with spaces.',
+    options: SEARCH_OPTIONS,
+    examples: ['websift search sourdough starter --content 3'],
+  },
+  async run(args) {
+    const parsed = parse('search', args, SEARCH_OPTIONS);
+    if (parsed.positionals.length === 0) throw new CliError('search takes <query>; got 0 argument(s)');
+    // `search hello world` means the query "hello world", as a shell user expects.
+    const q = parsed.positionals.join(' ');
+    const content = intOption(parsed, 'content', 0, 0, 10);
+    const params = content > 0 ? { q, include_content: true, content_results: content } : { q };
+    await withEngine(parsed, async (opened) => {
+      const organization = await organizationOf(parsed, opened);
+      printJson(await opened.engine.search(params, { organization }));
+    });
+  },
+};
 
-export async function usageCommand(args: string[]): Promise<void> {
-  const parsed = parse('usage', args, ORG);
-  expectPositionals(parsed, 'usage', []);
-  await withEngine(parsed, async (opened) => {
-    const organization = await organizationOf(parsed, opened);
-    printJson(await opened.engine.usage({ organization }));
-  });
-}
+const EXTRACT_OPTIONS: Options = {
+  ...ORG,
+  format: { type: 'string', value: 'FORMAT', help: 'markdown (default) or html' },
+};
+
+export const extract: CliCommand = {
+  help: {
+    usage: ['extract <url>... [options]'],
+    summary: 'Fetch pages and extract their main content in-process, billed like POST /api/crawl.',
+    options: EXTRACT_OPTIONS,
+    notes: ['Exit codes: 0 when at least one URL succeeded, 1 when every URL failed (the response is printed either way), 2 bad usage.'],
+    examples: ['websift extract https://example.com/ https://example.org/ --format html'],
+  },
+  async run(args) {
+    const parsed = parse('extract', args, EXTRACT_OPTIONS);
+    if (parsed.positionals.length === 0) throw new CliError('extract takes one or more URLs');
+    const format = stringOption(parsed, 'format') ?? 'markdown';
+    if (format !== 'markdown' && format !== 'html') throw new CliError(`--format must be markdown or html, got '${format}'`);
+    const response = await withEngine(parsed, async (opened) => {
+      const organization = await organizationOf(parsed, opened);
+      return opened.engine.extract({ urls: parsed.positionals, format }, { organization });
+    });
+    printJson(response);
+    // A script must be able to tell "nothing came back" from success without parsing the JSON.
+    if (response.results.length > 0 && response.results.every((r) => !r.success)) {
+      throw new CliError(`extract: every URL failed (${response.results.length} of ${response.results.length})`, 1);
+    }
+  },
+};
+
+export const usage: CliCommand = {
+  help: {
+    usage: ['usage [options]'],
+    summary: "An organization's credits and request counts, as GET /api/usage answers.",
+    options: ORG,
+    examples: ['websift usage --org acme'],
+  },
+  async run(args) {
+    const parsed = parse('usage', args, ORG);
+    expectPositionals(parsed, 'usage', []);
+    await withEngine(parsed, async (opened) => {
+      const organization = await organizationOf(parsed, opened);
+      printJson(await opened.engine.usage({ organization }));
+    });
+  },
+};

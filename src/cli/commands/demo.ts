@@ -5,9 +5,10 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectPositionals, intOption, parse, stringOption } from '../args.js';
+import { expectPositionals, intOption, parse, stringOption, type Options } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
+import type { CliCommand } from '../help.js';
 import { CORPUS_DIR, CORPUS_PREFIX, corpusHandler } from '../corpus.js';
 import { listFiles } from '../local-files.js';
 import { openEngine } from '../open-engine.js';
@@ -25,11 +26,28 @@ interface Step {
   body: unknown;
 }
 
-export async function demoCommand(args: string[]): Promise<void> {
-  const parsed = parse('demo', args, { 'keep-serving': { type: 'boolean' }, port: { type: 'string' } });
+const OPTIONS: Options = {
+  'keep-serving': { type: 'boolean', help: 'keep serving after the run (prints a curl line to try) until Ctrl-C' },
+  port: { type: 'string', value: 'N', help: 'port on 127.0.0.1 (default 0: any free port)' },
+};
+
+export const demo: CliCommand = {
+  help: {
+    usage: ['demo [options]'],
+    summary:
+      'Offline demo: creates an organization and key (in a temporary database unless --database is given), indexes the shipped corpus, serves it and the API on 127.0.0.1, and calls search, search with content, extract and usage through HTTP.',
+    options: OPTIONS,
+    notes: ['Exit codes: 0 when every call answered 200, else 1.'],
+    examples: ['websift demo --keep-serving --port 8080'],
+  },
+  run: demoCommand,
+};
+
+async function demoCommand(args: string[]): Promise<void> {
+  const parsed = parse('demo', args, OPTIONS);
   expectPositionals(parsed, 'demo', []);
   const port = intOption(parsed, 'port', 0, 0, 65535);
-  const chosenDb = stringOption(parsed, 'db');
+  const chosenDb = stringOption(parsed, 'database') ?? stringOption(parsed, 'db');
   const tempDir = chosenDb === undefined ? mkdtempSync(join(tmpdir(), 'websift-demo-')) : undefined;
   const database = chosenDb ?? join(tempDir!, 'demo.db');
   const opened = await openEngine({ database, config: loadConfig(stringOption(parsed, 'config')), allowPrivateNetwork: true });
@@ -45,7 +63,7 @@ export async function demoCommand(args: string[]): Promise<void> {
     else await opened.engine.admin.createOrganization(ORGANIZATION, { credits: CREDITS });
     const key = await opened.engine.admin.createApiKey(ORGANIZATION);
     say(`organization '${ORGANIZATION}' with ${existing ? `${existing.balance} + ` : ''}${CREDITS} credits; API key ${key}`);
-    const indexed = await indexFiles(opened.index, listFiles([CORPUS_DIR]), `${server.url}${CORPUS_PREFIX}`);
+    const indexed = await indexFiles(opened.index, listFiles([CORPUS_DIR]).files, `${server.url}${CORPUS_PREFIX}`);
     if (indexed.failed.length > 0) throw new CliError(`demo: could not index ${indexed.failed.map((f) => f.source).join(', ')}`, 1);
 
     const call = callApi(server.url, key);
@@ -60,9 +78,10 @@ export async function demoCommand(args: string[]): Promise<void> {
     if (failed.length > 0) throw new CliError(`demo: ${failed.map((s) => `${s.name} answered ${s.status}`).join('; ')}`, 1);
     say('demo finished: every call answered 200');
     if (parsed.values['keep-serving']) {
+      const stop = untilSignal(); // before the lines that invite the signal (see serve)
       say(`still serving on ${server.url}; try: curl -H 'Authorization: Bearer ${key}' '${server.url}/api/search?q=compass'`);
       say('press Ctrl-C to stop');
-      await untilSignal();
+      await stop;
     }
   } finally {
     await server.close();

@@ -1,9 +1,10 @@
 // `websift index add PATH|URL…`: local files (needs --base-url, the address they are served at) and
 // fetched pages (through engine.extract, so the organization pays 1 credit per page indexed).
 
-import { parse, stringOption } from '../args.js';
+import { parse, stringOption, type Options } from '../args.js';
 import { CliError } from '../cli-error.js';
-import { documentFromFile, listFiles, urlFor, type LocalFile } from '../local-files.js';
+import type { CliCommand } from '../help.js';
+import { listFiles, loadFile, MAX_FILE_BYTES, urlFor, type LocalFile, type SkippedFile } from '../local-files.js';
 import { printJson, say } from '../output.js';
 import { progressBar } from '../progress.js';
 import type { OpenedEngine } from '../open-engine.js';
@@ -12,10 +13,30 @@ import { organizationOf, withEngine } from './session.js';
 
 const EXTRACT_BATCH = 10;
 
-export async function indexCommand(args: string[]): Promise<number> {
+const OPTIONS: Options = {
+  'base-url': { type: 'string', value: 'URL', help: 'the http(s) address local files are served at (needed for files)' },
+  org: { type: 'string', value: 'ID', help: 'organization billed for fetched URLs (default: the only one)' },
+};
+
+export const index: CliCommand = {
+  help: {
+    usage: ['index add <path|url>... [options]'],
+    summary:
+      'Add local files (.html/.htm/.xhtml through the HTML converter, .md/.markdown and .txt as they are; directories recursively) or fetched pages to the local search index.',
+    options: OPTIONS,
+    notes: [
+      `Skipped files (unsupported type, README.md, larger than ${MAX_FILE_BYTES / 1024 / 1024} MiB, unreadable, empty) are listed on stderr and under "skipped".`,
+      'Exit codes: 0 when something was indexed and no URL failed; 1 when a URL or file failed, or everything was skipped; 2 bad usage (also when every argument is skipped).',
+    ],
+    examples: ['websift index add ./site --base-url https://docs.example.com/', 'websift index add https://example.com/page --org acme'],
+  },
+  run: indexCommand,
+};
+
+async function indexCommand(args: string[]): Promise<number> {
   const [action, ...rest] = args;
   if (action !== 'add') throw new CliError(`index: expected add${action ? `, got '${action}'` : ''}`);
-  const parsed = parse('index add', rest, { org: { type: 'string' }, 'base-url': { type: 'string' } });
+  const parsed = parse('index add', rest, OPTIONS);
   if (parsed.positionals.length === 0) throw new CliError('index add takes one or more files, directories or URLs');
   const urls = parsed.positionals.filter((p) => /^https?:\/\//i.test(p));
   const paths = parsed.positionals.filter((p) => !/^https?:\/\//i.test(p));
@@ -24,27 +45,43 @@ export async function indexCommand(args: string[]): Promise<number> {
     if (base === undefined) throw new CliError('index add: local files need --base-url, the http(s) address they are served at');
     if (!/^https?:\/\/[^/]/i.test(base)) throw new CliError(`--base-url must be an absolute http(s) URL, got '${base}'`);
   }
-  const files = listFiles(paths); // checked before opening the database
+  const listed = listFiles(paths); // checked before opening the database
+  if (listed.files.length === 0 && urls.length === 0 && listed.skipped.length > 0) {
+    const [first] = listed.skipped;
+    const more = listed.skipped.length > 1 ? ` (and ${listed.skipped.length - 1} more)` : '';
+    throw new CliError(`index add: nothing to index: ${first!.source}: ${first!.reason}${more}`);
+  }
   return withEngine(parsed, async (opened) => {
-    const fromFiles = files.length > 0 ? await indexFiles(opened.index, files, base!) : { indexed: 0, failed: [] };
-    const fromUrls = urls.length > 0 ? await indexUrls(opened, urls, await organizationOf(parsed, opened)) : { indexed: 0, failed: [] };
+    const fromFiles = listed.files.length > 0 ? await indexFiles(opened.index, listed.files, base!) : empty();
+    const fromUrls = urls.length > 0 ? await indexUrls(opened, urls, await organizationOf(parsed, opened)) : empty();
+    const skipped = [...listed.skipped, ...fromFiles.skipped];
     const failed = [...fromFiles.failed, ...fromUrls.failed];
-    printJson({ indexed: fromFiles.indexed + fromUrls.indexed, failed, documents: await opened.index.count() });
-    return failed.length > 0 ? 1 : 0;
+    const indexed = fromFiles.indexed + fromUrls.indexed;
+    for (const s of skipped) say(`skipped ${s.source}: ${s.reason}`);
+    for (const f of failed) say(`failed ${f.source}: ${f.error}`);
+    const documents = await opened.index.count();
+    say(`index add: ${indexed} indexed, ${skipped.length} skipped, ${failed.length} failed (${documents} document(s) in the index)`);
+    printJson({ indexed, skipped, failed, documents });
+    return failed.length > 0 || (indexed === 0 && skipped.length > 0) ? 1 : 0;
   });
 }
 
 export interface IndexOutcome {
   indexed: number;
+  skipped: SkippedFile[];
   failed: { source: string; error: string }[];
 }
 
+const empty = (): IndexOutcome => ({ indexed: 0, skipped: [], failed: [] });
+
 export async function indexFiles(index: LocalIndex, files: LocalFile[], base: string): Promise<IndexOutcome> {
   const progress = progressBar(files.length);
-  const outcome: IndexOutcome = { indexed: 0, failed: [] };
+  const outcome = empty();
   for (const file of files) {
     try {
-      outcome.indexed += await index.add(documentFromFile(file.path, urlFor(base, file)));
+      const loaded = loadFile(file, urlFor(base, file));
+      if ('reason' in loaded) outcome.skipped.push(loaded);
+      else outcome.indexed += await index.add(loaded);
     } catch (error) {
       outcome.failed.push({ source: file.path, error: (error as Error).message });
     }
@@ -56,7 +93,7 @@ export async function indexFiles(index: LocalIndex, files: LocalFile[], base: st
 
 async function indexUrls(opened: OpenedEngine, urls: string[], organization: string): Promise<IndexOutcome> {
   const progress = progressBar(urls.length);
-  const outcome: IndexOutcome = { indexed: 0, failed: [] };
+  const outcome = empty();
   for (let i = 0; i < urls.length; i += EXTRACT_BATCH) {
     const batch = urls.slice(i, i + EXTRACT_BATCH);
     const response = await opened.engine.extract({ urls: batch, format: 'markdown' }, { organization });

@@ -1,17 +1,33 @@
 // `websift serve`: the HTTP API on node:http with the embedded defaults.
 
-import { expectPositionals, intOption, parse, stringOption } from '../args.js';
+import { expectPositionals, parse, stringOption, toInt, type Options, type Parsed } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
+import type { CliCommand } from '../help.js';
 import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
 import { startServer, untilSignal } from '../server.js';
 
-export async function serveCommand(args: string[]): Promise<void> {
-  const parsed = parse('serve', args, { port: { type: 'string' }, host: { type: 'string' }, grace: { type: 'string' } });
+const OPTIONS: Options = {
+  port: { type: 'string', value: 'N', help: 'port to listen on, 0 = any free one (default 8080)', env: 'WEBSIFT_PORT, else PORT' },
+  host: { type: 'string', value: 'ADDR', help: 'address to bind (default 127.0.0.1; 0.0.0.0 exposes it)', env: 'WEBSIFT_HOST, else HOST' },
+  grace: { type: 'string', value: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish (default 30)' },
+};
+
+export const serve: CliCommand = {
+  help: {
+    usage: ['serve [options]'],
+    summary: 'Serve the HTTP API (docs/http.md). Sources: the local index, then the config\'s. A flag wins over its environment variable, WEBSIFT_PORT/WEBSIFT_HOST over PORT/HOST.',
+    options: OPTIONS,
+    examples: ['websift serve --port 3000 --config websift.json --database ./books.db', 'WEBSIFT_HOST=0.0.0.0 PORT=8000 websift serve'],
+  },
+  run: serveCommand,
+};
+
+async function serveCommand(args: string[]): Promise<void> {
+  const parsed = parse('serve', args, OPTIONS);
   expectPositionals(parsed, 'serve', []);
-  const port = intOption(parsed, 'port', 8080, 0, 65535);
-  const host = stringOption(parsed, 'host') ?? '127.0.0.1';
+  const { port, host, hostFrom } = listenAddress(parsed);
   const graceMs = secondsOption(stringOption(parsed, 'grace'), 30) * 1000;
   const config = loadConfig(stringOption(parsed, 'config'));
   const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
@@ -20,19 +36,47 @@ export async function serveCommand(args: string[]): Promise<void> {
     server = await startServer({ engine: opened.engine, host, port });
   } catch (error) {
     await opened.close();
+    const code = (error as NodeJS.ErrnoException).code;
+    // A host that does not resolve most often came from the environment (tcsh exports HOST as the machine's name).
+    if (hostFrom && (code === 'ENOTFOUND' || code === 'EAI_AGAIN' || code === 'EADDRNOTAVAIL')) {
+      throw new CliError(`cannot listen on '${host}' (from ${hostFrom}): ${code}; set --host or WEBSIFT_HOST`, 1);
+    }
     throw error;
   }
+  // Listening for signals before the banner: a supervisor may stop us as soon as it reads it, and a
+  // signal that comes before a handler exists kills the process without the graceful shutdown.
+  const stop = untilSignal();
   const sources = opened.engine.sources().map((s) => s.id).join(', ') || 'none';
   say(`websift listening on ${server.url} (database ${opened.database}; sources: ${sources})`);
+  // The SSRF guard is off: whoever holds a key can make this server fetch internal addresses.
+  if (config.engine['allowPrivateNetwork'] === true) {
+    say('warning: allowPrivateNetwork is on: extract and include_content may fetch private and loopback addresses (127.0.0.1, 10/8, 192.168/16, ::1, cloud metadata…)');
+  }
   if ((await opened.engine.admin.listOrganizations()).length === 0) {
     say("no organizations yet: create one with 'websift org create <id> --credits N' and a key with 'websift key create <id>'");
   }
-  const signal = await untilSignal();
+  const signal = await stop;
   say(`${signal}: finishing in-flight requests…`);
   const dropped = await server.close(graceMs);
   if (dropped > 0) say(`dropped ${dropped} request(s) still unfinished after ${graceMs / 1000} s`);
   await opened.close();
   say('stopped');
+}
+
+/** --port/--host, else WEBSIFT_PORT/WEBSIFT_HOST, else PORT/HOST (as platforms that assign a port set it), else the defaults. */
+export function listenAddress(parsed: Parsed, env: NodeJS.ProcessEnv = process.env): { port: number; host: string; hostFrom?: string } {
+  const fromEnv = (...names: string[]) => {
+    for (const name of names) if (env[name]) return { name, value: env[name]! };
+    return undefined;
+  };
+  const flagPort = stringOption(parsed, 'port');
+  const envPort = fromEnv('WEBSIFT_PORT', 'PORT');
+  const port =
+    flagPort !== undefined ? toInt(flagPort, '--port', 0, 65535) : envPort ? toInt(envPort.value, `environment variable ${envPort.name}`, 0, 65535) : 8080;
+  const flagHost = stringOption(parsed, 'host');
+  const envHost = flagHost === undefined ? fromEnv('WEBSIFT_HOST', 'HOST') : undefined;
+  if (envHost) return { port, host: envHost.value, hostFrom: `environment variable ${envHost.name}` };
+  return { port, host: flagHost ?? '127.0.0.1' };
 }
 
 /** --grace: seconds (decimals allowed) to wait for in-flight requests on shutdown. */
