@@ -16,9 +16,11 @@ import type { CachedPage } from './core/extract/run-extract.js';
 import type { PageSourceDeps } from './core/extract/page-source.js';
 import type { ContentFetcher } from './core/search.js';
 import type { Clock } from './types.js';
+import { normalizeEndpoint } from './core/engine-options.js';
 
 export interface ExtractionOptions {
   allowPrivateNetwork?: boolean;
+  allowEndpoints?: string[];
   /** Replaces the undici fetcher (its address policy and size cap included). */
   fetcher?: Fetcher;
   /** Replaces the playwright-core renderer used by stealth mode. */
@@ -61,7 +63,8 @@ export interface Extraction {
 export function createExtraction(options: ExtractionOptions, clock: Clock): Extraction {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const allowPrivateNetwork = options.allowPrivateNetwork ?? false;
-  const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, userAgent });
+  const allowEndpoints = (options.allowEndpoints ?? []).map(normalizeEndpoint);
+  const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, allowEndpoints, userAgent });
   // One robots.txt cache for the fetcher and the browser.
   const robots = options.robots === false ? false : createRobotsPolicy({ fetcher, clock, userAgent });
   const loader = createPageLoader({
@@ -77,6 +80,7 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     options.renderer ??
     createPlaywrightRenderer({
       allowPrivateNetwork,
+      allowEndpoints,
       robots,
       robotsUserAgent: userAgent,
       clock,

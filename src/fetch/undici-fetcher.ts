@@ -7,7 +7,9 @@ import { decodersFor, readBody } from './body-reader.js';
 import { toFetchFailure } from './fetch-errors.js';
 import { createGuardedConnector, systemLookup, type LookupFunction } from './guarded-connector.js';
 
-export const DEFAULT_USER_AGENT = 'websift/0.1 (+https://www.npmjs.com/package/websift)';
+import { DEFAULT_USER_AGENT } from '../project.js';
+
+export { DEFAULT_USER_AGENT };
 
 export interface UndiciFetcherOptions {
   /** Default false: loopback, private, link-local, CGNAT… targets are refused with 'blocked_address'. */

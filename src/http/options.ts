@@ -1,5 +1,6 @@
 // Options of the HTTP bindings and their defaults, in one place.
 
+import { docsUrl } from '../project.js';
 import type { Clock } from '../types.js';
 import type { RequestInfo } from './exchange.js';
 
@@ -27,17 +28,22 @@ export interface ResolvedOptions {
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** RFC 9745 structured date: 2026-01-01T00:00:00Z, when `engine`/`engines` became deprecated. */
 export const DEPRECATION_DATE = '@1767225600';
-export const DEFAULT_DEPRECATION_LINK = 'https://www.npmjs.com/package/websift#deprecated-search-parameters';
+/** Default target of the deprecation `Link` header: the section of docs/http.md on these parameters. */
+export const DEFAULT_DEPRECATION_LINK = docsUrl('http.md#deprecated-search-parameters');
 
 export function resolveOptions(options: FetchHandlerOptions = {}): ResolvedOptions {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
     throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(options.maxBodyBytes)}`);
   }
+  const deprecationLink = options.deprecationLink ?? DEFAULT_DEPRECATION_LINK;
+  if (typeof deprecationLink !== 'string' || !URL.canParse(deprecationLink) || /[\s<>"]/.test(deprecationLink)) {
+    throw new TypeError(`deprecationLink must be an absolute URL without spaces, quotes or angle brackets, got ${String(options.deprecationLink)}`);
+  }
   return {
     basePath: normalizeBasePath(options.basePath ?? ''),
     maxBodyBytes,
-    deprecationLink: options.deprecationLink ?? DEFAULT_DEPRECATION_LINK,
+    deprecationLink,
     onError: options.onError ?? ((error) => console.error('websift/http: unexpected error', error)),
     clock: options.clock ?? { now: () => Date.now() },
   };
