@@ -1,5 +1,5 @@
-// createEngine's options: the contract's (database, sources, clock, allowPrivateNetwork), the
-// injectable ports, and room for the extraction options.
+// createEngine's options (storage, sources, clock, rate limit, the injectable ports; the extraction
+// options come from extract-wiring.ts) and their validation.
 
 import type { ConfirmedEmpty } from './empty-cache.js';
 import type { RateLimitPolicy } from './rate-limit.js';
@@ -23,8 +23,12 @@ import type { PostgresOptions } from '../adapters/postgres/database.js';
 /** The PostgreSQL options createEngine passes on (it supplies the connection string and the clock). */
 export type PostgresSettings = Pick<PostgresOptions, 'schema' | 'leaseMs' | 'poolConfig' | 'finishedRetentionMs'>;
 
-/** The extraction options (allowPrivateNetwork, fetcher, renderer, userAgent, robots, deadlines,
- * stealthRemovalDate…) are declared with the extraction pipeline in src/extract-wiring.ts. */
+/**
+ * Options of `createEngine`; all optional. Bad values throw a TypeError or RangeError naming the option
+ * when the engine is created. The extraction options (allowPrivateNetwork, allowEndpoints, fetcher,
+ * renderer, userAgent, robots, deadlines, stealthRemovalDate…) are declared with the extraction
+ * pipeline in src/extract-wiring.ts. Reference with defaults: docs/engine.md, "Options".
+ */
 export interface EngineOptions extends ExtractionOptions {
   /**
    * Where the books (ledger, keys, counters) live: a SQLite file (default ':memory:'), or a
@@ -45,9 +49,9 @@ export interface EngineOptions extends ExtractionOptions {
   durability?: Durability;
   /** How long a write waits, off the event loop, for a SQLite file locked by another writer (default 5 s); then 503 `ledger_unavailable`. */
   lockWaitMs?: number;
-  /** Ordered by preference; the router may reorder by health. */
+  /** Search sources (`websift/sources` or your own `SearchSource`), best first; the router may reorder by health. Default none: every search answers 503. */
   sources?: SearchSource[];
-  /** Default: the system clock. */
+  /** Every time rule (repeat windows, caches, rate limit, stealth removal) reads it. Default: the system clock. `ManualClock` from websift/testing drives it in tests. */
   clock?: Clock;
   /** Per-organization token bucket; default { limit: 20, window: 2 } (10/s, burst 20). false: off. */
   rateLimit?: RateLimitPolicy | false;
@@ -56,11 +60,11 @@ export interface EngineOptions extends ExtractionOptions {
    * instance); its `policy` is what `engine.rateLimit` reports. Not together with `rateLimit`.
    */
   rateLimiter?: RateLimiter;
-  /** Results per search (default 10). */
+  /** Results asked of the sources and returned per search: an integer 1–100 (default 10). */
   resultsPerSearch?: number;
-  /** Replaces the SQLite ledger (balances, reservations, counters). */
+  /** Replaces the SQLite ledger (balances, reservations, counters), e.g. `postgresLedger` from websift/postgres. Not closed by the engine. */
   ledger?: Ledger;
-  /** Replaces the SQLite key store. */
+  /** Replaces the SQLite key store, e.g. `postgresKeyStore` from websift/postgres. Not closed by the engine. */
   keyStore?: KeyStore;
   /**
    * Revocations announced to every instance (e.g. `redisKeyEvents` from websift/redis): each one's

@@ -4,12 +4,16 @@ import { docsUrl } from '../project.js';
 import type { Clock } from '../types.js';
 import type { RequestInfo } from './exchange.js';
 
+/** Options of `createFetchHandler` and `createNodeHandler`. */
 export interface FetchHandlerOptions {
   /** Prefix of every route, e.g. `/v1` → `/v1/api/search`. Default: none. */
   basePath?: string;
   /** Largest accepted request body in bytes; larger bodies answer 413. Default 64 KiB. */
   maxBodyBytes?: number;
-  /** Target of the `Link: <…>; rel="deprecation"` header sent when `engine`/`engines` is used. */
+  /**
+   * Target of the `Link: <…>; rel="deprecation"` header sent when `engine`/`engines` is used: an absolute
+   * URL (else TypeError). Default: the "Deprecated search parameters" section of docs/http.md in the repository.
+   */
   deprecationLink?: string;
   /** Called with every unexpected exception (answered as a generic 500). Default: console.error. */
   onError?: (error: unknown, request: RequestInfo) => void;
@@ -25,6 +29,7 @@ export interface ResolvedOptions {
   clock: Pick<Clock, 'now'>;
 }
 
+/** Default `maxBodyBytes`: 64 KiB. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** RFC 9745 structured date: 2026-01-01T00:00:00Z, when `engine`/`engines` became deprecated. */
 export const DEPRECATION_DATE = '@1767225600';
