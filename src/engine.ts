@@ -24,6 +24,23 @@ import type { CallContext, Engine } from './types.js';
 
 export type { EngineOptions } from './core/engine-options.js';
 
+/**
+ * Creates a search-and-extraction engine: the books (credits, API keys, counters) in SQLite (default
+ * in memory) or PostgreSQL, the search router over `sources`, and the page-extraction pipeline. Bad
+ * options throw here, before any database is opened; nothing touches the network until a call needs it.
+ * Close it with `engine.close()`.
+ *
+ * @param options See {@link EngineOptions}; every option is optional.
+ * @returns The engine: `search`, `extract`, `usage`, `authenticate`, `admin.*`, `sources()`, `close()`.
+ * @throws {TypeError} An option of the wrong type, or options that don't go together (naming the option).
+ * @throws {RangeError} A number or date out of its range (naming the option).
+ * @example
+ * ```ts
+ * const engine = createEngine({ database: './websift.db', sources: [localIndex({ database: './websift.db' })] });
+ * await engine.admin.createOrganization('acme', { credits: 100 });
+ * const answer = await engine.search({ q: 'getting started' }, { organization: 'acme' });
+ * ```
+ */
 export function createEngine(options: EngineOptions = {}): Engine {
   checkEngineOptions(options);
   const clock = options.clock ?? systemClock;

@@ -25,13 +25,23 @@ export interface ErrorTiming {
 
 const noTiming = (): ErrorTiming => ({ response_time: 0, timestamp: new Date(0).toISOString() });
 
+/**
+ * Base class of every error the engine answers with: `status` is the HTTP status, `code` a stable
+ * machine-readable reason, `retryable` whether retrying the same call may succeed (nothing was charged),
+ * and `body` the exact JSON the HTTP binding sends. Catch it (or test with `isWebsiftError`) and branch
+ * on `code` or the subclass.
+ */
 export class WebsiftError extends Error {
   override name = 'WebsiftError';
+  /** HTTP status of the answer (400, 401, 402, 409, 429, 503, 504…). */
   readonly status: number;
+  /** Stable reason, e.g. `invalid_request`, `insufficient_credits`, `rate_limited`. */
   readonly code: string;
+  /** True when the same call may succeed later (rate limits, outages, timeouts): nothing was charged. */
   readonly retryable: boolean;
   /** Extra fields of the body beyond the common shape. */
   readonly extra: Record<string, unknown>;
+  /** When the call started and how long it took (filled by the engine from its clock). */
   timing: ErrorTiming;
 
   constructor(
@@ -48,6 +58,7 @@ export class WebsiftError extends Error {
     this.timing = options.timing ?? noTiming();
   }
 
+  /** The error body the HTTP API sends: `{ status: 'error', error, code, retryable, …, metadata }`. */
   get body(): ErrorBody {
     return {
       status: 'error',
@@ -60,8 +71,15 @@ export class WebsiftError extends Error {
   }
 }
 
+/**
+ * 400: the request is malformed (bad or missing fields, a reused idempotency key with other parameters,
+ * `stealth: true` after its removal date: code `stealth_unavailable`, an existing organization id: code
+ * `organization_exists`). `problems` names every bad field. Not retryable: fix the request. Nothing was
+ * charged or counted.
+ */
 export class InvalidRequestError extends WebsiftError {
   override name = 'InvalidRequestError' as const;
+  /** Every bad field with what is wrong with it, e.g. `{ field: 'urls[2]', message: '…' }`. */
   readonly problems: FieldProblem[];
   constructor(problems: FieldProblem[], code = 'invalid_request') {
     const text = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
@@ -70,6 +88,10 @@ export class InvalidRequestError extends WebsiftError {
   }
 }
 
+/**
+ * 401: over HTTP a missing, unknown or revoked API key (`unauthorized`); in process an organization that
+ * does not exist (`unknown_organization`). Not retryable: use a valid key or create the organization.
+ */
 export class UnauthorizedError extends WebsiftError {
   override name = 'UnauthorizedError' as const;
   constructor(message = 'Missing or invalid API key', code: 'unauthorized' | 'unknown_organization' = 'unauthorized') {
@@ -77,9 +99,16 @@ export class UnauthorizedError extends WebsiftError {
   }
 }
 
+/**
+ * 402: the balance cannot cover the worst case of the request (credits are reserved before the work and
+ * only the actual price is charged). Not retryable as is: add credits (`engine.admin.addCredits`) or ask
+ * for less (fewer URLs, no `include_content`). Nothing was charged.
+ */
 export class InsufficientCreditsError extends WebsiftError {
   override name = 'InsufficientCreditsError' as const;
+  /** Credits the request could cost at most. */
   readonly creditsRequired: number;
+  /** Credits available now (balance minus other calls' reservations). */
   readonly creditsAvailable: number;
   constructor(required: number, available: number) {
     super(402, 'insufficient_credits', `This request needs up to ${required} credits; ${available} available`, {
@@ -99,8 +128,13 @@ export interface RateLimitInfo {
   window: number;
 }
 
+/**
+ * 429: the organization's rate limit (default burst 20, 10 requests/s) refused the call. Retryable after
+ * `rateLimit.retryAfter` seconds (the `Retry-After` header over HTTP). Nothing was charged or counted.
+ */
 export class RateLimitError extends WebsiftError {
   override name = 'RateLimitError' as const;
+  /** When to retry, and the policy that refused. */
   readonly rateLimit: RateLimitInfo;
   constructor(info: RateLimitInfo) {
     super(429, 'rate_limited', `Rate limit exceeded; retry in ${info.retryAfter} s`, {
@@ -111,6 +145,11 @@ export class RateLimitError extends WebsiftError {
   }
 }
 
+/**
+ * 503: every search source failed or timed out, after the router's automatic retries and fallback.
+ * Retryable: try again after a few seconds (sources recover on their own; `engine.sources()` shows their
+ * health). Nothing was charged. Its body has no `code`, as the public API's search error never had one.
+ */
 export class SearchUnavailableError extends WebsiftError {
   override name = 'SearchUnavailableError' as const;
   constructor(message = 'The search could not be completed after automatic retries. Please try again.', cause?: unknown) {
@@ -127,6 +166,11 @@ export class SearchUnavailableError extends WebsiftError {
   }
 }
 
+/**
+ * 504: the extract request did not finish within its deadline (`extractDeadlineMs`, default 30 s).
+ * Retryable (perhaps with fewer URLs); nothing was charged. Pages that merely time out on their own are
+ * reported per URL (`error_type: 'timeout'`) instead.
+ */
 export class ExtractTimeoutError extends WebsiftError {
   override name = 'ExtractTimeoutError' as const;
   constructor(deadlineMs: number) {
@@ -172,6 +216,9 @@ export class RateLimiterUnavailableError extends WebsiftError {
   }
 }
 
+/** True for any error the engine answers with (a `WebsiftError` or subclass). */
 export const isWebsiftError = (e: unknown): e is WebsiftError => e instanceof WebsiftError;
+/** True for a 429 `RateLimitError`: retry after `error.rateLimit.retryAfter` seconds. */
 export const isRateLimitError = (e: unknown): e is RateLimitError => e instanceof RateLimitError;
+/** True for a 400 `InvalidRequestError`: fix the request (`error.problems` names each field). */
 export const isInvalidRequestError = (e: unknown): e is InvalidRequestError => e instanceof InvalidRequestError;

@@ -16,15 +16,40 @@ import type { CachedPage } from './core/extract/run-extract.js';
 import type { PageSourceDeps } from './core/extract/page-source.js';
 import type { ContentFetcher } from './core/search.js';
 import type { Clock } from './types.js';
+import { normalizeEndpoint } from './core/engine-options.js';
 
+/** The extraction options of `createEngine` (used by `extract` and `include_content`). */
 export interface ExtractionOptions {
+  /**
+   * Let extraction reach loopback, private, link-local, CGNAT and cloud-metadata addresses (default
+   * false: they fail as `blocked_address`). All of them at once: for one local service prefer
+   * `allowEndpoints`. Search sources are not subject to the address policy.
+   */
   allowPrivateNetwork?: boolean;
-  /** Replaces the undici fetcher (its address policy and size cap included). */
+  /**
+   * Exact `ip:port` endpoints extraction may reach despite the address policy, e.g.
+   * `['127.0.0.1:8080', '[::1]:8080']` (default none). Matched against the address actually connected
+   * to, after DNS, so an entry is an IP: a host name, a missing port or a port outside 1–65535 throws
+   * a TypeError naming the entry. Applies to page fetches, robots.txt and the stealth browser; not to an
+   * injected `fetcher` or `renderer` (give them their own).
+   */
+  allowEndpoints?: string[];
+  /**
+   * Replaces the undici fetcher (its address policy and size cap included); `createUndiciFetcher` builds
+   * the default with other options. Not closed by `engine.close()`.
+   */
   fetcher?: Fetcher;
-  /** Replaces the playwright-core renderer used by stealth mode. */
+  /**
+   * Replaces the playwright-core renderer used by stealth mode; `createPlaywrightRenderer` builds the
+   * default with other options. Not closed by `engine.close()`.
+   */
   renderer?: Renderer;
   /** The Chromium the stealth renderer launches (default /usr/bin/chromium, Debian package `chromium`). */
   chromiumPath?: string;
+  /**
+   * User-Agent of page and robots.txt fetches (default `websift/<version> (+https://github.com/websift/websift)`).
+   * Its first word is the robots.txt product token. Empty or with control characters: TypeError.
+   */
   userAgent?: string;
   /** Obey robots.txt (default true). */
   robots?: boolean;
@@ -42,7 +67,7 @@ export interface ExtractionOptions {
   extractConcurrency?: number;
   /** Bytes of page text kept for free repeats (default 64 MiB). */
   pageCacheBytes?: number;
-  /** `stealth: true` is refused from this date (default 2026-11-01T00:00:00Z). */
+  /** `stealth: true` is refused (400 `stealth_unavailable`) from this date, by the engine's clock (default 2026-11-01T00:00:00Z). An unparsable date: RangeError. */
   stealthRemovalDate?: string | number | Date;
 }
 
@@ -61,7 +86,8 @@ export interface Extraction {
 export function createExtraction(options: ExtractionOptions, clock: Clock): Extraction {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const allowPrivateNetwork = options.allowPrivateNetwork ?? false;
-  const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, userAgent });
+  const allowEndpoints = (options.allowEndpoints ?? []).map(normalizeEndpoint);
+  const fetcher = options.fetcher ?? createUndiciFetcher({ allowPrivateNetwork, allowEndpoints, userAgent });
   // One robots.txt cache for the fetcher and the browser.
   const robots = options.robots === false ? false : createRobotsPolicy({ fetcher, clock, userAgent });
   const loader = createPageLoader({
@@ -77,6 +103,7 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     options.renderer ??
     createPlaywrightRenderer({
       allowPrivateNetwork,
+      allowEndpoints,
       robots,
       robotsUserAgent: userAgent,
       clock,

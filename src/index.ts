@@ -26,6 +26,15 @@ export { isIdempotentReplay } from './core/idempotency.js';
 export type { CacheStore } from './ports/cache.js';
 export type { KeyStore, StoredKey } from './ports/key-store.js';
 export type { Fetcher, FetchOptions, RawResponse } from './ports/fetcher.js';
+// The default Fetcher and the stealth Renderer, to configure one beyond createEngine's options and
+// pass it as `fetcher` / `renderer` (playwright-core is loaded only when the renderer first launches).
+export { createUndiciFetcher } from './fetch/undici-fetcher.js';
+export type { UndiciFetcherOptions } from './fetch/undici-fetcher.js';
+export type { LookupFunction } from './fetch/guarded-connector.js';
+export { DEFAULT_USER_AGENT } from './project.js';
+export { createPlaywrightRenderer } from './render/playwright-renderer.js';
+export type { PlaywrightRenderer, PlaywrightRendererOptions } from './render/playwright-renderer.js';
+export type { RobotsPolicy } from './fetch/robots.js';
 // Custom Fetcher and Renderer adapters report per-URL failures with this (its `type` is the error_type).
 export { FetchFailure, isFetchFailure } from './ports/fetcher.js';
 export { SourceError, isSourceError } from './core/source-error.js';

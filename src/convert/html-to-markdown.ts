@@ -29,6 +29,17 @@ export interface HtmlToMarkdownOptions {
   url?: string;
 }
 
+/**
+ * Converts an HTML page to Markdown the way `extract` does (main content kept, navigation and boilerplate
+ * dropped, tables, code and links preserved), synchronously in this thread. For untrusted pages at
+ * scale prefer `engine.extract`, which converts in worker threads under time and memory limits.
+ * @param options `url`: the page's URL, against which relative links become absolute.
+ * @throws {TypeError} when `html` is not a string.
+ * @example
+ * ```ts
+ * htmlToMarkdown('<article><h1>Hi</h1><p>Some text.</p></article>', { url: 'https://example.com/' });
+ * ```
+ */
 export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}): string {
   if (typeof html !== 'string') throw new TypeError('htmlToMarkdown: html must be a string');
   return convertHtml(html, options, defaultClassifier());

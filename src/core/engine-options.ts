@@ -1,5 +1,5 @@
-// createEngine's options: the contract's (database, sources, clock, allowPrivateNetwork), the
-// injectable ports, and room for the extraction options.
+// createEngine's options (storage, sources, clock, rate limit, the injectable ports; the extraction
+// options come from extract-wiring.ts) and their validation.
 
 import type { ConfirmedEmpty } from './empty-cache.js';
 import type { RateLimitPolicy } from './rate-limit.js';
@@ -15,6 +15,7 @@ import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types.js';
+import ipaddr from 'ipaddr.js';
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import type { ExtractionOptions } from '../extract-wiring.js';
 import type { PostgresOptions } from '../adapters/postgres/database.js';
@@ -22,8 +23,12 @@ import type { PostgresOptions } from '../adapters/postgres/database.js';
 /** The PostgreSQL options createEngine passes on (it supplies the connection string and the clock). */
 export type PostgresSettings = Pick<PostgresOptions, 'schema' | 'leaseMs' | 'poolConfig' | 'finishedRetentionMs'>;
 
-/** The extraction options (allowPrivateNetwork, fetcher, renderer, userAgent, robots, deadlines,
- * stealthRemovalDate…) are declared with the extraction pipeline in src/extract-wiring.ts. */
+/**
+ * Options of `createEngine`; all optional. Bad values throw a TypeError or RangeError naming the option
+ * when the engine is created. The extraction options (allowPrivateNetwork, allowEndpoints, fetcher,
+ * renderer, userAgent, robots, deadlines, stealthRemovalDate…) are declared with the extraction
+ * pipeline in src/extract-wiring.ts. Reference with defaults: docs/engine.md, "Options".
+ */
 export interface EngineOptions extends ExtractionOptions {
   /**
    * Where the books (ledger, keys, counters) live: a SQLite file (default ':memory:'), or a
@@ -44,9 +49,9 @@ export interface EngineOptions extends ExtractionOptions {
   durability?: Durability;
   /** How long a write waits, off the event loop, for a SQLite file locked by another writer (default 5 s); then 503 `ledger_unavailable`. */
   lockWaitMs?: number;
-  /** Ordered by preference; the router may reorder by health. */
+  /** Search sources (`websift/sources` or your own `SearchSource`), best first; the router may reorder by health. Default none: every search answers 503. */
   sources?: SearchSource[];
-  /** Default: the system clock. */
+  /** Every time rule (repeat windows, caches, rate limit, stealth removal) reads it. Default: the system clock. `ManualClock` from websift/testing drives it in tests. */
   clock?: Clock;
   /** Per-organization token bucket; default { limit: 20, window: 2 } (10/s, burst 20). false: off. */
   rateLimit?: RateLimitPolicy | false;
@@ -55,11 +60,11 @@ export interface EngineOptions extends ExtractionOptions {
    * instance); its `policy` is what `engine.rateLimit` reports. Not together with `rateLimit`.
    */
   rateLimiter?: RateLimiter;
-  /** Results per search (default 10). */
+  /** Results asked of the sources and returned per search: an integer 1–100 (default 10). */
   resultsPerSearch?: number;
-  /** Replaces the SQLite ledger (balances, reservations, counters). */
+  /** Replaces the SQLite ledger (balances, reservations, counters), e.g. `postgresLedger` from websift/postgres. Not closed by the engine. */
   ledger?: Ledger;
-  /** Replaces the SQLite key store. */
+  /** Replaces the SQLite key store, e.g. `postgresKeyStore` from websift/postgres. Not closed by the engine. */
   keyStore?: KeyStore;
   /**
    * Revocations announced to every instance (e.g. `redisKeyEvents` from websift/redis): each one's
@@ -104,6 +109,7 @@ export function checkEngineOptions(options: EngineOptions): void {
   if (c !== undefined && (typeof c?.now !== 'function' || typeof c?.sleep !== 'function')) {
     throw new TypeError('createEngine: clock must implement now() and sleep()');
   }
+  checkExtractionOptions(options);
   const wait = options.lockWaitMs;
   if (wait !== undefined && !(Number.isFinite(wait) && wait >= 0)) {
     throw new RangeError(`createEngine: lockWaitMs must be a non-negative number of milliseconds (got ${String(wait)})`);
@@ -127,4 +133,50 @@ function checkStorageOptions(options: EngineOptions): void {
   if (options.redisPrefix !== undefined && (typeof options.redisPrefix !== 'string' || redis === undefined)) {
     throw new TypeError('createEngine: redisPrefix is a string, and needs redis');
   }
+}
+
+function checkExtractionOptions(options: EngineOptions): void {
+  if (options.allowPrivateNetwork !== undefined && typeof options.allowPrivateNetwork !== 'boolean') {
+    throw new TypeError('createEngine: allowPrivateNetwork must be true or false');
+  }
+  const endpoints = options.allowEndpoints;
+  if (endpoints !== undefined) {
+    if (!Array.isArray(endpoints)) throw new TypeError("createEngine: allowEndpoints must be an array of 'ip:port' strings");
+    for (const entry of endpoints) normalizeEndpoint(entry);
+  }
+  const ua = options.userAgent;
+  // Control characters would make an invalid header (undici refuses it on every request).
+  // eslint-disable-next-line no-control-regex
+  if (ua !== undefined && (typeof ua !== 'string' || ua.trim() === '' || /[\u0000-\u001f\u007f]/.test(ua))) {
+    throw new TypeError('createEngine: userAgent must be a non-empty string without control characters');
+  }
+  if (options.chromiumPath !== undefined && (typeof options.chromiumPath !== 'string' || options.chromiumPath === '')) {
+    throw new TypeError('createEngine: chromiumPath must be the path of a Chromium executable');
+  }
+}
+
+/**
+ * One `allowEndpoints` entry in the form the address policy compares with the address actually
+ * connected to: `a.b.c.d:port` or `[ipv6]:port` (RFC 5952 text; an IPv4-mapped IPv6 address becomes
+ * its IPv4 form). Throws a TypeError naming the entry for anything else, a host name included: the
+ * policy checks addresses after DNS, so an entry names the IP the host resolves to.
+ */
+export function normalizeEndpoint(entry: unknown): string {
+  const refuse = (why: string) =>
+    new TypeError(`createEngine: allowEndpoints entry ${JSON.stringify(entry)} ${why}; write 'ip:port', e.g. '127.0.0.1:8080' or '[::1]:8080'`);
+  if (typeof entry !== 'string') throw refuse('is not a string');
+  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(entry.trim());
+  if (!match) throw refuse('is not an ip:port pair');
+  const [, v6, v4, portText] = match;
+  const port = Number(portText);
+  if (port < 1 || port > 65535) throw refuse('has a port outside 1–65535');
+  if (v6 !== undefined) {
+    if (!ipaddr.IPv6.isValid(v6)) throw refuse('does not hold an IPv6 address in its brackets');
+    const address = ipaddr.IPv6.parse(v6);
+    return address.isIPv4MappedAddress() ? `${address.toIPv4Address().toString()}:${port}` : `[${address.toRFC5952String()}]:${port}`;
+  }
+  if (!ipaddr.IPv4.isValidFourPartDecimal(v4!)) {
+    throw refuse('names a host, not an IP address (the policy checks the address connected to, after DNS: give the IP the host resolves to)');
+  }
+  return `${ipaddr.IPv4.parse(v4!).toString()}:${port}`;
 }

@@ -23,7 +23,9 @@ export interface BreakerOptions {
   suspendMs?: number;
 }
 
+/** Router tuning: `createEngine({ router })` takes these without `clock` (the engine's is used). */
 export interface RouterOptions {
+  /** The clock every router timer runs on (supplied by the engine). */
   clock: Clock;
   /** Source of jitter; seeded in tests. Default Math.random. */
   random?: () => number;
@@ -39,7 +41,9 @@ export interface RouterOptions {
   hedging?: boolean;
   /** Latency percentile that triggers a hedge, in (0, 1] (default 0.95). */
   hedgePercentile?: number;
+  /** Circuit breaker per source: failures before it opens, cool-down, suspension. */
   breaker?: BreakerOptions;
+  /** Told of every call to a source (id, outcome, latency, attempt, hedged), for logs and metrics; its exceptions are ignored. */
   onSourceAttempt?: (event: SourceAttemptEvent) => void;
 }
 

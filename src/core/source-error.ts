@@ -16,10 +16,21 @@ export interface SourceErrorOptions {
 /** Reasons that need a person (new key, more quota, fixed settings): retrying soon cannot help. */
 const SUSPENDING: ReadonlySet<SourceErrorReason> = new Set(['auth', 'quota', 'config']);
 
+/**
+ * What a search source throws when its provider refuses or fails a call; throw it from your own
+ * `SearchSource` too. The router acts on `reason`: `auth`, `quota` and `config` suspend the source (for
+ * `retryAfterMs`, else an hour) because a person must act; `rate_limited` skips it for `retryAfterMs`
+ * (else the breaker's cool-down); `unavailable` and `bad_response` are retried and counted by the circuit
+ * breaker. Any other error counts as `unavailable`. Never reaches the engine's caller: a search whose
+ * sources all failed answers `SearchUnavailableError`.
+ */
 export class SourceError extends Error {
   override name = 'SourceError' as const;
+  /** Why the call failed; decides how the router treats the source. */
   readonly reason: SourceErrorReason;
+  /** How long the provider asked to wait (Retry-After), in milliseconds. */
   readonly retryAfterMs?: number;
+  /** The provider's HTTP status, when there was one. */
   readonly status?: number;
 
   constructor(message: string, options: SourceErrorOptions) {
@@ -37,6 +48,7 @@ export class SourceError extends Error {
   }
 }
 
+/** True for a `SourceError`. */
 export const isSourceError = (e: unknown): e is SourceError => e instanceof SourceError;
 
 /** The per-attempt timeout fired before the source answered. */

@@ -7,8 +7,11 @@ import { decodersFor, readBody } from './body-reader.js';
 import { toFetchFailure } from './fetch-errors.js';
 import { createGuardedConnector, systemLookup, type LookupFunction } from './guarded-connector.js';
 
-export const DEFAULT_USER_AGENT = 'websift/0.1 (+https://www.npmjs.com/package/websift)';
+import { DEFAULT_USER_AGENT } from '../project.js';
 
+export { DEFAULT_USER_AGENT };
+
+/** Options of `createUndiciFetcher`. */
 export interface UndiciFetcherOptions {
   /** Default false: loopback, private, link-local, CGNAT… targets are refused with 'blocked_address'. */
   allowPrivateNetwork?: boolean;
@@ -44,6 +47,19 @@ function flattenHeaders(headers: Record<string, string | string[] | undefined>):
   return out;
 }
 
+/**
+ * The engine's default `Fetcher`: one GET over undici through a connector that applies the address
+ * policy to every connection (loopback, private, link-local, metadata… refused as `blocked_address`
+ * unless allowed), with the decoded body capped. It follows no redirects (the engine does, re-checking
+ * each hop). Build one to set its timeouts or resolver and pass it as `createEngine({ fetcher })`; close
+ * it yourself with `close()`.
+ * `fetch` rejects with a `FetchFailure` (`invalid_url`, `blocked_address`, `timeout`, `too_large`, `network`…).
+ * @example
+ * ```ts
+ * const fetcher = createUndiciFetcher({ allowEndpoints: ['10.0.0.5:8080'], connectTimeoutMs: 5_000 });
+ * const engine = createEngine({ fetcher });
+ * ```
+ */
 export function createUndiciFetcher(options: UndiciFetcherOptions = {}): Fetcher {
   const userAgent = options.userAgent ?? DEFAULT_USER_AGENT;
   const headersTimeout = options.headersTimeoutMs ?? 10_000;

@@ -2,6 +2,7 @@
 
 import { WebsiftError } from '../errors.js';
 
+/** 404 `not_found`: no endpoint at that path (check `basePath`). Not retryable. */
 export class NotFoundError extends WebsiftError {
   override name = 'NotFoundError' as const;
   constructor(path: string) {
@@ -9,8 +10,10 @@ export class NotFoundError extends WebsiftError {
   }
 }
 
+/** 405 `method_not_allowed`: the endpoint exists but not for this method; `allow` lists the ones it takes (also the `Allow` header). */
 export class MethodNotAllowedError extends WebsiftError {
   override name = 'MethodNotAllowedError' as const;
+  /** The methods the endpoint accepts. */
   readonly allow: readonly string[];
   constructor(method: string, path: string, allow: readonly string[]) {
     super(405, 'method_not_allowed', `${method} is not allowed on ${path}; use ${allow.join(' or ')}`);
@@ -18,6 +21,7 @@ export class MethodNotAllowedError extends WebsiftError {
   }
 }
 
+/** 413 `payload_too_large`: the body is over `maxBodyBytes` (`max_body_bytes` in the body). Send a shorter body. */
 export class PayloadTooLargeError extends WebsiftError {
   override name = 'PayloadTooLargeError' as const;
   constructor(limit: number) {

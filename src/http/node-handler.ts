@@ -10,8 +10,22 @@ import { createApiHandler } from './api-handler.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
 import type { FetchHandlerOptions } from './options.js';
 
+/** A `node:http` request listener. */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/**
+ * The HTTP API as a `node:http` request listener: the same endpoints, answers and options as
+ * `createFetchHandler`, without building fetch `Request`/`Response` objects. A client that disconnects
+ * aborts its call (nothing is charged if it lands before settlement).
+ *
+ * @param engine The engine to serve (not closed by the handler).
+ * @param options `basePath`, `maxBodyBytes`, `deprecationLink`, `onError`, `clock`.
+ * @throws {TypeError} at creation for a bad option (as `createFetchHandler`).
+ * @example
+ * ```ts
+ * createServer(createNodeHandler(engine)).listen(8080, '127.0.0.1');
+ * ```
+ */
 export function createNodeHandler(engine: Engine, options: FetchHandlerOptions = {}): NodeHandler {
   const handle = createApiHandler(engine, options);
   return (req, res) => {

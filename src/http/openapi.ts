@@ -250,6 +250,7 @@ const schemas = {
   },
 };
 
+/** The OpenAPI 3.1 description of the HTTP API (the same document as docs/openapi.json and `websift openapi`). */
 export const openapi = {
   openapi: '3.1.0',
   info: {

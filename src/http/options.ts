@@ -1,14 +1,19 @@
 // Options of the HTTP bindings and their defaults, in one place.
 
+import { docsUrl } from '../project.js';
 import type { Clock } from '../types.js';
 import type { RequestInfo } from './exchange.js';
 
+/** Options of `createFetchHandler` and `createNodeHandler`. */
 export interface FetchHandlerOptions {
   /** Prefix of every route, e.g. `/v1` → `/v1/api/search`. Default: none. */
   basePath?: string;
   /** Largest accepted request body in bytes; larger bodies answer 413. Default 64 KiB. */
   maxBodyBytes?: number;
-  /** Target of the `Link: <…>; rel="deprecation"` header sent when `engine`/`engines` is used. */
+  /**
+   * Target of the `Link: <…>; rel="deprecation"` header sent when `engine`/`engines` is used: an absolute
+   * URL (else TypeError). Default: the "Deprecated search parameters" section of docs/http.md in the repository.
+   */
   deprecationLink?: string;
   /** Called with every unexpected exception (answered as a generic 500). Default: console.error. */
   onError?: (error: unknown, request: RequestInfo) => void;
@@ -24,20 +29,26 @@ export interface ResolvedOptions {
   clock: Pick<Clock, 'now'>;
 }
 
+/** Default `maxBodyBytes`: 64 KiB. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
 /** RFC 9745 structured date: 2026-01-01T00:00:00Z, when `engine`/`engines` became deprecated. */
 export const DEPRECATION_DATE = '@1767225600';
-export const DEFAULT_DEPRECATION_LINK = 'https://www.npmjs.com/package/websift#deprecated-search-parameters';
+/** Default target of the deprecation `Link` header: the section of docs/http.md on these parameters. */
+export const DEFAULT_DEPRECATION_LINK = docsUrl('http.md#deprecated-search-parameters');
 
 export function resolveOptions(options: FetchHandlerOptions = {}): ResolvedOptions {
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
     throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(options.maxBodyBytes)}`);
   }
+  const deprecationLink = options.deprecationLink ?? DEFAULT_DEPRECATION_LINK;
+  if (typeof deprecationLink !== 'string' || !URL.canParse(deprecationLink) || /[\s<>"]/.test(deprecationLink)) {
+    throw new TypeError(`deprecationLink must be an absolute URL without spaces, quotes or angle brackets, got ${String(options.deprecationLink)}`);
+  }
   return {
     basePath: normalizeBasePath(options.basePath ?? ''),
     maxBodyBytes,
-    deprecationLink: options.deprecationLink ?? DEFAULT_DEPRECATION_LINK,
+    deprecationLink,
     onError: options.onError ?? ((error) => console.error('websift/http: unexpected error', error)),
     clock: options.clock ?? { now: () => Date.now() },
   };

@@ -4,12 +4,15 @@
 
 import type { ExtractErrorType } from '../types.js';
 
+/** What the engine asks of one `Fetcher.fetch`. */
 export interface FetchOptions {
+  /** Aborts the request (the page's time limit, the request deadline or the caller's signal). */
   signal: AbortSignal;
   /** Abort once this many *decoded* bytes have arrived (Content-Length above it: reject before reading). */
   maxBytes: number;
   /** At the cap, return the first `maxBytes` decoded bytes instead of failing (robots.txt: parse the first 500 KiB). */
   truncate?: boolean;
+  /** Extra request headers; they win over the fetcher's own (user-agent, accept…). */
   headers?: Record<string, string>;
 }
 
@@ -29,9 +32,14 @@ export interface Fetcher {
   close?(): Promise<void>;
 }
 
-/** A per-URL failure with the `error_type` it maps to. */
+/**
+ * A per-URL failure with the `error_type` it maps to (`network`, `timeout`, `blocked_address`,
+ * `too_large`, `http`…). Custom `Fetcher` and `Renderer` adapters throw it; the engine reports it in
+ * that URL's result, uncharged, and the other URLs are unaffected. Any other error counts as `network`.
+ */
 export class FetchFailure extends Error {
   override name = 'FetchFailure' as const;
+  /** The `error_type` reported for the URL. */
   readonly type: ExtractErrorType;
   /** HTTP status to report (0 when no response was had). */
   readonly statusCode: number;
@@ -42,4 +50,5 @@ export class FetchFailure extends Error {
   }
 }
 
+/** True for a `FetchFailure`. */
 export const isFetchFailure = (e: unknown): e is FetchFailure => e instanceof FetchFailure;

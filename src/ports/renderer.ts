@@ -1,6 +1,8 @@
 // The Renderer port: full-browser rendering of one page (stealth mode).
 
+/** What the engine asks of one `Renderer.render`. */
 export interface RenderOptions {
+  /** Aborts the render (the request deadline or the caller's signal). */
   signal: AbortSignal;
   /** Cap on the rendered HTML, in bytes of UTF-8. */
   maxBytes: number;

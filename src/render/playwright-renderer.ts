@@ -18,6 +18,7 @@ import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
 import { chromiumArgs, DEFAULT_EXECUTABLE, desktopUserAgent } from './launch-options.js';
 import { renderPage } from './page-render.js';
 
+/** Options of `createPlaywrightRenderer`. */
 export interface PlaywrightRendererOptions {
   /** Chromium binary. Default `/usr/bin/chromium` (Debian package `chromium`). */
   executablePath?: string;
@@ -43,11 +44,13 @@ export interface PlaywrightRendererOptions {
   robotsUserAgent?: string;
   /** Clock of the robots.txt cache. Default: the system clock. */
   clock?: Clock;
+  /** How long a browser launch may take before the render fails as `network`. Default 30 s. */
   launchTimeoutMs?: number;
   /** Told of every connection of a page that the address policy refused (`host:port`, reason): for logs. */
   onBlocked?: (target: string, reason: string) => void;
 }
 
+/** The stealth renderer: `render` one URL in a fresh browser context; `close` stops the browser. */
 export interface PlaywrightRenderer extends Renderer {
   /** How many browsers were launched so far (1 + relaunches after crashes). */
   readonly launches: number;
@@ -61,6 +64,19 @@ function positive(name: string, value: number | undefined, fallback: number, int
   return value;
 }
 
+/**
+ * The stealth-mode `Renderer`: playwright-core driving a system Chromium, every connection of the page
+ * through an egress proxy that applies the address policy; robots.txt obeyed. Nothing is launched, and
+ * playwright-core (an optional peer: `npm install playwright-core`) is not even loaded, until the first
+ * render. Pass it as `createEngine({ renderer })` and close it yourself. A missing package or browser
+ * fails each render as `network` with a message saying what to install.
+ * @throws {RangeError} at creation for a number option out of range.
+ * @example
+ * ```ts
+ * const renderer = createPlaywrightRenderer({ executablePath: '/usr/bin/chromium', concurrency: 4 });
+ * const engine = createEngine({ renderer });
+ * ```
+ */
 export function createPlaywrightRenderer(options: PlaywrightRendererOptions = {}): PlaywrightRenderer {
   const concurrency = positive('concurrency', options.concurrency, 2, true);
   const timeoutMs = positive('timeoutMs', options.timeoutMs, 20_000);

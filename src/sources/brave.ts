@@ -7,7 +7,9 @@ import { absoluteUrl, baseUrlOption, badResponse, checkContext, isRecord, parseJ
 import { htmlToText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';
 
+/** Options of `brave`. */
 export interface BraveOptions extends RemoteSourceOptions {
+  /** Brave Search API subscription token (required), sent as `X-Subscription-Token`. */
   apiKey: string;
   /** Default `https://api.search.brave.com`. */
   baseUrl?: string;
@@ -15,6 +17,7 @@ export interface BraveOptions extends RemoteSourceOptions {
   country?: string;
   /** `search_lang`, e.g. `en`. */
   searchLang?: string;
+  /** `safesearch`; default: the API's (moderate). */
   safesearch?: 'off' | 'moderate' | 'strict';
 }
 
@@ -22,6 +25,19 @@ const NAME = 'brave';
 /** The API's maximum `count`. */
 const MAX_COUNT = 20;
 
+/**
+ * A search source over the Brave Search API (web search; at most 20 results per call). Id `brave`.
+ *
+ * Its `search` rejects with a `SourceError` (`reason` auth, quota, config, rate_limited, unavailable or
+ * bad_response) that the router acts on: auth/quota/config suspend the source, rate_limited honours
+ * Retry-After, the rest are retried and fall back to the next source. Sources are not subject to the
+ * engine's address policy.
+ * @throws {TypeError} at creation without `apiKey`, or with a `baseUrl` that is not a URL.
+ * @example
+ * ```ts
+ * createEngine({ sources: [brave({ apiKey: process.env.BRAVE_API_KEY! })] });
+ * ```
+ */
 export function brave(options: BraveOptions): SearchSource {
   const apiKey = requiredString(NAME, 'apiKey', options?.apiKey);
   const baseUrl = baseUrlOption(NAME, options.baseUrl, 'https://api.search.brave.com');

@@ -9,6 +9,7 @@ import { absoluteUrl, badResponse, baseUrlOption, checkContext, type RemoteSourc
 import { cleanText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';
 
+/** Options of `duckduckgo`. */
 export interface DuckduckgoOptions extends RemoteSourceOptions {
   /** Default `https://html.duckduckgo.com`. */
   baseUrl?: string;
@@ -20,6 +21,17 @@ const NAME = 'duckduckgo';
 
 type El = { textContent: string | null; getAttribute(n: string): string | null; querySelector(s: string): El | null; classList: { contains(c: string): boolean } };
 
+/**
+ * A search source over DuckDuckGo's no-JavaScript HTML page (no API key; the page is parsed). Id
+ * `duckduckgo`. Its empty answers are marked unreliable, so they count less toward confirming an empty
+ * search. A CAPTCHA page is a `rate_limited` SourceError.
+ *
+ * Its `search` rejects with a `SourceError` (`reason` auth, quota, config, rate_limited, unavailable or
+ * bad_response) that the router acts on: auth/quota/config suspend the source, rate_limited honours
+ * Retry-After, the rest are retried and fall back to the next source. Sources are not subject to the
+ * engine's address policy.
+ * @throws {TypeError} at creation with a `baseUrl` that is not a URL.
+ */
 export function duckduckgo(options: DuckduckgoOptions = {}): SearchSource {
   const baseUrl = baseUrlOption(NAME, options.baseUrl, 'https://html.duckduckgo.com');
   return {

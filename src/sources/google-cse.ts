@@ -7,7 +7,9 @@ import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJ
 import { cleanText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';
 
+/** Options of `googleCse`. */
 export interface GoogleCseOptions extends RemoteSourceOptions {
+  /** Google API key with the Custom Search JSON API enabled (required). */
   apiKey: string;
   /** The Programmable Search Engine ID. */
   cx: string;
@@ -17,6 +19,7 @@ export interface GoogleCseOptions extends RemoteSourceOptions {
   gl?: string;
   /** `lr`, e.g. `lang_en`. */
   lr?: string;
+  /** SafeSearch (`safe`); default the API's (`off`). */
   safe?: 'active' | 'off';
 }
 
@@ -24,6 +27,16 @@ const NAME = 'google-cse';
 /** The API's maximum `num`. */
 const MAX_NUM = 10;
 
+/**
+ * A search source over Google's Custom Search JSON API (Programmable Search Engine; at most 10 results
+ * per call). Id `google-cse`.
+ *
+ * Its `search` rejects with a `SourceError` (`reason` auth, quota, config, rate_limited, unavailable or
+ * bad_response) that the router acts on: auth/quota/config suspend the source, rate_limited honours
+ * Retry-After, the rest are retried and fall back to the next source. Sources are not subject to the
+ * engine's address policy.
+ * @throws {TypeError} at creation without `apiKey` or `cx`, or with a `baseUrl` that is not a URL.
+ */
 export function googleCse(options: GoogleCseOptions): SearchSource {
   const apiKey = requiredString(NAME, 'apiKey', options?.apiKey);
   const cx = requiredString(NAME, 'cx', options.cx);

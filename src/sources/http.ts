@@ -4,6 +4,7 @@
 
 import { SourceError } from '../core/source-error.js';
 import type { Clock, SourceContext } from '../types.js';
+import { DEFAULT_USER_AGENT } from '../project.js';
 
 /** The subset of `fetch` the adapters use; the global fetch and undici's both fit. */
 export type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
@@ -22,7 +23,7 @@ export interface RemoteSourceOptions {
   clock?: Pick<Clock, 'now'>;
 }
 
-export const DEFAULT_USER_AGENT = 'websift/0.1 (+https://www.npmjs.com/package/websift)';
+export { DEFAULT_USER_AGENT } from '../project.js';
 
 /** A provider's body larger than this is not a search answer. */
 const MAX_BODY_BYTES = 8 * 1024 * 1024;

@@ -14,6 +14,7 @@ import { checkContext } from './http.js';
 import { parseSite, urlFilter } from './operators.js';
 import { INDEX_SCHEMA, normaliseDocument } from './local-index-schema.js';
 
+/** Options of `localIndex`. */
 export interface LocalIndexOptions {
   /** A file path, ':memory:', or an open better-sqlite3 database (left open by close()). */
   database: string | Database.Database;
@@ -27,6 +28,7 @@ export interface LocalIndexOptions {
   clock?: Clock;
 }
 
+/** A SearchSource over your own documents, with methods to fill it. */
 export interface LocalIndex extends SearchSource {
   /** Adds or replaces (by URL) documents; resolves to how many were written. */
   add(docs: IndexDocument | IndexDocument[]): Promise<number>;
@@ -34,7 +36,9 @@ export interface LocalIndex extends SearchSource {
   addExtracted(response: ExtractResponse): Promise<number>;
   /** Resolves true when a document with that URL was removed. */
   remove(url: string): Promise<boolean>;
+  /** How many documents the index holds. */
   count(): Promise<number>;
+  /** Closes the database it opened (a Database passed in is left open). */
   close(): Promise<void>;
 }
 
@@ -46,6 +50,21 @@ const CHUNK_MS = 50;
 const CHUNK_PAUSE_MS = 10;
 const LEAD_CHARS = 240;
 
+/**
+ * A full-text index of your own documents in SQLite FTS5 (bm25 ranking, `site:`/`filetype:`/phrases/`-word`
+ * operators), usable as a search source. It may share the engine's database file (its own tables, WAL
+ * mode). Every empty answer is an explicit "no results". Writes wait up to `lockWaitMs` for a lock
+ * another connection holds, then reject.
+ *
+ * @throws {TypeError} at creation without a valid `database`.
+ * @throws {RangeError} at creation for a `titleWeight` or `lockWaitMs` out of range.
+ * @example
+ * ```ts
+ * const index = localIndex({ database: './websift.db' });
+ * await index.add({ url: 'https://docs.example/start', title: 'Getting started', text: '…' });
+ * const engine = createEngine({ database: './websift.db', sources: [index] });
+ * ```
+ */
 export function localIndex(options: LocalIndexOptions): LocalIndex {
   if (!options || (typeof options.database !== 'string' && !(options.database instanceof Database))) {
     throw new TypeError("localIndex: `database` must be a file path, ':memory:' or a better-sqlite3 Database");

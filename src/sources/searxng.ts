@@ -7,6 +7,7 @@ import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJ
 import { htmlToText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';
 
+/** Options of `searxng`. */
 export interface SearxngOptions extends RemoteSourceOptions {
   /** The instance, e.g. `http://localhost:8888` (SearXNG serves `/search` under it). */
   baseUrl: string;
@@ -22,6 +23,21 @@ export interface SearxngOptions extends RemoteSourceOptions {
 
 const NAME = 'searxng';
 
+/**
+ * A search source over a SearXNG instance's JSON API (the instance must enable `format=json`; a 403
+ * says it does not, as a `config` SourceError). Id `searxng`. A local instance needs no address-policy
+ * exemption: only extraction is subject to it.
+ *
+ * Its `search` rejects with a `SourceError` (`reason` auth, quota, config, rate_limited, unavailable or
+ * bad_response) that the router acts on: auth/quota/config suspend the source, rate_limited honours
+ * Retry-After, the rest are retried and fall back to the next source. Sources are not subject to the
+ * engine's address policy.
+ * @throws {TypeError} at creation without a valid `baseUrl`.
+ * @example
+ * ```ts
+ * createEngine({ sources: [searxng({ baseUrl: 'http://127.0.0.1:8888' })] });
+ * ```
+ */
 export function searxng(options: SearxngOptions): SearchSource {
   const baseUrl = baseUrlOption(NAME, options?.baseUrl);
   return {

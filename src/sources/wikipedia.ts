@@ -8,6 +8,7 @@ import { badResponse, baseUrlOption, checkContext, isRecord, parseJson, type Rep
 import { htmlToText } from './html-text.js';
 import { filterResults, renderQuery, urlPasses } from './operators.js';
 
+/** Options of `wikipedia`. */
 export interface WikipediaOptions extends RemoteSourceOptions {
   /** Wiki language code; default `en` → `https://en.wikipedia.org`. */
   language?: string;
@@ -21,6 +22,17 @@ export interface WikipediaOptions extends RemoteSourceOptions {
 
 const MAX_LIMIT = 100;
 
+/**
+ * A search source over one wiki's MediaWiki search API (default English Wikipedia). Id
+ * `wikipedia-<language>`. Wikimedia asks for a descriptive `userAgent` with contact details.
+ *
+ * Its `search` rejects with a `SourceError` (`reason` auth, quota, config, rate_limited, unavailable or
+ * bad_response) that the router acts on: auth/quota/config suspend the source, rate_limited honours
+ * Retry-After, the rest are retried and fall back to the next source. Sources are not subject to the
+ * engine's address policy.
+ * @throws {TypeError} at creation for a `language` that is not a wiki code, a bad `baseUrl`, or an
+ *   `articleUrl` without `$1`.
+ */
 export function wikipedia(options: WikipediaOptions = {}): SearchSource {
   const language = options.language ?? 'en';
   if (!/^[a-z][a-z0-9-]{0,30}$/i.test(language)) throw new TypeError(`wikipedia: language is not a wiki language code: ${language}`);

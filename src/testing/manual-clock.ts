@@ -8,19 +8,33 @@ interface Timer {
   resolve: () => void;
 }
 
+/**
+ * A `Clock` that moves only when told to (`advance`, `set`, `drive`), so tests drive every time window
+ * (repeat windows, caches, rate limits, router timeouts and backoff) without sleeping. Pass it as
+ * `createEngine({ clock })`.
+ * @example
+ * ```ts
+ * const clock = new ManualClock('2026-03-01T12:00:00Z');
+ * const engine = createEngine({ clock, sources: [scriptedSource('s', { cats: { results: [] } })] });
+ * await clock.advance(5 * 60_000); // past the free-repeat window
+ * ```
+ */
 export class ManualClock implements Clock {
   #now: number;
   #timers: Timer[] = [];
   #seq = 0;
 
+  /** @param start The initial time (epoch ms, ISO string or Date); default 2026-01-01T00:00:00Z. */
   constructor(start: number | string | Date = Date.UTC(2026, 0, 1)) {
     this.#now = typeof start === 'number' ? start : new Date(start).getTime();
   }
 
+  /** The current time in epoch milliseconds. */
   now(): number {
     return this.#now;
   }
 
+  /** Resolves when the clock is moved `ms` forward; rejects with the signal's reason if it aborts first. */
   sleep(ms: number, signal?: AbortSignal): Promise<void> {
     if (signal?.aborted) return Promise.reject(signal.reason);
     return new Promise((resolve, reject) => {

@@ -7,12 +7,15 @@ export type ScriptedAnswer = SourceAnswer | { fail: string } | { hang: true };
 
 export type Script = Record<string, ScriptedAnswer> | ((query: SearchQuery, call: number) => ScriptedAnswer);
 
+/** Options of `scriptedSource`. */
 export interface ScriptedSourceOptions {
+  /** Mark the source's empty answers as unreliable (as DuckDuckGo's), for confirmation tests. */
   unreliableEmpties?: boolean;
   /** Answer used when a record script has no entry for the query; default: no results, with a notice. */
   fallback?: ScriptedAnswer;
   /** Simulated latency, slept on `clock` (required with latency). */
   latencyMs?: number | ((query: SearchQuery, call: number) => number);
+  /** The clock latency is slept on (a `ManualClock` in tests); required with `latencyMs`. */
   clock?: Clock;
 }
 
@@ -21,6 +24,16 @@ export interface ScriptedSource extends SearchSource {
   readonly calls: SearchQuery[];
 }
 
+/**
+ * A `SearchSource` that answers from a script, for offline tests: a record from query text to answer
+ * (`{ results, noResultsNotice? }`, `{ fail: 'message' }` to throw, `{ hang: true }` to wait for the abort),
+ * or a function of the query and the call number. `calls` records every query received.
+ * @example
+ * ```ts
+ * const source = scriptedSource('primary', { cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: '' }] } });
+ * const engine = createEngine({ sources: [source] });
+ * ```
+ */
 export function scriptedSource(id: string, script: Script, options: ScriptedSourceOptions = {}): ScriptedSource {
   const calls: SearchQuery[] = [];
   const fallback: ScriptedAnswer = options.fallback ?? { results: [], noResultsNotice: true };

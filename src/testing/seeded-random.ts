@@ -1,6 +1,7 @@
 // mulberry32: a tiny deterministic PRNG, so randomized runs (router jitter, mixed operations) replay
 // identically from a seed. Pass it as the router's `random` option in tests.
 
+/** A deterministic `() => number` in [0, 1) from `seed` (mulberry32), e.g. the router's `random` option in tests. */
 export function seededRandom(seed: number): () => number {
   let a = seed >>> 0;
   return () => {

@@ -10,6 +10,13 @@ export interface PostgresKeyStore extends KeyStore {
   close(): Promise<void>;
 }
 
+/**
+ * The API-key store on PostgreSQL (digests only; a digest is never rebound nor revived). Pass it as
+ * `createEngine({ keyStore })` with `postgresLedger` on the same handle, or use a `postgres://`
+ * `database` URL to get both. `source` is a handle from `openPostgres` (shared; left open by `close()`)
+ * or options (its own handle, closed with it). Needs the optional peer `pg` (`npm install pg`).
+ * @throws {TypeError} for an object that is neither a handle from openPostgres nor options.
+ */
 export function postgresKeyStore(source: PostgresHandle | PostgresOptions): PostgresKeyStore {
   const { db, owned } = handleFrom(source);
   const { s } = db;

@@ -83,6 +83,7 @@ const migrations: readonly ((s: string, name: string) => string)[] = [
     ${ledgerFunctions(s, name)}`,
 ];
 
+/** Version of the websift schema this release creates and upgrades to (the number of its migrations). */
 export const SCHEMA_VERSION = migrations.length;
 
 /**

@@ -19,6 +19,15 @@ export interface RedisCacheStoreOptions extends RedisConnectionOptions {
 const DEFAULT_MAX_VALUE_BYTES = 1024 * 1024;
 const DEFAULT_MAX_TTL_MS = 60 * 60 * 1000;
 
+/**
+ * A `CacheStore` on Redis, shared by every instance: pass it as `createEngine({ caches: { repeats,
+ * confirmedEmpty, pages } })` (one prefix each), or set `redis` on createEngine to get all of them.
+ * Redis trouble never fails a request: a failed read is a miss, a failed write is dropped (both told to
+ * `onError`).
+ * Needs the optional peer `ioredis` (`npm install ioredis`), loaded on first use; give `url` or your own `client`.
+ * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
+ * @throws {RangeError} at creation for `maxValueBytes`/`maxTtlMs` out of range.
+ */
 export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<V> {
   const connection = new RedisConnection(options, 'redisCacheStore');
   const maxBytes = options.maxValueBytes ?? DEFAULT_MAX_VALUE_BYTES;

@@ -51,6 +51,14 @@ type ReleaseClient = RedisClientLike &
   Record<typeof RENEW_COMMAND, (lock: string, token: string, ms: number) => Promise<number>>;
 const defined = new WeakSet<RedisClientLike>();
 
+/**
+ * Single flight across instances: identical requests of one organization wait for each other through
+ * Redis (a lease plus an announcement), so a repeat is answered free from the first one's window instead
+ * of being charged twice. Pass it as `createEngine({ flights })`; not closed by the engine. When Redis is
+ * unreachable, calls proceed without waiting (per-process single flight still applies).
+ * Needs the optional peer `ioredis` (`npm install ioredis`), loaded on first use; give `url` or your own `client`.
+ * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
+ */
 export function redisFlights(options: RedisFlightsOptions): Flights {
   const connection = new RedisConnection(options, 'redisFlights');
   const clock = options.clock ?? systemClock;

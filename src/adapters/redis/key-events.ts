@@ -15,6 +15,13 @@ export interface RedisKeyEvents extends KeyEvents {
 
 type Listener = { onRevoked: (digest: string) => void; onReset: () => void };
 
+/**
+ * API-key revocations announced to every instance over Redis pub/sub, so each engine's key cache drops
+ * a revoked key at once (not after its 5 s TTL). Pass it as `createEngine({ keyEvents })`; not closed by
+ * the engine. While its subscriber is disconnected, `live` is false and caches are bypassed.
+ * Needs the optional peer `ioredis` (`npm install ioredis`), loaded on first use; give `url` or your own `client`.
+ * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
+ */
 export function redisKeyEvents(options: RedisConnectionOptions): RedisKeyEvents {
   const connection = new RedisConnection(options, 'redisKeyEvents');
   const channel = `${connection.prefix}key-revoked`;

@@ -28,6 +28,16 @@ type GcraClient = RedisClientLike & Record<typeof GCRA_COMMAND, (key: string, no
 
 const defined = new WeakSet<RedisClientLike>();
 
+/**
+ * The per-organization rate limit (GCRA) on Redis: N instances together admit exactly `policy`. Pass it
+ * as `createEngine({ rateLimiter })` (not together with `rateLimit`). When Redis can't answer, a take
+ * rejects and the engine answers 503 `rate_limiter_unavailable` (retryable), unless
+ * `whenUnavailable: 'admit'`.
+ * Needs the optional peer `ioredis` (`npm install ioredis`), loaded on first use; give `url` or your own `client`.
+ * @param policy `{ limit, window }`: burst `limit`, refilled over `window` seconds.
+ * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
+ * @throws {RangeError} at creation for a policy that is not positive numbers.
+ */
 export function redisRateLimiter(policy: RateLimitPolicy, options: RedisRateLimiterOptions): RateLimiter {
   const checked = checkRateLimitPolicy(policy, 'redisRateLimiter');
   const connection = new RedisConnection(options, 'redisRateLimiter');

@@ -25,6 +25,7 @@ export interface SampleValue {
   value: { query: string; results: { title: string; url: string; position: number }[]; flags: { fromCache: boolean; note: string | null } };
 }
 
+/** The suite's default sample value for `seed` (unicode, nested objects), shaped like a repeat-window entry. */
 export function sampleValue(seed: number): SampleValue {
   return {
     chargedAt: Date.UTC(2026, 0, 1) + seed * 1_000,
@@ -53,6 +54,13 @@ const KEYS = [
   `extract\u0000acme\u0000https://example.com/${'x'.repeat(4_000)}\u0000markdown\u0000stealth`,
 ];
 
+/**
+ * Registers vitest tests that a `CacheStore` adapter must pass (exact keys, round-trips, overwrite,
+ * delete, TTL hints, 1,000 parallel writes…; docs/ports.md). Call it at the top level of a test file
+ * run by `vitest run`; `makeStore` gives a fresh store per test. `knownGaps` lists test titles expected
+ * to fail.
+ * @throws {Error} when called outside a vitest worker.
+ */
 export function describeCacheStoreConformance(
   name: string,
   makeStore: () => Promise<CacheStoreHandle<SampleValue>>,

@@ -23,6 +23,12 @@ export interface KeyStoreHandle {
 
 const NOW = Date.UTC(2026, 0, 1);
 
+/**
+ * Registers vitest tests that a `KeyStore` adapter must pass (exact digests, revoke once, no rebinding,
+ * persistence across `reopen`, no plaintext key in `dump`; docs/ports.md). Call it at the top level of a
+ * test file run by `vitest run`. `knownGaps` lists test titles expected to fail.
+ * @throws {Error} when called outside a vitest worker.
+ */
 export function describeKeyStoreConformance(
   name: string,
   makeStore: (organizations: readonly string[]) => Promise<KeyStoreHandle>,

@@ -14,6 +14,13 @@ import { vitestApi } from './vitest-api.js';
 
 export type { LedgerHandle, LedgerSubject } from './ledger-subject.js';
 
+/**
+ * Registers vitest tests that a `Ledger` adapter must pass (reserve/settle arithmetic, idempotent
+ * settlements, concurrency across instances, crash rule, idempotency claims, bad input; docs/ports.md).
+ * Call it at the top level of a test file run by `vitest run`. Without `reopen`/`openAnother` on the
+ * handle, the restart and multi-instance tests are skipped. `knownGaps` lists test titles expected to fail.
+ * @throws {Error} when called outside a vitest worker.
+ */
 export function describeLedgerConformance(
   name: string,
   makeLedger: () => Promise<LedgerHandle>,

@@ -18,6 +18,12 @@ export interface RateLimiterHandle {
 /** The suite's clock start; a limiter that reads its own time (Redis TIME) can't be driven by it. */
 const T0 = Date.UTC(2026, 0, 1);
 
+/**
+ * Registers vitest tests that a `RateLimiter` adapter must pass (bursts, refill, exact edges, `retryAfter`,
+ * organizations independent, concurrent takes across instances; docs/ports.md). Call it at the top level
+ * of a test file run by `vitest run`. `knownGaps` lists test titles expected to fail.
+ * @throws {Error} when called outside a vitest worker.
+ */
 export function describeRateLimiterConformance(
   name: string,
   makeLimiter: (policy: RateLimitPolicy) => Promise<RateLimiterHandle>,
