@@ -19,6 +19,7 @@ const ENGINE_KEYS: Record<keyof EngineOptions, Where> = {
   resultsPerSearch: 'config',
   router: 'config',
   allowPrivateNetwork: 'config',
+  allowEndpoints: 'config',
   chromiumPath: 'config',
   userAgent: 'config',
   robots: 'config',
