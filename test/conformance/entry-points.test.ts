@@ -15,7 +15,7 @@ const src = (path: string) => join(root, 'src', path);
 
 const hook = `data:text/javascript,${encodeURIComponent(
   `import { register } from 'node:module';
-   register('data:text/javascript,' + encodeURIComponent("export async function resolve(s, c, next) { if (/^vitest($|\\\\/)/.test(s)) process.stderr.write('VITEST-LOADED ' + s + '\\\\n'); return next(s, c); }"));`,
+   register('data:text/javascript,' + encodeURIComponent("import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { if (/^vitest($|\\\\/)/.test(s)) writeSync(2, 'VITEST-LOADED ' + s + '\\\\n'); return next(s, c); }"));`,
 )}`;
 
 const child = `
@@ -83,7 +83,7 @@ describe('entry points and vitest', () => {
   it('an engine on the embedded defaults runs without loading pg or ioredis', async () => {
     const watch = `data:text/javascript,${encodeURIComponent(
       `import { register } from 'node:module';
-       register('data:text/javascript,' + encodeURIComponent("export async function resolve(s, c, next) { if (/^(pg|ioredis)$/.test(s)) process.stderr.write('LOADED ' + s + '\\\\n'); return next(s, c); }"));`,
+       register('data:text/javascript,' + encodeURIComponent("import { writeSync } from 'node:fs'; export async function resolve(s, c, next) { if (/^(pg|ioredis)$/.test(s)) writeSync(2, 'LOADED ' + s + '\\\\n'); return next(s, c); }"));`,
     )}`;
     const script = `
       const { createEngine } = await import(${JSON.stringify(src('index.ts'))});
