@@ -3,13 +3,16 @@
 // ~1.5 s, which pages with short time limits would be charged for). Packages stay external.
 
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export default async function setup(): Promise<void> {
   const dir = join(process.cwd(), 'node_modules', '.cache', 'websift');
   mkdirSync(dir, { recursive: true });
-  const outfile = join(dir, 'conversion-worker.mjs');
+  // One bundle per checkout: worktrees share node_modules, and each must run its own worker.
+  const checkout = createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12);
+  const outfile = join(dir, `conversion-worker-${checkout}.mjs`);
   await build({
     entryPoints: ['src/conversion/conversion-worker.ts'],
     outfile,

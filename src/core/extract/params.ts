@@ -13,6 +13,8 @@ export interface ExtractParams {
   urls: string[];
   format: ExtractFormat;
   stealth: boolean;
+  /** Answer each successful page's links too (not part of URL sameness: docs/extract.md). */
+  includeLinks: boolean;
 }
 
 export function parseExtractParams(body: ExtractRequest): ExtractParams {
@@ -24,8 +26,9 @@ export function parseExtractParams(body: ExtractRequest): ExtractParams {
     problems.push({ field: 'format', message: 'must be "markdown" or "html"' });
   }
   const stealth = parseBooleanParam(body.stealth, 'stealth', problems) ?? false;
+  const includeLinks = parseBooleanParam(body.include_links, 'include_links', problems) ?? false;
   if (problems.length > 0) throw new InvalidRequestError(problems);
-  return { urls, format: format as ExtractFormat, stealth };
+  return { urls, format: format as ExtractFormat, stealth, includeLinks };
 }
 
 function parseUrls(value: unknown, problems: FieldProblem[]): string[] {
