@@ -2,7 +2,9 @@
 // extract results and include_content pages carry what the page says about itself; include_links.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { CachedPage } from '../../src/core/extract/run-extract.js';
 import { InvalidRequestError } from '../../src/errors.js';
+import type { CacheStore } from '../../src/ports/cache.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { PageServer } from '../../src/testing/page-server.js';
 import type { SearchResponse } from '../../src/types.js';
@@ -185,5 +187,45 @@ describe('page metadata through the engine', () => {
     server.route('/bare', html(article('Bare page')));
     const res = await s.engine.extract({ urls: [server.url('/bare')] }, ORG);
     expect(res.results[0]?.metadata).toEqual({ title: 'Bare page', final_url: server.url('/bare') });
+  });
+});
+
+describe('page metadata in a shared content cache', () => {
+  it('round-trips through JSON; an entry without metadata (an older version\'s) is fetched again, free', async () => {
+    // A cache that stores JSON (as Redis does) and can hold entries written before metadata existed.
+    const store = new Map<string, string>();
+    const pages: CacheStore<CachedPage> = {
+      async get(key) {
+        const v = store.get(key);
+        return v === undefined ? undefined : (JSON.parse(v) as CachedPage);
+      },
+      async set(key, value) {
+        store.set(key, JSON.stringify(value));
+      },
+      async delete(key) {
+        store.delete(key);
+      },
+    };
+    const s = await extractSetup({ '/rich': html(RICH) }, { caches: { pages } });
+    try {
+      await withOrgs(s.engine, 10);
+      const url = s.server.url('/rich');
+      const first = await s.engine.extract({ urls: [url] }, ORG);
+      const repeat = await s.engine.extract({ urls: [url], include_links: true }, ORG);
+      expect(s.hits('/rich')).toBe(1);
+      expect(repeat.results[0]?.metadata).toEqual(first.results[0]?.metadata);
+      expect(repeat.results[0]?.links).toHaveLength(4);
+      // Strip what an older version did not store: the repeat is re-fetched, still free, metadata whole.
+      for (const [key, value] of store) {
+        const { status, text } = JSON.parse(value) as CachedPage;
+        store.set(key, JSON.stringify({ status, text }));
+      }
+      const old = await s.engine.extract({ urls: [url] }, ORG);
+      expect(old.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
+      expect(s.hits('/rich')).toBe(2);
+      expect(old.results[0]?.metadata).toEqual(first.results[0]?.metadata);
+    } finally {
+      await s.close();
+    }
   });
 });
