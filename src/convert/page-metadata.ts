@@ -55,6 +55,7 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
   const articles: Element[] = [];
   const anchors: Element[] = [];
   let pubdateTime: string | undefined; // <time pubdate datetime>: the article's by definition
+  let titleChecks = 0;
 
   for (const el of descendants(doc)) {
     const tag = tagOf(el);
@@ -77,7 +78,8 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
         break;
       }
       case 'title':
-        if (title === undefined && !insideSvg(el)) title = el.textContent ?? '';
+        // An SVG's <title> names a drawing, not the page; a few candidates at most are checked.
+        if (title === undefined && titleChecks++ < 16 && !insideSvg(el)) title = el.textContent ?? '';
         break;
       case 'link':
         if (canonical === undefined && hasToken(el.getAttribute('rel'), 'canonical')) canonical = el.getAttribute('href') ?? undefined;

@@ -195,6 +195,26 @@ describe('links', () => {
   });
 });
 
+describe('hostile pages', () => {
+  it('many SVG titles, links and meta tags: one pass, the caps hold', () => {
+    const body =
+      '<svg><title>icon</title></svg>'.repeat(2_000) +
+      Array.from({ length: 5_000 }, (_, i) => `<a href="/p${i % 3_000}#x">${i}</a>`).join('') +
+      '<meta name="description" content="late">'.repeat(1_000);
+    const { metadata, links } = htmlMetadata(page('', body), { url: URL_, links: true });
+    expect(metadata).toEqual({ description: 'late' });
+    expect(links).toHaveLength(MAX_LINKS);
+    expect(new Set(links).size).toBe(MAX_LINKS);
+  });
+
+  it('a JSON-LD block of 40,000 entities is read within its node budget', () => {
+    const many = ld({ '@graph': [...Array.from({ length: 40_000 }, () => ({ '@type': 'T' })), { '@type': 'Article', datePublished: '2024-01-01' }] });
+    expect(many.length).toBeLessThan(1_000_000); // within structured-data.ts's size limit: parsed
+    expect(meta(many).published_time).toBeUndefined(); // past the budget: not read, never a crash
+    expect(meta(ld([{ '@type': 'Article', datePublished: '2024-01-01' }, { '@graph': [{ '@graph': [{ '@graph': [{ '@graph': [{ '@graph': [{ '@type': 'Article' }] }] }] }] }] }])).published_time).toBe('2024-01-01');
+  });
+});
+
 describe('through the converter', () => {
   it('htmlToMarkdownWithMetadata gives the same Markdown as htmlToMarkdown, and reads head elements the clean-up removes', () => {
     const paragraphs = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1}: ${'lorem ipsum dolor sit amet consectetur '.repeat(10)}</p>`);
