@@ -2,6 +2,7 @@
 // extract results and include_content pages carry what the page says about itself; include_links.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { articleOfSize } from '../../bench/lib/hostile-pages.js';
 import type { CachedPage } from '../../src/core/extract/run-extract.js';
 import { InvalidRequestError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
@@ -228,4 +229,24 @@ describe('page metadata in a shared content cache', () => {
       await s.close();
     }
   });
+});
+
+describe('the html format when the metadata cannot be read', () => {
+  it('a page over the conversion heap limit is still delivered as fetched, with final_url only', async () => {
+    const big = articleOfSize(8 * 1024 * 1024);
+    const s = await extractSetup({ '/big': html(big) }, { conversionMemoryMb: 32, conversionThreads: 1 });
+    try {
+      await withOrgs(s.engine, 10);
+      const res = await s.engine.extract({ urls: [s.server.url('/big')], format: 'html' }, ORG);
+      expect(res.results[0]).toMatchObject({ success: true, status_code: 200, metadata: { final_url: s.server.url('/big') } });
+      expect(Object.keys(res.results[0]?.metadata ?? {})).toEqual(['final_url']);
+      expect(res.results[0]?.html).toHaveLength(big.length);
+      // The same page as Markdown fails alone as too_large, as before.
+      const md = await s.engine.extract({ urls: [s.server.url('/big?md')] }, ORG);
+      expect(md.results[0]).toMatchObject({ success: false, error_type: 'too_large' });
+      expect(md.results[0]).not.toHaveProperty('metadata');
+    } finally {
+      await s.close();
+    }
+  }, 60_000);
 });

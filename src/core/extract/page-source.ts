@@ -101,16 +101,22 @@ export function withFinalUrl(doc: Omit<ConvertedDocument, 'markdown'>, finalUrl:
   return doc.links ? { metadata, links: doc.links } : { metadata };
 }
 
+/** The most time the `html` format's metadata read may take (a parse, no conversion: well under a second for most pages). */
+export const HTML_METADATA_BUDGET_MS = 5_000;
+
 /**
- * The `html` format's metadata: a page whose metadata can't be read (the converter's heap limit)
- * is still delivered as fetched, with `final_url` only.
+ * The `html` format's metadata: a page whose metadata can't be read (the converter's heap limit, or
+ * longer than HTML_METADATA_BUDGET_MS) is still delivered as fetched, with `final_url` only.
  */
 async function readMetadata(deps: PageSourceDeps, task: ConversionRequest, signal: AbortSignal): Promise<Omit<ConvertedDocument, 'markdown'>> {
+  const budget = timeLimit(HTML_METADATA_BUDGET_MS, signal, 'The page metadata took too long to read');
   try {
-    return await deps.convert(task, signal);
+    return await deps.convert(task, budget.signal);
   } catch (error) {
     if (signal.aborted) throw error;
     return { metadata: {}, ...(task.links ? { links: [] } : {}) };
+  } finally {
+    budget.clear();
   }
 }
 
