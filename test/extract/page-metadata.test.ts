@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { articleOfSize } from '../../bench/lib/hostile-pages.js';
+import { pageCacheStore } from '../../src/adapters/page-cache-store.js';
 import type { CachedPage } from '../../src/core/extract/run-extract.js';
 import { InvalidRequestError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
@@ -249,4 +250,15 @@ describe('the html format when the metadata cannot be read', () => {
       await s.close();
     }
   }, 60_000);
+});
+
+describe('the in-process content cache', () => {
+  it('counts a page\'s metadata and links against its byte bound', async () => {
+    const store = pageCacheStore(10_000); // 5,000 UTF-16 code units
+    const links = Array.from({ length: 200 }, (_, i) => `https://example.com/a/long/path/to/page/${i}`);
+    await store.set('small', { status: 200, text: 'short', metadata: { final_url: 'https://example.com/' } }, 1000);
+    await store.set('linked', { status: 200, text: 'short', metadata: { final_url: 'https://example.com/' }, links }, 1000);
+    expect(await store.get('small')).toBeDefined();
+    expect(await store.get('linked')).toBeUndefined();
+  });
 });
