@@ -110,7 +110,9 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
   };
   put('title', firstText(MAX_TITLE_CHARS, title, ...pick(TITLE_META), ld.headline));
   put('description', firstText(MAX_DESCRIPTION_CHARS, ...pick(DESCRIPTION_META), ld.description));
-  put('language', firstOf(languageTag, doc.documentElement?.getAttribute('lang') ?? undefined, meta.get('content-language'), options.contentLanguage));
+  const root = doc.documentElement;
+  const htmlLang = root?.getAttribute('lang') ?? root?.getAttribute('xml:lang') ?? undefined;
+  put('language', firstOf(languageTag, htmlLang, meta.get('content-language'), options.contentLanguage));
   put(
     'published_time',
     firstOf(

@@ -60,6 +60,7 @@ describe('language', () => {
     expect(meta('<meta http-equiv="content-language" content="de, en">').language).toBe('de');
     expect(meta('', undefined, '', { contentLanguage: 'pt-br' }).language).toBe('pt-BR');
     expect(meta('', undefined, ' lang="zh-hant-tw"').language).toBe('zh-Hant-TW');
+    expect(meta('', undefined, ' xmlns="http://www.w3.org/1999/xhtml" xml:lang="nl"').language).toBe('nl');
   });
 
   it('skips values that are not language tags', () => {
