@@ -27,7 +27,7 @@ import type { Call } from '../call.js';
 export interface CachedPage {
   status: number;
   text: string;
-  finalUrl?: string;
+  /** With `final_url`: a repeat of a redirected page answers the redirect's target. */
   metadata?: PageMetadata;
   links?: string[];
 }
@@ -37,7 +37,7 @@ export function cachedPageChars(page: CachedPage): number {
   let n = page.text.length;
   for (const v of Object.values(page.metadata ?? {})) n += v.length;
   for (const link of page.links ?? []) n += link.length;
-  return n + (page.finalUrl?.length ?? 0);
+  return n;
 }
 
 export interface ExtractDeps {
@@ -119,7 +119,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     for (const t of charged) {
       const page = byKey.get(t.key) as PageOutcome & { ok: true };
       await deps.repeats.open(org, t.key, start, true);
-      const entry: CachedPage = { status: page.status, text: page.text, finalUrl: page.finalUrl, metadata: page.metadata };
+      const entry: CachedPage = { status: page.status, text: page.text, metadata: page.metadata };
       if (page.links) entry.links = page.links;
       await deps.pageCache.set(t.key, entry, REPEAT_WINDOW_MS);
     }
@@ -158,7 +158,7 @@ async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, 
   if (t.free) {
     const cached = await deps.pageCache.get(t.key);
     if (cached?.metadata) {
-      const finalUrl = cached.finalUrl ?? t.url;
+      const finalUrl = cached.metadata.final_url ?? t.url;
       return { ok: true, status: cached.status, finalUrl, mimeType: '', text: cached.text, metadata: cached.metadata, links: cached.links ?? [] };
     }
   }
