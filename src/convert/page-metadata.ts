@@ -62,7 +62,7 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
     const prop = el.getAttribute('itemprop');
     if (prop !== null) {
       for (const p of prop.toLowerCase().split(/\s+/)) {
-        if (!DATE_ITEMPROPS.has(p) || itemprops.has(p)) continue;
+        if (!DATE_ITEMPROPS.has(p) || itemprops.has(p) || inCommentScope(el)) continue;
         const value = el.getAttribute('content') ?? el.getAttribute('datetime') ?? (tag === 'meta' ? null : el.textContent);
         if (value !== null) itemprops.set(p, value);
       }
@@ -180,6 +180,16 @@ const hasToken = (list: string | null, token: string) => list !== null && list.t
 
 function insideSvg(el: Element): boolean {
   for (let p = el.parentElement; p; p = p.parentElement) if (tagOf(p) === 'svg') return true;
+  return false;
+}
+
+/** Microdata of a comment or an answer (its nearest item scope): its dates are not the page's. */
+function inCommentScope(el: Element): boolean {
+  let depth = 0;
+  for (let p: Element | null = el; p && depth < 64; p = p.parentElement, depth++) {
+    // An element with both itemprop and itemscope is a property of the outer item, not a scope for its own date.
+    if (p !== el && p.hasAttribute('itemscope')) return /(?:^|[/#])(?:Comment|Answer)\b/i.test(p.getAttribute('itemtype') ?? '');
+  }
   return false;
 }
 

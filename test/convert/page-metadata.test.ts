@@ -99,6 +99,9 @@ describe('dates', () => {
     expect(meta(micro + dc).published_time).toBe('2022-03-03');
     expect(meta(dc).published_time).toBe('2021-04-04');
     expect(meta('', '<span itemprop="datePublished">2020-05-05</span>').published_time).toBe('2020-05-05');
+    // A comment's microdata date is the comment's, not the page's.
+    const comment = '<div itemscope itemtype="https://schema.org/Comment"><meta itemprop="datePublished" content="2025-01-01"></div>';
+    expect(meta('', comment + '<article itemscope itemtype="https://schema.org/Article"><time itemprop="datePublished" datetime="2024-08-08">x</time></article>').published_time).toBe('2024-08-08');
     // An unparseable first source gives way to the next.
     expect(meta('<meta property="article:published_time" content="soon">' + dc).published_time).toBe('2021-04-04');
   });
