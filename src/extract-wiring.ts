@@ -116,7 +116,7 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
   const pages: PageSourceDeps = {
     loader,
     renderer,
-    convert: conversion.convert,
+    convert: conversion.convertPage,
     warm: conversion.warm,
     maxBytes: DEFAULT_MAX_BYTES,
     timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,

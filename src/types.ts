@@ -81,6 +81,7 @@ export interface ExtractRequest {
   urls?: unknown;
   format?: unknown;
   stealth?: unknown;
+  include_links?: unknown;
   [field: string]: unknown;
 }
 
@@ -94,6 +95,26 @@ export interface SearchResultItem {
   engine: 'auto';
   content?: string;
   content_error?: ContentError;
+  /** The page's metadata, beside `content` only. */
+  metadata?: PageMetadata;
+}
+
+/**
+ * What a page says about itself (docs/extract.md, "Page metadata"). Each field is present only when
+ * the page states it; `final_url` (the URL after redirects) is on every successful result.
+ */
+export interface PageMetadata {
+  title?: string;
+  description?: string;
+  /** A language tag (BCP 47), e.g. `en`, `pt-BR`. */
+  language?: string;
+  /** ISO 8601: `YYYY-MM-DD`, a UTC time `…Z` when the page gave an offset, else its local time without one. */
+  published_time?: string;
+  modified_time?: string;
+  site_name?: string;
+  /** Absolute http(s) URL. */
+  canonical_url?: string;
+  final_url?: string;
 }
 
 export type ContentError =
@@ -161,6 +182,10 @@ export interface ExtractResultItem {
   error?: string;
   error_type?: ExtractErrorType;
   stealth?: true;
+  /** Successful results only. */
+  metadata?: PageMetadata;
+  /** Successful results of a request with `include_links: true` only: absolute http(s) links, in document order. */
+  links?: string[];
 }
 
 export interface ExtractMetadata {

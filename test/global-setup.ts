@@ -3,11 +3,14 @@
 // ~1.5 s, which pages with short time limits would be charged for). Packages stay external.
 
 import { build } from 'esbuild';
+import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 export default async function setup(): Promise<void> {
-  const dir = join(process.cwd(), 'node_modules', '.cache', 'websift');
+  // One bundle per checkout: worktrees share node_modules, and each must run its own worker and model.
+  const checkout = createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12);
+  const dir = join(process.cwd(), 'node_modules', '.cache', 'websift', checkout);
   mkdirSync(dir, { recursive: true });
   const outfile = join(dir, 'conversion-worker.mjs');
   await build({

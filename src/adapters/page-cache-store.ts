@@ -3,13 +3,13 @@
 // kept (the repeat is then re-fetched, still free). Expiry is the core's (Clock), not lru-cache's.
 
 import { LRUCache } from 'lru-cache';
-import type { CachedPage } from '../core/extract/run-extract.js';
+import { cachedPageChars, type CachedPage } from '../core/extract/run-extract.js';
 import type { CacheStore } from '../ports/cache.js';
 
 export function pageCacheStore(maxBytes: number): CacheStore<CachedPage> {
   const cache = new LRUCache<string, CachedPage>({
     maxSize: maxBytes,
-    sizeCalculation: (page) => Math.max(1, page.text.length * 2),
+    sizeCalculation: (page) => Math.max(1, cachedPageChars(page) * 2),
   });
   return {
     async get(key) {
@@ -17,7 +17,7 @@ export function pageCacheStore(maxBytes: number): CacheStore<CachedPage> {
     },
     async set(key, value) {
       // Too large: not kept, and the key's older page goes too (a repeat must never get a stale page).
-      if (value.text.length * 2 <= maxBytes) cache.set(key, value);
+      if (cachedPageChars(value) * 2 <= maxBytes) cache.set(key, value);
       else cache.delete(key);
     },
     async delete(key) {

@@ -8,6 +8,7 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
+import type { ConversionTask, ConvertedPage } from './convert-page.js';
 import { FetchFailure } from '../ports/fetcher.js';
 
 export interface ConversionPoolOptions {
@@ -20,6 +21,8 @@ export interface ConversionPoolOptions {
 export interface ConversionPool {
   /** Markdown of `doc`; rejects with the signal's reason when it aborts first, FetchFailure('too_large') on the heap limit. */
   convert(doc: ConvertibleDocument, signal: AbortSignal): Promise<string>;
+  /** Markdown and the page's metadata (or only the metadata, `want: 'metadata'`); rejects as `convert` does. */
+  convertPage(task: ConversionTask, signal: AbortSignal): Promise<ConvertedPage>;
   /** Starts the pool's first worker now, so that its start-up overlaps a fetch. */
   warm(): void;
   /** Thread ids of the workers alive now (a worker cut off mid-page is gone from it). */
@@ -58,21 +61,29 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     }));
 
+  const convertPage = async (doc: ConversionTask, signal: AbortSignal): Promise<ConvertedPage> => {
+    if (closed) throw new Error('websift: the conversion pool is closed');
+    signal.throwIfAborted();
+    const task: ConversionTask = { mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl };
+    if (doc.want !== undefined) task.want = doc.want;
+    if (doc.links !== undefined) task.links = doc.links;
+    if (doc.contentLanguage !== undefined) task.contentLanguage = doc.contentLanguage;
+    try {
+      return (await start().run(task, { signal })) as ConvertedPage;
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if ((error as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
+        throw new FetchFailure('too_large', `The page needs more than ${memoryMb} MiB of memory to convert`, 0, { cause: error });
+      }
+      throw error;
+    }
+  };
+
   return {
     async convert(doc, signal) {
-      if (closed) throw new Error('websift: the conversion pool is closed');
-      signal.throwIfAborted();
-      const task = { mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl };
-      try {
-        return (await start().run(task, { signal })) as string;
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        if ((error as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
-          throw new FetchFailure('too_large', `The page needs more than ${memoryMb} MiB of memory to convert`, 0, { cause: error });
-        }
-        throw error;
-      }
+      return (await convertPage({ mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl }, signal)).markdown;
     },
+    convertPage,
     warm() {
       if (!closed) start();
     },

@@ -17,6 +17,7 @@ import { hasText } from './dom-utils.js';
 import { separateInlineBoxes } from './inline-spacing.js';
 import { absolutizeLinks, documentBase } from './links.js';
 import { tidyMarkdown } from './markdown-tidy.js';
+import { readPageMetadata, type PageFacts, type PageMetadataOptions } from './page-metadata.js';
 import { parseHtmlDocument } from './parse-html.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
@@ -45,9 +46,25 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}
   return convertHtml(html, options, defaultClassifier());
 }
 
+/** htmlToMarkdown and the page's metadata (page-metadata.ts), read from the same parsed document before its clean-up. */
+export function htmlToMarkdownWithMetadata(html: string, options: Omit<PageMetadataOptions, 'jsonLd'> = {}): PageFacts & { markdown: string } {
+  let facts: PageFacts = { metadata: {} };
+  const read = (doc: Document, data: StructuredData) => (facts = readPageMetadata(doc, { ...options, jsonLd: data.jsonLd }));
+  const markdown = convertHtml(html, options.url === undefined ? {} : { url: options.url }, defaultClassifier(), read);
+  return { markdown, ...facts };
+}
+
+/** The page's metadata alone (the `html` format): parsed, but not converted. */
+export function htmlMetadata(html: string, options: Omit<PageMetadataOptions, 'jsonLd'> = {}): PageFacts {
+  const doc = parseHtmlDocument(html);
+  return readPageMetadata(doc, { ...options, jsonLd: readStructuredData(doc).jsonLd });
+}
+
+type ParsedHook = (doc: Document, data: StructuredData) => void;
+
 /** htmlToMarkdown with another classifier (benchmarks score dev-train pages with models that never saw them). */
-export function convertHtml(html: string, options: HtmlToMarkdownOptions, classifier: BlockClassifier): string {
-  const page = analyzeHtml(html, options.url, classifier.lexicon);
+export function convertHtml(html: string, options: HtmlToMarkdownOptions, classifier: BlockClassifier, onParsed?: ParsedHook): string {
+  const page = analyzeHtml(html, options.url, classifier.lexicon, onParsed);
   if (!page) return '';
   const kept = keptBlocks(page.rows, classifier);
   dropChoiceLabels(page.blocks, kept, page.choiceLabels);
@@ -79,8 +96,8 @@ export function segmentHtml(html: string, url?: string): Block[] | null {
 }
 
 /** Everything the block classifier needs; null when the page has no text at all. */
-export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = defaultClassifier().lexicon): AnalyzedPage | null {
-  const page = preparePage(html, url);
+export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = defaultClassifier().lexicon, onParsed?: ParsedHook): AnalyzedPage | null {
+  const page = preparePage(html, url, onParsed);
   const body = page.doc.body;
   if (!hasText(body)) return null;
   const boilerplate = findBoilerplate(body);
@@ -99,12 +116,13 @@ interface PreparedPage {
 }
 
 /** Parse, guard, clean up and mark blocks: deterministic, so a second call yields an identical document. */
-function preparePage(html: string, url: string | undefined): PreparedPage {
+function preparePage(html: string, url: string | undefined, onParsed?: ParsedHook): PreparedPage {
   const doc = parseHtmlDocument(html);
   const body = doc.body;
   if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
 
   const data = readStructuredData(doc); // before scripts are removed
+  onParsed?.(doc, data); // page metadata: before <head>, <meta> and scripts are removed
   const choiceLabels = findChoiceLabels(body); // before inputs are removed
   removeInvisible(doc.documentElement);
   absolutizeLinks(body, documentBase(doc, url));

@@ -17,6 +17,8 @@ export interface StructuredData {
   articleBodies: string[];
   /** Recipes as Markdown: their ingredients (a list) and instructions (numbered steps). */
   recipes: string[];
+  /** Every JSON-LD block as parsed, in document order (page-metadata.ts reads the page's dates and names from them). */
+  jsonLd?: unknown[];
 }
 
 const POST_TYPES = new Set(['Question', 'Answer', 'Comment', 'DiscussionForumPosting', 'SocialMediaPosting']);
@@ -24,7 +26,7 @@ const MAX_JSONLD_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 
 export function readStructuredData(doc: Document): StructuredData {
-  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [] };
+  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [], jsonLd: [] };
   for (const script of descendants(doc)) {
     if (tagOf(script) !== 'script' || !isJsonLd(script.getAttribute('type'))) continue;
     const text = script.textContent ?? '';
@@ -35,6 +37,7 @@ export function readStructuredData(doc: Document): StructuredData {
     } catch {
       continue;
     }
+    data.jsonLd!.push(parsed);
     walk(parsed, data);
   }
   return data;

@@ -86,10 +86,12 @@ export function xmlKind(root: Element | null): XmlKind {
   return 'other';
 }
 
-export function xmlToMarkdown(text: string): string {
+/** `onParsed` sees the parsed root (a feed's title and language are page metadata: page-metadata.ts). */
+export function xmlToMarkdown(text: string, onParsed?: (root: Element | null, kind: XmlKind) => void): string {
   if (text.trim() === '') return '';
   const root = parseXmlRoot(text);
   const kind = xmlKind(root);
+  onParsed?.(root, kind);
   let md = '';
   if (root && kind === 'rss') md = rss(root);
   else if (root && kind === 'atom') md = atom(root);

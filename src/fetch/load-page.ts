@@ -30,6 +30,8 @@ export interface LoadedDocument {
   text: string;
   /** The encoding the body was decoded with (WHATWG name). */
   charset: string;
+  /** The Content-Language header, when the server sent one (a source of the page's language). */
+  contentLanguage?: string;
 }
 
 export interface PageLoaderOptions {
@@ -80,6 +82,7 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
     const binary = await binaryReason(response.body);
     if (binary !== null) throw new FetchFailure('unsupported_content_type', binary, status);
     const decoded = decodeBody(response.body, declared);
+    const contentLanguage = response.headers['content-language'];
     return {
       url: requested,
       finalUrl: finalUrl.href,
@@ -87,6 +90,7 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
       mimeType: verdict === 'sniff' ? sniffTextType(response.body) : essence,
       text: decoded.text,
       charset: decoded.charset,
+      ...(contentLanguage ? { contentLanguage } : {}),
     };
   }
 

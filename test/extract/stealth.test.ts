@@ -24,6 +24,8 @@ describe.skipIf(!hasChromium)('extract with stealth: true', () => {
     const stealth = await s.engine.extract({ urls: [s.server.url('/app')], stealth: true }, ORG);
     expect(stealth.results[0]).toMatchObject({ success: true, stealth: true, status_code: 200 });
     expect(stealth.results[0]?.markdown).toContain('only after the script ran');
+    // Page metadata is read from the rendered document, final_url is the browser's.
+    expect(stealth.results[0]?.metadata).toEqual({ title: 'Scripted', final_url: s.server.url('/app') });
     expect(stealth.metadata).toMatchObject({ stealth: true, credits_used: 5, successful_crawls: 1 });
   });
 

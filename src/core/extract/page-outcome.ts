@@ -2,10 +2,22 @@
 // Both `extract` and search's `include_content` use it, so the error mapping lives here once.
 
 import { isFetchFailure } from '../../ports/fetcher.js';
-import type { ContentError, ExtractErrorType } from '../../types.js';
+import type { ContentError, ExtractErrorType, PageMetadata } from '../../types.js';
 
 export type PageOutcome =
-  | { ok: true; status: number; finalUrl: string; mimeType: string; text: string }
+  | {
+      ok: true;
+      status: number;
+      finalUrl: string;
+      mimeType: string;
+      text: string;
+      /** What the page says about itself; `final_url` always. */
+      metadata: PageMetadata;
+      /** The page's links, when the request asked the converter for them. */
+      links?: string[];
+      /** A `raw` page's Content-Language header, for the caller's conversion. */
+      contentLanguage?: string;
+    }
   | { ok: false; type: ExtractErrorType; statusCode: number; error: string };
 
 export function failureOutcome(error: unknown): PageOutcome & { ok: false } {

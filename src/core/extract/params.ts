@@ -13,6 +13,11 @@ export interface ExtractParams {
   urls: string[];
   format: ExtractFormat;
   stealth: boolean;
+  /**
+   * Answer each successful page's links too (not part of URL sameness: docs/extract.md). Set only
+   * when true, so a call without it keeps the idempotency fingerprint it had before the flag existed.
+   */
+  includeLinks?: true;
 }
 
 export function parseExtractParams(body: ExtractRequest): ExtractParams {
@@ -24,8 +29,9 @@ export function parseExtractParams(body: ExtractRequest): ExtractParams {
     problems.push({ field: 'format', message: 'must be "markdown" or "html"' });
   }
   const stealth = parseBooleanParam(body.stealth, 'stealth', problems) ?? false;
+  const includeLinks = parseBooleanParam(body.include_links, 'include_links', problems) ?? false;
   if (problems.length > 0) throw new InvalidRequestError(problems);
-  return { urls, format: format as ExtractFormat, stealth };
+  return { urls, format: format as ExtractFormat, stealth, ...(includeLinks ? { includeLinks: true as const } : {}) };
 }
 
 function parseUrls(value: unknown, problems: FieldProblem[]): string[] {

@@ -4,7 +4,7 @@
 
 import { ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
 import type { CacheStore } from '../../ports/cache.js';
-import type { Clock, ExtractResponse, ExtractResultItem } from '../../types.js';
+import type { Clock, ExtractResponse, ExtractResultItem, PageMetadata } from '../../types.js';
 import { extractUrlPrice, REPEAT_WINDOW_MS } from '../billing.js';
 import type { Credits } from '../credits.js';
 import type { RepeatWindows } from '../repeat-window.js';
@@ -18,10 +18,26 @@ import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
 import type { Call } from '../call.js';
 
-/** A delivered page kept for free repeats (content cache). */
+/**
+ * A delivered page kept for free repeats (content cache). Its links are kept whether or not the
+ * first request asked for them, so `include_links` changes neither URL sameness nor price
+ * (docs/extract.md). An entry without `metadata` (stored by an older version) is not used: the
+ * repeat is fetched again, free.
+ */
 export interface CachedPage {
   status: number;
   text: string;
+  /** With `final_url`: a repeat of a redirected page answers the redirect's target. */
+  metadata?: PageMetadata;
+  links?: string[];
+}
+
+/** Characters a cached page holds (the content cache's size measure). */
+export function cachedPageChars(page: CachedPage): number {
+  let n = page.text.length;
+  for (const v of Object.values(page.metadata ?? {})) n += v.length;
+  for (const link of page.links ?? []) n += link.length;
+  return n;
 }
 
 export interface ExtractDeps {
@@ -103,7 +119,9 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     for (const t of charged) {
       const page = byKey.get(t.key) as PageOutcome & { ok: true };
       await deps.repeats.open(org, t.key, start, true);
-      await deps.pageCache.set(t.key, { status: page.status, text: page.text }, REPEAT_WINDOW_MS);
+      const entry: CachedPage = { status: page.status, text: page.text, metadata: page.metadata };
+      if (page.links) entry.links = page.links;
+      await deps.pageCache.set(t.key, entry, REPEAT_WINDOW_MS);
     }
     const seen = new Set<string>();
     let cachedFree = 0;
@@ -139,17 +157,24 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
 async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, signal: AbortSignal): Promise<PageOutcome> {
   if (t.free) {
     const cached = await deps.pageCache.get(t.key);
-    if (cached) return { ok: true, status: cached.status, finalUrl: t.url, mimeType: '', text: cached.text };
+    if (cached?.metadata) {
+      const finalUrl = cached.metadata.final_url ?? t.url;
+      return { ok: true, status: cached.status, finalUrl, mimeType: '', text: cached.text, metadata: cached.metadata, links: cached.links ?? [] };
+    }
   }
+  // Links are always collected: the cached page keeps them for a repeat that asks.
   return withPageLimit(deps.pages, signal, (page) =>
-    loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, signal: page }),
+    loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, links: true, signal: page }),
   );
 }
 
 function resultItem(url: string, outcome: PageOutcome, params: ExtractParams): ExtractResultItem {
   const field = params.format === 'html' ? 'html' : 'markdown';
   const flag = params.stealth ? { stealth: true as const } : {};
-  if (outcome.ok) return { url, success: true, [field]: outcome.text, status_code: outcome.status, ...flag };
+  if (outcome.ok) {
+    const links = params.includeLinks ? { links: outcome.links ?? [] } : {};
+    return { url, success: true, [field]: outcome.text, status_code: outcome.status, ...flag, metadata: outcome.metadata, ...links };
+  }
   return {
     url,
     success: false,

@@ -1,9 +1,9 @@
 // include_content: the top result pages fetched through the extract pipeline under one deadline.
 
-import type { Clock, ContentError, SearchResultItem } from '../../types.js';
+import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types.js';
 import { clockDeadline } from './deadline.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { loadPage, withPageLimit, type PageSourceDeps } from './page-source.js';
+import { loadPage, withFinalUrl, withPageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
 
 export interface ContentFetchDeps {
@@ -34,7 +34,7 @@ export async function fetchContents(
     const items = results.map((item, i) => {
       const c = contents[i];
       if (c === undefined) return item;
-      return 'content' in c ? { ...item, content: c.content } : { ...item, content_error: c.error };
+      return 'content' in c ? { ...item, content: c.content, metadata: c.metadata } : { ...item, content_error: c.error };
     });
     return { items, requested: targets.length, delivered: contents.filter((c) => 'content' in c).length };
   } finally {
@@ -42,21 +42,27 @@ export async function fetchContents(
   }
 }
 
-function pageContent(pages: PageSourceDeps, url: string, request: AbortSignal): Promise<{ content: string } | { error: ContentError }> {
+type PageContent = { content: string; metadata: PageMetadata } | { error: ContentError };
+
+function pageContent(pages: PageSourceDeps, url: string, request: AbortSignal): Promise<PageContent> {
   return withPageLimit(pages, request, (signal) => limitedPageContent(pages, url, signal));
 }
 
-async function limitedPageContent(pages: PageSourceDeps, url: string, signal: AbortSignal): Promise<{ content: string } | { error: ContentError }> {
-  pages.warm?.(); // fetched as HTML (for the challenge check), then converted below
-  const raw = await loadPage(pages, { url, format: 'html', stealth: false, signal });
+async function limitedPageContent(pages: PageSourceDeps, url: string, signal: AbortSignal): Promise<PageContent> {
+  pages.warm?.(); // fetched as HTML (for the challenge check), then converted (and its metadata read) below
+  const raw = await loadPage(pages, { url, format: 'html', stealth: false, raw: true, signal });
   if (!raw.ok) return { error: contentErrorOf(raw) };
   const isHtml = raw.mimeType === 'text/html' || raw.mimeType === 'application/xhtml+xml';
   if (isHtml && isBotChallenge(raw.text)) return { error: 'blocked' };
   let content: string;
+  let metadata: PageMetadata;
   try {
-    content = (await pages.convert({ mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl }, signal)).trim();
+    const task = { mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl };
+    const converted = await pages.convert(raw.contentLanguage === undefined ? task : { ...task, contentLanguage: raw.contentLanguage }, signal);
+    content = converted.markdown.trim();
+    metadata = withFinalUrl(converted, raw.finalUrl).metadata;
   } catch (error) {
     return { error: contentErrorOf(failureOutcome(error)) };
   }
-  return content ? { content } : { error: 'empty' };
+  return content ? { content, metadata } : { error: 'empty' };
 }
