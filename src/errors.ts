@@ -1,12 +1,12 @@
 // The error hierarchy: every non-200 outcome of the engine is one of these.
 // `.body` is exactly the JSON the HTTP binding sends.
 
-import type { ErrorMetadata } from './types.js';
+import type { ErrorCode, ErrorMetadata } from './types.js';
 
 export interface ErrorBody {
   status: 'error';
   error: string;
-  code: string;
+  code: ErrorCode;
   retryable: boolean;
   metadata: ErrorMetadata;
   [field: string]: unknown;
@@ -28,7 +28,7 @@ const noTiming = (): ErrorTiming => ({ response_time: 0, timestamp: new Date(0).
 export class WebsiftError extends Error {
   override name = 'WebsiftError';
   readonly status: number;
-  readonly code: string;
+  readonly code: ErrorCode;
   readonly retryable: boolean;
   /** Extra fields of the body beyond the common shape. */
   readonly extra: Record<string, unknown>;
@@ -36,7 +36,7 @@ export class WebsiftError extends Error {
 
   constructor(
     status: number,
-    code: string,
+    code: ErrorCode,
     message: string,
     options: { retryable?: boolean; extra?: Record<string, unknown>; timing?: ErrorTiming; cause?: unknown } = {},
   ) {
@@ -63,7 +63,7 @@ export class WebsiftError extends Error {
 export class InvalidRequestError extends WebsiftError {
   override name = 'InvalidRequestError' as const;
   readonly problems: FieldProblem[];
-  constructor(problems: FieldProblem[], code = 'invalid_request') {
+  constructor(problems: FieldProblem[], code: ErrorCode = 'invalid_request') {
     const text = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
     super(400, code, `Invalid request: ${text}`, { extra: { problems } });
     this.problems = problems;

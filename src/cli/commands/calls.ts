@@ -9,7 +9,7 @@ const ORG = { org: { type: 'string' } } as const;
 
 export async function searchCommand(args: string[]): Promise<void> {
   const parsed = parse('search', args, { ...ORG, content: { type: 'string' } });
-  const [q] = expectPositionals(parsed, 'search', ['query']);
+  const q = expectPositionals(parsed, 'search', ['query'])[0] as string;
   const content = intOption(parsed, 'content', 0, 0, 10);
   const params = content > 0 ? { q, include_content: true, content_results: content } : { q };
   await withEngine(parsed, async (opened) => {
