@@ -13,7 +13,8 @@ import type { usageResponse } from './usage.js';
 
 /** Deep, with `| undefined` dropped: zod types optional fields `T | undefined`, the interfaces `T`. */
 type Loose<T> = T extends object ? { [K in keyof T]: Loose<Exclude<T[K], undefined>> } : T;
-type Same<A, B> = [Loose<A>] extends [Loose<B>] ? ([Loose<B>] extends [Loose<A>] ? true : false) : false;
+/** Identical (not merely assignable: an extra optional field is a difference). */
+type Same<A, B> = (<T>() => T extends Loose<A> ? 1 : 2) extends <T>() => T extends Loose<B> ? 1 : 2 ? true : false;
 const same = <_ extends true>(): void => undefined;
 
 same<Same<SearchParams, z.input<typeof searchRequest>>>();
