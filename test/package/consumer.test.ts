@@ -4,7 +4,7 @@
 // and a loopback page server from websift/testing), and loads from CommonJS.
 
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -75,8 +75,10 @@ try {
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'websift-tarball-'));
-  // prepack builds dist/ first, so the tarball is what `npm publish` would upload.
-  execFileSync(npm, ['pack', '--pack-destination', dir, '--silent'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  // CI builds before testing; packing without the prepack build keeps dist/ in place for the other
+  // test files running in parallel (a fresh checkout without dist/ is built here once).
+  if (!existsSync(join(root, 'dist', 'index.js'))) execFileSync(npm, ['run', 'build'], { cwd: root, stdio: 'ignore' });
+  execFileSync(npm, ['pack', '--pack-destination', dir, '--silent', '--ignore-scripts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   execFileSync(npm, ['install', `./${tarball}`, `@types/node@${typesNode}`, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], {
