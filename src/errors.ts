@@ -1,12 +1,12 @@
 // The error hierarchy: every non-200 outcome of the engine is one of these.
 // `.body` is exactly the JSON the HTTP binding sends.
 
-import type { ErrorMetadata } from './types.js';
+import type { ErrorCode, ErrorMetadata } from './types.js';
 
 export interface ErrorBody {
   status: 'error';
   error: string;
-  code: string;
+  code: ErrorCode;
   retryable: boolean;
   metadata: ErrorMetadata;
   [field: string]: unknown;
@@ -36,7 +36,7 @@ export class WebsiftError extends Error {
   /** HTTP status of the answer (400, 401, 402, 409, 429, 503, 504…). */
   readonly status: number;
   /** Stable reason, e.g. `invalid_request`, `insufficient_credits`, `rate_limited`. */
-  readonly code: string;
+  readonly code: ErrorCode;
   /** True when the same call may succeed later (rate limits, outages, timeouts): nothing was charged. */
   readonly retryable: boolean;
   /** Extra fields of the body beyond the common shape. */
@@ -46,7 +46,7 @@ export class WebsiftError extends Error {
 
   constructor(
     status: number,
-    code: string,
+    code: ErrorCode,
     message: string,
     options: { retryable?: boolean; extra?: Record<string, unknown>; timing?: ErrorTiming; cause?: unknown } = {},
   ) {
@@ -81,7 +81,7 @@ export class InvalidRequestError extends WebsiftError {
   override name = 'InvalidRequestError' as const;
   /** Every bad field with what is wrong with it, e.g. `{ field: 'urls[2]', message: '…' }`. */
   readonly problems: FieldProblem[];
-  constructor(problems: FieldProblem[], code = 'invalid_request') {
+  constructor(problems: FieldProblem[], code: ErrorCode = 'invalid_request') {
     const text = problems.map((p) => `${p.field}: ${p.message}`).join('; ');
     super(400, code, `Invalid request: ${text}`, { extra: { problems } });
     this.problems = problems;

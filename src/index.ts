@@ -1,8 +1,14 @@
 // websift: the embeddable search-and-extraction engine.
 export { createEngine } from './engine.js';
 export type { EngineOptions } from './core/engine-options.js';
-export { htmlToMarkdown } from './convert/html-to-markdown.js';
-export type { HtmlToMarkdownOptions } from './convert/html-to-markdown.js';
+import { htmlToMarkdown as convertHtmlToMarkdown } from './convert/html-to-markdown.js';
+import type { HtmlToMarkdownOptions } from './convert/markdown-options.js';
+export type { HtmlToMarkdownOptions };
+/**
+ * The same main-content Markdown that `extract` returns, for HTML the caller already has.
+ * (Declared by its signature so the published types never reach the converter's DOM types.)
+ */
+export const htmlToMarkdown: (html: string, options?: HtmlToMarkdownOptions) => string = convertHtmlToMarkdown;
 export {
   WebsiftError,
   InvalidRequestError,

@@ -64,40 +64,44 @@ export interface CallContext {
   idempotencyKey?: string;
 }
 
-// ---- Requests (exactly the wire JSON; validated by the engine) ----
+// ---- Requests (exactly the wire JSON; src/schema/ describes them and the engine validates them) ----
 
-export interface SearchRequest {
-  q?: unknown;
-  include_content?: unknown;
-  content_results?: unknown;
-  /** Deprecated, ignored. */
+/**
+ * The search request body. Its type is what the API documents; at run time the engine also takes `null`
+ * for an absent field and the GET query-string spellings (`include_content: 'true'`, `content_results: '5'`),
+ * and answers anything else with a 400 listing every problem.
+ */
+export interface SearchParams {
+  /** The query: 1–2,000 characters after trimming and collapsing whitespace. */
+  q: string;
+  /** Fetch the result pages' main content as Markdown (default false). */
+  include_content?: boolean;
+  /** How many result pages to fetch with include_content: an integer from 1 to 10 (default 5). */
+  content_results?: number;
+  /** @deprecated Ignored (search routes automatically); the HTTP answer carries a Deprecation header. */
   engine?: unknown;
-  /** Deprecated, ignored. */
+  /** @deprecated Ignored (search routes automatically); the HTTP answer carries a Deprecation header. */
   engines?: unknown;
-  [field: string]: unknown;
 }
 
-export interface ExtractRequest {
-  urls?: unknown;
-  format?: unknown;
-  stealth?: unknown;
-  include_links?: unknown;
-  [field: string]: unknown;
+/** The extract request body (see SearchParams for the spellings the engine also accepts at run time). */
+export interface ExtractParams {
+  /** 1–10 absolute http/https URLs of at most 2,048 characters. */
+  urls: string[];
+  /** Default 'markdown'. */
+  format?: 'markdown' | 'html';
+  /** Full-browser rendering (5 credits per page); unavailable (400 stealth_unavailable) from 2026-11-01. */
+  stealth?: boolean;
+  /** Add each page's links (absolute, deduplicated) to its result as `links` (default false). */
+  include_links?: boolean;
 }
+
+/** The search request body (an earlier name of SearchParams). */
+export type SearchRequest = SearchParams;
+/** The extract request body (an earlier name of ExtractParams). */
+export type ExtractRequest = ExtractParams;
 
 // ---- Responses ----
-
-export interface SearchResultItem {
-  title: string;
-  url: string;
-  snippet: string;
-  position: number;
-  engine: 'auto';
-  content?: string;
-  content_error?: ContentError;
-  /** The page's metadata, beside `content` only. */
-  metadata?: PageMetadata;
-}
 
 /**
  * What a page says about itself (docs/extract.md, "Page metadata"). Each field is present only when
@@ -114,7 +118,20 @@ export interface PageMetadata {
   site_name?: string;
   /** Absolute http(s) URL. */
   canonical_url?: string;
+  /** Absolute URL of the page after redirects. */
   final_url?: string;
+}
+
+export interface SearchResultItem {
+  title: string;
+  url: string;
+  snippet: string;
+  position: number;
+  engine: 'auto';
+  content?: string;
+  content_error?: ContentError;
+  /** Only beside `content`. */
+  metadata?: PageMetadata;
 }
 
 export type ContentError =
@@ -127,18 +144,27 @@ export type ContentError =
   | 'network'
   | 'empty';
 
+/** Metadata of a search answer with results (`status: 'success'`). */
 export interface SearchMetadata {
   number_of_results: number;
   credits_used: number;
   from_cache: boolean;
-  status: 'success' | 'no_results';
+  status: 'success';
   response_time: number;
   timestamp: string;
+  /** Only on include_content requests. */
   content_requested?: number;
+  /** Only on include_content requests. */
   content_delivered?: number;
-  no_results_verified?: boolean;
-  charged?: boolean;
-  message?: string;
+}
+
+/** Metadata of an empty search answer (`status: 'no_results'`). */
+export interface EmptySearchMetadata extends Omit<SearchMetadata, 'status'> {
+  status: 'no_results';
+  /** The empty answer was confirmed by enough sources (and so charged and cached). */
+  no_results_verified: boolean;
+  charged: boolean;
+  message: string;
 }
 
 export interface SearchResponse {
@@ -153,8 +179,33 @@ export interface EmptySearchResponse {
   query: string;
   results: [];
   message: string;
-  metadata: SearchMetadata & { no_results_verified: boolean; charged: boolean; message: string };
+  metadata: EmptySearchMetadata;
 }
+
+/**
+ * What `engine.search` resolves with. `r.metadata.status` narrows `r.metadata`; TypeScript does not
+ * narrow `r` itself on a nested field, so narrow it with `'id' in r` (only SearchResponse has an id).
+ */
+export type SearchAnswer = SearchResponse | EmptySearchResponse;
+
+/** Every `code` an error body (and WebsiftError.code) can carry. */
+export type ErrorCode =
+  | 'invalid_request'
+  | 'stealth_unavailable'
+  | 'organization_exists'
+  | 'unauthorized'
+  | 'unknown_organization'
+  | 'insufficient_credits'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'idempotency_in_progress'
+  | 'payload_too_large'
+  | 'rate_limited'
+  | 'internal_error'
+  | 'search_unavailable'
+  | 'ledger_unavailable'
+  | 'rate_limiter_unavailable'
+  | 'timeout';
 
 export interface ErrorMetadata {
   status: 'error';
@@ -242,8 +293,8 @@ export interface Engine {
    * Runs a search for `ctx.organization`: routed across the sources, charged per the billing rules
    * (1 credit; 2 more per page of content; free repeats within 5 minutes).
    * @param params The wire body: `{ q, include_content?, content_results? }` (validated here).
-   * @returns The results, or an empty answer (`results: []`, with a `message` saying whether it was
-   *   confirmed and charged).
+   * @returns The results, or an empty answer (`metadata.status: 'no_results'`, `results: []`, with a
+   *   `message` saying whether it was confirmed and charged).
    * @throws {UnauthorizedError} 401 `unknown_organization`: `ctx.organization` does not exist.
    * @throws {RateLimitError} 429: retry after `rateLimit.retryAfter` seconds.
    * @throws {InvalidRequestError} 400: bad parameters or idempotency key (`problems` names each field).
@@ -253,11 +304,11 @@ export interface Engine {
    * @throws {LedgerUnavailableError} 503: the books were locked or unreachable; retry later.
    * @throws {RateLimiterUnavailableError} 503: a shared rate limiter could not decide; retry later.
    */
-  search(params: SearchRequest, ctx: CallContext): Promise<SearchResponse | EmptySearchResponse>;
+  search(params: SearchParams, ctx: CallContext): Promise<SearchAnswer>;
   /**
    * Fetches 1–10 URLs and converts each page to Markdown (or returns its HTML): a page that fails is
    * reported in its own result (`error_type`), uncharged; the others are unaffected.
-   * @param params The wire body: `{ urls, format?, stealth? }` (validated here).
+   * @param params The wire body: `{ urls, format?, stealth?, include_links? }` (validated here).
    * @returns One result per URL, in order, and the credits charged.
    * @throws {UnauthorizedError} 401 `unknown_organization`.
    * @throws {RateLimitError} 429: retry after `rateLimit.retryAfter` seconds.
@@ -268,7 +319,7 @@ export interface Engine {
    * @throws {LedgerUnavailableError} 503: the books were locked or unreachable; retry later.
    * @throws {RateLimiterUnavailableError} 503: a shared rate limiter could not decide; retry later.
    */
-  extract(params: ExtractRequest, ctx: CallContext): Promise<ExtractResponse>;
+  extract(params: ExtractParams, ctx: CallContext): Promise<ExtractResponse>;
   /**
    * The organization's balance and request counts (free, but rate limited).
    * @throws {UnauthorizedError} 401 `unknown_organization`.

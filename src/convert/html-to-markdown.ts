@@ -4,6 +4,7 @@
 // and JSON-LD text the DOM hides.
 
 import { keepBlocks } from './block-filter.js';
+import type { HtmlToMarkdownOptions } from './markdown-options.js';
 import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js';
 import { defaultClassifier, keptBlocks, type BlockClassifier } from './block-model.js';
 import { findBoilerplate, insideAny } from './boilerplate.js';
@@ -25,10 +26,7 @@ import { prepareTables } from './tables.js';
 import { computeTextStats } from './text-stats.js';
 import { createTurndown, turndownInPlace } from './turndown-service.js';
 
-export interface HtmlToMarkdownOptions {
-  /** The page's URL: relative links and images are made absolute against it (or its <base href>). */
-  url?: string;
-}
+export type { HtmlToMarkdownOptions };
 
 /**
  * Converts an HTML page to Markdown the way `extract` does (main content kept, navigation and boilerplate

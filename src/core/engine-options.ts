@@ -7,7 +7,7 @@ import type { RepeatEntry } from './repeat-window.js';
 import type { CachedPage } from './extract/run-extract.js';
 import type { RouterOptions } from './router.js';
 import type { ContentFetcher } from './search.js';
-import type { Durability } from '../adapters/sqlite/database.js';
+import type { Durability } from '../adapters/sqlite/durability.js';
 import type { CacheStore } from '../ports/cache.js';
 import type { Flights } from '../ports/flights.js';
 import type { KeyEvents } from '../ports/key-events.js';

@@ -2,7 +2,7 @@
 // decision about results and billing stays in the engine.
 
 import { UnauthorizedError } from '../errors.js';
-import type { CallContext, Engine } from '../types.js';
+import type { CallContext, Engine, ExtractParams, SearchParams } from '../types.js';
 import { apiKeyOf } from './auth.js';
 import { asHeaderProblem, idempotencyKeyOf, replayHeaders } from './idempotency-header.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
@@ -34,14 +34,16 @@ const ROUTES: Record<string, Route> = {
       const params =
         request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options.maxBodyBytes);
       if (usesDeprecatedEngine(params)) state.deprecated = true;
-      return engine.search(params, callContext(organization, request, true));
+      // The wire JSON goes to the engine as-is: it validates it (every problem in one 400).
+      return engine.search(params as unknown as SearchParams, callContext(organization, request, true));
     },
   },
   '/api/crawl': {
     methods: ['POST'],
     apiKeyHeader: false,
     async run(engine, request, organization, _state, options) {
-      return engine.extract(await readJsonObject(request, options.maxBodyBytes), callContext(organization, request, true));
+      const body = await readJsonObject(request, options.maxBodyBytes);
+      return engine.extract(body as unknown as ExtractParams, callContext(organization, request, true));
     },
   },
   '/api/usage': {

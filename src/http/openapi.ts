@@ -1,5 +1,9 @@
-// The OpenAPI 3.1 description of the HTTP API. docs/openapi.json is this object (`websift openapi`
-// prints it); tests validate real handler responses against it so the two cannot drift.
+// The OpenAPI 3.1 description of the HTTP API: the operations written here, every body schema generated
+// from src/schema (zod). docs/openapi.json is this object (`npm run openapi` writes it, `websift openapi`
+// prints it); tests validate real handler responses against the same schemas.
+
+import { z } from 'zod';
+import { requestSchemas, responseSchemas } from '../schema/index.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const int = { type: 'integer' } as const;
@@ -19,7 +23,7 @@ const commonErrors = {
     'WWW-Authenticate': { schema: { const: 'Bearer' } },
   }),
   '402': errorReply('Not enough credits for the worst case of the request; nothing was charged', ref('InsufficientCreditsError')),
-  '413': errorReply('Request body larger than the limit (64 KiB by default)'),
+  '413': errorReply('Request body larger than the limit (64 KiB by default)', ref('PayloadTooLargeError')),
   '429': errorReply('Rate limit exceeded', ref('RateLimitError'), {
     'Retry-After': { schema: int, description: 'Seconds to wait' },
     'RateLimit-Policy': { schema: str, example: '"default";q=20;w=1' },
@@ -71,184 +75,26 @@ const searchReplies = {
   '503': errorReply('The search could not be completed after automatic retries; never charged', ref('SearchError')),
 };
 
-const errorMetadata = {
-  type: 'object',
-  required: ['status', 'response_time', 'timestamp'],
-  additionalProperties: false,
-  properties: { status: { const: 'error' }, response_time: int, timestamp },
-};
+/** The components of one io side ('input': requests as sent, 'output': responses as written). */
+function componentSchemas(bodies: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, object> {
+  const registry = z.registry<{ id: string }>();
+  for (const [id, schema] of Object.entries(bodies)) registry.add(schema, { id });
+  const { schemas } = z.toJSONSchema(registry, {
+    io,
+    uri: (id) => `#/components/schemas/${id}`,
+    override: ({ jsonSchema }) => {
+      // A documented format says it all (zod adds its long regex); ±2^53-1 are zod's int() bounds, not ours.
+      if (jsonSchema.format !== undefined) delete jsonSchema.pattern;
+      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
+      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
+    },
+  });
+  return Object.fromEntries(
+    Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
+  );
+}
 
-const errorProperties = {
-  status: { const: 'error' },
-  error: str,
-  code: str,
-  retryable: bool,
-  metadata: errorMetadata,
-  problems: {
-    type: 'array',
-    items: { type: 'object', required: ['field', 'message'], properties: { field: str, message: str } },
-  },
-};
-const errorRequired = ['status', 'error', 'code', 'retryable', 'metadata'];
-
-const searchMetadata = {
-  type: 'object',
-  required: ['number_of_results', 'credits_used', 'from_cache', 'status', 'response_time', 'timestamp'],
-  additionalProperties: false,
-  properties: {
-    number_of_results: int,
-    credits_used: int,
-    from_cache: bool,
-    status: { enum: ['success', 'no_results'] },
-    response_time: { type: 'integer', description: 'Milliseconds' },
-    timestamp,
-    content_requested: int,
-    content_delivered: int,
-    no_results_verified: bool,
-    charged: bool,
-    message: str,
-  },
-};
-
-const schemas = {
-  SearchRequest: {
-    type: 'object',
-    required: ['q'],
-    properties: {
-      q: { type: 'string', minLength: 1, maxLength: 2000 },
-      include_content: { type: 'boolean', default: false },
-      content_results: { type: 'integer', minimum: 1, maximum: 10, default: 5 },
-      engine: { deprecated: true, description: 'Ignored; answers carry a Deprecation header' },
-      engines: { deprecated: true, description: 'Ignored; answers carry a Deprecation header' },
-    },
-  },
-  SearchResult: {
-    type: 'object',
-    required: ['title', 'url', 'snippet', 'position', 'engine'],
-    additionalProperties: false,
-    properties: {
-      title: str,
-      url: { type: 'string', format: 'uri' },
-      snippet: str,
-      position: { type: 'integer', minimum: 1 },
-      engine: { const: 'auto' },
-      content: { type: 'string', description: 'Markdown of the page; only with include_content, on success' },
-      content_error: {
-        enum: ['blocked', 'robots_disallowed', 'timeout', 'http', 'unsupported_content_type', 'too_large', 'network', 'empty'],
-      },
-    },
-  },
-  SearchResponse: {
-    type: 'object',
-    required: ['id', 'query', 'engines', 'results', 'metadata'],
-    additionalProperties: false,
-    properties: {
-      id: { type: 'string', format: 'uuid' },
-      query: str,
-      engines: { type: 'array', items: { const: 'auto' } },
-      results: { type: 'array', items: ref('SearchResult') },
-      metadata: searchMetadata,
-    },
-  },
-  EmptySearchResponse: {
-    type: 'object',
-    required: ['query', 'results', 'message', 'metadata'],
-    additionalProperties: false,
-    properties: {
-      query: str,
-      results: { type: 'array', maxItems: 0 },
-      message: str,
-      metadata: { ...searchMetadata, required: [...searchMetadata.required, 'no_results_verified', 'charged', 'message'] },
-    },
-  },
-  SearchError: {
-    type: 'object',
-    required: ['status', 'error', 'retryable', 'metadata'],
-    additionalProperties: false,
-    properties: { status: { const: 'error' }, error: str, retryable: { const: true }, metadata: errorMetadata },
-  },
-  Error: { type: 'object', required: errorRequired, additionalProperties: false, properties: errorProperties },
-  InsufficientCreditsError: {
-    type: 'object',
-    required: [...errorRequired, 'credits_required', 'credits_available'],
-    additionalProperties: false,
-    properties: { ...errorProperties, credits_required: int, credits_available: int },
-  },
-  RateLimitError: {
-    type: 'object',
-    required: [...errorRequired, 'retry_after'],
-    additionalProperties: false,
-    properties: { ...errorProperties, retry_after: { type: 'integer', minimum: 1 } },
-  },
-  ExtractRequest: {
-    type: 'object',
-    required: ['urls'],
-    properties: {
-      urls: { type: 'array', minItems: 1, maxItems: 10, items: { type: 'string', format: 'uri', maxLength: 2048 } },
-      format: { enum: ['markdown', 'html'], default: 'markdown' },
-      stealth: { type: 'boolean', default: false, description: 'Unavailable (400 stealth_unavailable) from 2026-11-01' },
-    },
-  },
-  ExtractResult: {
-    type: 'object',
-    required: ['url', 'success', 'status_code'],
-    additionalProperties: false,
-    properties: {
-      url: str,
-      success: bool,
-      markdown: str,
-      html: str,
-      status_code: int,
-      error: str,
-      error_type: {
-        enum: ['http', 'unsupported_content_type', 'too_large', 'robots_disallowed', 'blocked_address', 'timeout',
-          'network', 'too_many_redirects', 'invalid_url'],
-      },
-      stealth: { const: true },
-    },
-  },
-  ExtractResponse: {
-    type: 'object',
-    required: ['success', 'results', 'metadata'],
-    additionalProperties: false,
-    properties: {
-      success: bool,
-      results: { type: 'array', items: ref('ExtractResult') },
-      metadata: {
-        type: 'object',
-        required: ['total_urls', 'processed_urls', 'successful_crawls', 'failed_crawls', 'credits_used', 'response_time', 'timestamp'],
-        additionalProperties: false,
-        properties: {
-          total_urls: int,
-          processed_urls: int,
-          successful_crawls: int,
-          failed_crawls: int,
-          credits_used: int,
-          response_time: int,
-          timestamp,
-          stealth: { const: true },
-          cached_free: { type: 'integer', minimum: 1 },
-        },
-      },
-    },
-  },
-  UsageResponse: {
-    type: 'object',
-    required: ['organization', 'credits', 'requests', 'timestamp'],
-    additionalProperties: false,
-    properties: {
-      organization: str,
-      credits: { type: 'object', required: ['balance', 'used'], additionalProperties: false, properties: { balance: int, used: int } },
-      requests: {
-        type: 'object',
-        required: ['search', 'extract', 'total', 'free'],
-        additionalProperties: false,
-        properties: { search: int, extract: int, total: int, free: int },
-      },
-      timestamp,
-    },
-  },
-};
+const schemas = { ...componentSchemas(requestSchemas, 'input'), ...componentSchemas(responseSchemas, 'output') };
 
 /** The OpenAPI 3.1 description of the HTTP API (the same document as docs/openapi.json and `websift openapi`). */
 export const openapi = {
@@ -257,7 +103,9 @@ export const openapi = {
     title: 'websift',
     version: '0.1.0',
     description: 'Web search and page extraction, paid in credits per organization. See docs/http.md.',
+    license: { name: 'MIT', identifier: 'MIT' },
   },
+  servers: [{ url: 'http://127.0.0.1:8080', description: '`websift serve` (default address); mount it anywhere with basePath' }],
   components: {
     securitySchemes: {
       bearer: { type: 'http', scheme: 'bearer' },
@@ -268,9 +116,10 @@ export const openapi = {
   security: [{ bearer: [] }],
   paths: {
     '/api/search': {
-      get: { operationId: 'searchGet', security: [{ bearer: [] }, { apiKeyHeader: [] }], parameters: searchParameters, responses: searchReplies },
+      get: { operationId: 'searchGet', summary: 'Search the web (query string)', security: [{ bearer: [] }, { apiKeyHeader: [] }], parameters: searchParameters, responses: searchReplies },
       post: {
         operationId: 'search',
+        summary: 'Search the web (JSON body)',
         security: [{ bearer: [] }, { apiKeyHeader: [] }],
         parameters: [idempotencyKeyParameter],
         requestBody: { required: true, ...json(ref('SearchRequest')) },
@@ -280,6 +129,7 @@ export const openapi = {
     '/api/crawl': {
       post: {
         operationId: 'extract',
+        summary: 'Extract pages as Markdown or HTML',
         parameters: [idempotencyKeyParameter],
         requestBody: { required: true, ...json(ref('ExtractRequest')) },
         responses: {
@@ -297,6 +147,7 @@ export const openapi = {
     '/api/usage': {
       get: {
         operationId: 'usage',
+        summary: 'Credit balance and request counts',
         description: 'Free of charge; bearer token only',
         responses: {
           '200': { description: 'Credit balance and request counts', ...json(ref('UsageResponse')) },

@@ -1,15 +1,15 @@
 // Maps a GET query string to the typed search parameters the engine takes (the same shape as the POST body).
 
 import { InvalidRequestError, type FieldProblem } from '../errors.js';
-import type { SearchRequest } from '../types.js';
 
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 /** Parameters that may appear once; unknown parameters are ignored like unknown body fields. */
 const SINGLE = ['q', 'include_content', 'content_results'] as const;
 
-export function searchParamsFromQuery(query: URLSearchParams): SearchRequest {
+/** The query string as a search body in wire JSON (not yet validated: the engine does that). */
+export function searchParamsFromQuery(query: URLSearchParams): Record<string, unknown> {
   const problems: FieldProblem[] = [];
-  const params: SearchRequest = {};
+  const params: Record<string, unknown> = {};
   for (const name of SINGLE) {
     const values = query.getAll(name);
     if (values.length > 1) problems.push({ field: name, message: `given ${values.length} times; send it once` });

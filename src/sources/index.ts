@@ -1,6 +1,6 @@
 // websift/sources: the search source factories.
 export { localIndex } from './local-index.js';
-export type { LocalIndex, LocalIndexOptions } from './local-index.js';
+export type { LocalIndex, LocalIndexOptions, BetterSqlite3Database } from './local-index.js';
 export type { IndexDocument } from './extracted-docs.js';
 export { searxng } from './searxng.js';
 export type { SearxngOptions } from './searxng.js';

@@ -14,10 +14,21 @@ import { checkContext } from './http.js';
 import { parseSite, urlFilter } from './operators.js';
 import { INDEX_SCHEMA, normaliseDocument } from './local-index-schema.js';
 
+/**
+ * An open better-sqlite3 `Database`, typed by the few members every one has, so these declarations
+ * compile for consumers without @types/better-sqlite3 (a devDependency here).
+ */
+export interface BetterSqlite3Database {
+  prepare(source: string): unknown;
+  exec(source: string): unknown;
+  close(): unknown;
+  readonly open: boolean;
+}
+
 /** Options of `localIndex`. */
 export interface LocalIndexOptions {
   /** A file path, ':memory:', or an open better-sqlite3 database (left open by close()). */
-  database: string | Database.Database;
+  database: string | BetterSqlite3Database;
   /** Source id; default 'local'. */
   id?: string;
   /** Weight of a title match relative to a body match in bm25 ranking; default 10. */
@@ -72,7 +83,7 @@ export function localIndex(options: LocalIndexOptions): LocalIndex {
   const titleWeight = options.titleWeight ?? 10;
   if (!(Number.isFinite(titleWeight) && titleWeight > 0)) throw new RangeError('localIndex: titleWeight must be a positive number');
   const owned = typeof options.database === 'string';
-  const db = owned ? new Database(options.database as string) : (options.database as Database.Database);
+  const db = owned ? new Database(options.database as string) : (options.database as unknown as Database.Database);
   const clock = options.clock ?? systemClock;
   const lockWaitMs = options.lockWaitMs ?? DEFAULT_LOCK_WAIT_MS;
   if (!(Number.isFinite(lockWaitMs) && lockWaitMs >= 0)) throw new RangeError('localIndex: lockWaitMs must be a non-negative number');

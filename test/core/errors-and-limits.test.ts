@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { InsufficientCreditsError, RateLimitError, SearchUnavailableError, UnauthorizedError } from '../../src/errors.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
+import type { SearchParams } from '../../src/types.js';
 import { hits, rejection, testEngine } from './helpers.js';
 
 const acme = { organization: 'acme' };
@@ -82,7 +83,7 @@ describe('400', () => {
     const t = testEngine({ sources: [scriptedSource('s', () => hits(1))] });
     await t.engine.admin.createOrganization('acme', { credits: 3 });
     await t.clock.advance(1234);
-    const error = await rejection(t.engine.search({ q: '', include_content: 2, content_results: 'ten' }, acme));
+    const error = await rejection(t.engine.search({ q: '', include_content: 2, content_results: 'ten' } as unknown as SearchParams, acme));
     expect(error.status).toBe(400);
     expect(error.body).toMatchObject({ status: 'error', code: 'invalid_request', retryable: false });
     expect(error.body.problems.map((p: { field: string }) => p.field)).toEqual(['q', 'include_content', 'content_results']);

@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ContentFetcher } from '../../src/core/search.js';
 import { scriptedSource, type ScriptedSource } from '../../src/testing/scripted-source.js';
-import type { SearchResponse } from '../../src/types.js';
+import type { SearchParams, SearchResponse } from '../../src/types.js';
 import { hits, notice, rejection, testEngine, type TestEngine } from './helpers.js';
 
 const MIN = 60_000;
@@ -110,7 +110,7 @@ describe('rule 2: free repeats within 5 minutes of the charged request, per orga
     expect(c.metadata.credits_used).toBe(1);
     const c2 = await withContent.run(withContent.engine.search({ q: 'news', include_content: true, content_results: 6 }, acme));
     expect(c2.metadata.credits_used).toBe(1);
-    const again = await withContent.run(withContent.engine.search({ q: 'news', include_content: 'true', content_results: '6' }, acme));
+    const again = await withContent.run(withContent.engine.search({ q: 'news', include_content: 'true', content_results: '6' } as unknown as SearchParams, acme));
     expect(again.metadata).toMatchObject({ credits_used: 0, from_cache: true });
   });
 

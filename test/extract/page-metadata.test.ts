@@ -9,6 +9,7 @@ import { InvalidRequestError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { PageServer } from '../../src/testing/page-server.js';
+import type { ExtractParams } from '../../src/types.js';
 import type { SearchResponse } from '../../src/types.js';
 import { article, balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from './helpers.js';
 
@@ -166,7 +167,7 @@ describe('page metadata through the engine', () => {
   it('include_links: "yes" is a 400 naming the field, and nothing is charged', async () => {
     const before = await balance(s.engine);
     const hits = s.hits('/rich');
-    const error = await s.engine.extract({ urls: [server.url('/rich')], include_links: 'yes' }, ORG).catch((e: unknown) => e);
+    const error = await s.engine.extract({ urls: [server.url('/rich')], include_links: 'yes' } as unknown as ExtractParams, ORG).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as InvalidRequestError).status).toBe(400);
     expect((error as InvalidRequestError).code).toBe('invalid_request');

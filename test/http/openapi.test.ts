@@ -1,4 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/http/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
@@ -6,6 +9,8 @@ import { harness, postJson, type Harness } from './harness.js';
 import { responseSchema, validate } from './schema.js';
 
 const doc = openapi as unknown as Record<string, unknown>;
+const root = fileURLToPath(new URL('../../', import.meta.url));
+const redocly = createRequire(import.meta.url).resolve('@redocly/cli/bin/cli.js');
 
 async function expectDocumented(h: Harness, path: string, init: RequestInit & { key?: string | null }, status: number) {
   const res = await h.call(path, init);
@@ -18,8 +23,29 @@ async function expectDocumented(h: Harness, path: string, init: RequestInit & { 
 }
 
 describe('OpenAPI document', () => {
-  it('docs/openapi.json is the exported document (regenerate with `websift openapi > docs/openapi.json`)', () => {
-    expect(JSON.parse(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8'))).toEqual(openapi);
+  it('docs/openapi.json is what the schemas produce, byte for byte (regenerate with `npm run openapi`)', () => {
+    expect(readFileSync(new URL('../../docs/openapi.json', import.meta.url), 'utf8')).toBe(`${JSON.stringify(openapi, null, 2)}\n`);
+  });
+
+  it("passes Redocly's recommended rules with no error and no warning (npm run lint:openapi)", () => {
+    const run = spawnSync(process.execPath, [redocly, 'lint', 'docs/openapi.json', '--extends=recommended', '--format=json'], {
+      cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+    });
+    const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: object; problems: unknown[] };
+    expect(report.problems).toEqual([]);
+    expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    expect(run.status).toBe(0);
+  }, 60_000);
+
+  it('documents the fields added to results and requests', () => {
+    const schemas = openapi.components.schemas as Record<string, { properties: Record<string, { description?: string }> }>;
+    expect(Object.keys(schemas['PageMetadata']!.properties).sort()).toEqual(
+      ['canonical_url', 'description', 'final_url', 'language', 'modified_time', 'published_time', 'site_name', 'title'],
+    );
+    expect(schemas['ExtractResult']!.properties['links']!.description).toMatch(/include_links/);
+    expect(schemas['ExtractResult']!.properties['metadata']!.description).toBeTruthy();
+    expect(schemas['SearchResult']!.properties['metadata']!.description).toMatch(/content/);
+    expect(schemas['ExtractRequest']!.properties['include_links']).toMatchObject({ type: 'boolean', default: false });
   });
 
   it('describes the three endpoints with their methods', () => {

@@ -11,7 +11,9 @@ import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, isBusy, withLockWait } from './l
 import { currentProcess, processAlive, type ProcessIdentity } from './process-alive.js';
 import { migrate } from './schema.js';
 
-export type Durability = 'full' | 'normal';
+import type { Durability } from './durability.js';
+
+export type { Durability };
 
 export interface SqliteOptions {
   /** File path, or ':memory:' (the default). */
