@@ -29,6 +29,7 @@ export type * from './types.js';
 export type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts, RequestKind, IdempotencyClaim, ClaimOutcome } from './ports/ledger.js';
 export { IDEMPOTENCY_TTL_MS } from './ports/ledger.js';
 export { isIdempotentReplay } from './core/idempotency.js';
+export { isNoResults } from './core/search-answer.js';
 export type { CacheStore } from './ports/cache.js';
 export type { KeyStore, StoredKey } from './ports/key-store.js';
 export type { Fetcher, FetchOptions, RawResponse } from './ports/fetcher.js';

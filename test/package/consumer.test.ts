@@ -28,7 +28,7 @@ const compilerOptions = {
 };
 
 const consumer = `
-import { createEngine, isWebsiftError, type ErrorCode, type ExtractParams, type SearchAnswer, type SearchParams } from 'websift';
+import { createEngine, isNoResults, isWebsiftError, type ErrorCode, type ExtractParams, type SearchAnswer, type SearchParams } from 'websift';
 import { scriptedSource, startPageServer } from 'websift/testing';
 
 // @ts-expect-error q must be a string
@@ -47,6 +47,12 @@ export function describeAnswer(r: SearchAnswer): string {
   // @ts-expect-error a success answer's metadata has no 'charged'
   void r.metadata.charged;
   return 'id' in r ? r.id + ' ' + String(r.results.length) : 'impossible';
+}
+
+/** Compile-time: isNoResults narrows the answer itself. */
+export function describeWithGuard(r: SearchAnswer): string {
+  if (isNoResults(r)) return r.message + String(r.metadata.charged);
+  return r.id + r.engines[0];
 }
 
 const pages = await startPageServer({
