@@ -13,9 +13,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../src/adapters/system-clock.js';
-import { parseQuery } from '../src/core/query.js';
-import { createRouter } from '../src/core/router.js';
-import { SourceError } from '../src/core/source-error.js';
+import { parseQuery } from '../src/core/search/query.js';
+import { createRouter } from '../src/core/router/router.js';
+import { SourceError } from '../src/core/router/source-error.js';
 import { createEngine } from '../src/index.js';
 import type { Clock, SearchSource } from '../src/types.js';
 

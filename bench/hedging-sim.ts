@@ -1,7 +1,7 @@
 // The hedging simulation behind bench/hedging.ts: two scripted sources with long-tailed latencies,
 // 1,000 searches in virtual time (ManualClock), search latency measured on the clock.
 
-import { createRouter } from '../src/core/router.js';
+import { createRouter } from '../src/core/router/router.js';
 import { ManualClock } from '../src/testing/manual-clock.js';
 import { scriptedSource } from '../src/testing/scripted-source.js';
 import type { SearchQuery } from '../src/types.js';

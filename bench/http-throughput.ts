@@ -17,7 +17,7 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { createEngine } from '../src/engine.js';
+import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler, type FetchHandler } from '../src/http/index.js';
 import { scriptedSource } from '../src/testing/index.js';
 

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { openSqlite } from '../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../src/adapters/sqlite/ledger.js';
-import { timeOrderedIds } from '../src/core/request-id.js';
+import { timeOrderedIds } from '../src/core/books/request-id.js';
 
 const REPS = 9;
 const HOUR = 3_600_000;

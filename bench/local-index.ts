@@ -6,7 +6,7 @@
 
 import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
-import { parseQuery } from '../src/core/query.js';
+import { parseQuery } from '../src/core/search/query.js';
 import { toFtsPlan } from '../src/sources/fts-query.js';
 import { localIndex } from '../src/sources/local-index.js';
 

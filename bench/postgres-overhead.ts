@@ -11,7 +11,7 @@ import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { Redis } from 'ioredis';
-import { createEngine } from '../src/engine.js';
+import { createEngine } from '../src/engine/create-engine.js';
 import { scriptedSource } from '../src/testing/index.js';
 import { POSTGRES_URL, REDIS_URL, uniqueName } from '../test/support/services.js';
 

@@ -1,6 +1,6 @@
 // websift: the embeddable search-and-extraction engine.
-export { createEngine } from './engine.js';
-export type { EngineOptions } from './core/engine-options.js';
+export { createEngine } from './engine/index.js';
+export type { EngineOptions } from './engine/index.js';
 import { htmlToMarkdown as convertHtmlToMarkdown } from './convert/html-to-markdown.js';
 import type { HtmlToMarkdownOptions } from './convert/markdown-options.js';
 export type { HtmlToMarkdownOptions };
@@ -28,8 +28,8 @@ export type { ErrorBody, FieldProblem, ErrorTiming, RateLimitInfo } from './erro
 export type * from './types.js';
 export type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts, RequestKind, IdempotencyClaim, ClaimOutcome } from './ports/ledger.js';
 export { IDEMPOTENCY_TTL_MS } from './ports/ledger.js';
-export { isIdempotentReplay } from './core/idempotency.js';
-export { isNoResults } from './core/search-answer.js';
+export { isIdempotentReplay } from './core/books/index.js';
+export { isNoResults } from './core/search/index.js';
 export type { CacheStore } from './ports/cache.js';
 export type { KeyStore, StoredKey } from './ports/key-store.js';
 export type { Fetcher, FetchOptions, RawResponse } from './ports/fetcher.js';
@@ -44,13 +44,13 @@ export type { PlaywrightRenderer, PlaywrightRendererOptions } from './render/pla
 export type { RobotsPolicy } from './fetch/robots.js';
 // Custom Fetcher and Renderer adapters report per-URL failures with this (its `type` is the error_type).
 export { FetchFailure, isFetchFailure } from './ports/fetcher.js';
-export { SourceError, isSourceError } from './core/source-error.js';
+export { SourceError, isSourceError } from './core/router/index.js';
 export type { Renderer, RenderOptions, RenderedPage } from './ports/renderer.js';
 export type { RateLimitPolicy } from './core/rate-limit.js';
 export type { RateLimiter, RateDecision } from './ports/rate-limiter.js';
 export type { KeyEvents } from './ports/key-events.js';
 export type { Flights } from './ports/flights.js';
-export type { RepeatEntry } from './core/repeat-window.js';
-export type { ConfirmedEmpty } from './core/empty-cache.js';
+export type { RepeatEntry } from './core/books/index.js';
+export type { ConfirmedEmpty } from './core/search/index.js';
 export type { CachedPage } from './core/extract/run-extract.js';
-export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './core/router.js';
+export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './core/router/index.js';

@@ -10,7 +10,7 @@
 
 import type { CacheStore } from '../ports/cache.js';
 import type { Clock } from '../types.js';
-import { repeatWindowPartition, type RepeatEntry } from '../core/repeat-window.js';
+import { repeatWindowPartition, type RepeatEntry } from '../core/books/index.js';
 
 export interface PartitionedLruOptions {
   clock: Clock;

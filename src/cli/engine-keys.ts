@@ -2,7 +2,7 @@
 // every key of EngineOptions, so a new engine option fails the typecheck here until the CLI decides
 // about it: no second, hand-kept list that can fall behind.
 
-import type { EngineOptions } from '../core/engine-options.js';
+import type { EngineOptions } from '../engine/index.js';
 
 /** config: plain JSON, passed through; flag: set by a CLI flag or the config's own field; code: objects or functions, for embedders only. */
 type Where = 'config' | { flag: string } | 'code';

@@ -3,7 +3,7 @@
 // the local index in its own SQLite file. The local index is the first source, then the config's.
 
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
-import { createEngine } from '../engine.js';
+import { createEngine } from '../engine/index.js';
 import { localIndex, type LocalIndex } from '../sources/local-index.js';
 import type { Engine, SearchSource } from '../types.js';
 import { CliError } from './cli-error.js';

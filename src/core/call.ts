@@ -1,7 +1,7 @@
 // One engine call as the core sees it: who it is for, when it started, the caller's cancellation, and
-// how its credits are held (set by core/idempotency.ts for a call with an idempotency key).
+// how its credits are held (set by core/books/idempotency.ts for a call with an idempotency key).
 
-import type { HoldOptions } from './credits.js';
+import type { HoldOptions } from './books/index.js';
 
 export interface Call {
   org: string;

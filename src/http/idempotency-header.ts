@@ -4,7 +4,7 @@
 // header, so the problem names the header instead.
 
 import { InvalidRequestError } from '../errors.js';
-import { IDEMPOTENCY_KEY_FIELD, isIdempotentReplay } from '../core/idempotency.js';
+import { IDEMPOTENCY_KEY_FIELD, isIdempotentReplay } from '../core/books/index.js';
 import type { ApiRequest } from './exchange.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

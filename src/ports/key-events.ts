@@ -1,5 +1,5 @@
 // The KeyEvents port: tells every instance that an API key was revoked, so that each one's cache of
-// recently authenticated keys (src/core/api-keys.ts) drops it at once instead of after its TTL.
+// recently authenticated keys (src/core/books/api-keys.ts) drops it at once instead of after its TTL.
 
 export interface KeyEvents {
   /** Announces the revocation of the key with this SHA-256 digest to every subscribed instance. */

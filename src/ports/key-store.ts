@@ -1,5 +1,5 @@
 // The KeyStore port: API keys, stored only as SHA-256 digests (hex). Hashing, generation and the
-// constant-time comparison live in the core (src/core/api-keys.ts); a store only keeps rows.
+// constant-time comparison live in the core (src/core/books/api-keys.ts); a store only keeps rows.
 
 export interface StoredKey {
   /** SHA-256 hex digest of the plaintext key. */

@@ -1,7 +1,7 @@
 // Brave Search API, web search (`GET {baseUrl}/res/v1/web/search`, key in `X-Subscription-Token`).
 // Errors come as `{ "type": "ErrorResponse", "error": { "status", "code", "detail", "meta" } }`.
 
-import { SourceError } from '../core/source-error.js';
+import { SourceError } from '../core/router/index.js';
 import type { SearchSource } from '../types.js';
 import { absoluteUrl, baseUrlOption, badResponse, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, requiredString, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';

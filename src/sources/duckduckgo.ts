@@ -3,7 +3,7 @@
 // back empty although results exist), hence `unreliableEmpties`.
 
 import { parseHTML } from 'linkedom';
-import { SourceError } from '../core/source-error.js';
+import { SourceError } from '../core/router/index.js';
 import type { SearchSource, SourceResult } from '../types.js';
 import { absoluteUrl, badResponse, baseUrlOption, checkContext, type RemoteSourceOptions, send, statusError } from './http.js';
 import { cleanText } from './html-text.js';

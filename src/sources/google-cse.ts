@@ -1,7 +1,7 @@
 // Google Programmable Search Engine, Custom Search JSON API (`GET {baseUrl}/customsearch/v1`, `key` + `cx`).
 // Errors use Google's standard shape: `{ "error": { "code", "message", "errors": [{ "reason" }], "status", "details" } }`.
 
-import { SourceError } from '../core/source-error.js';
+import { SourceError } from '../core/router/index.js';
 import type { SearchSource } from '../types.js';
 import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, requiredString, send, statusError, str } from './http.js';
 import { cleanText } from './html-text.js';

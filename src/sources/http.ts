@@ -2,7 +2,7 @@
 // Adapters build a request and read the reply; transport failures, aborts, size caps, Retry-After and
 // the generic status classes are handled here once.
 
-import { SourceError } from '../core/source-error.js';
+import { SourceError } from '../core/router/index.js';
 import type { Clock, SourceContext } from '../types.js';
 import { DEFAULT_USER_AGENT } from '../project.js';
 

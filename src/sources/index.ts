@@ -13,5 +13,5 @@ export type { DuckduckgoOptions } from './duckduckgo.js';
 export { wikipedia } from './wikipedia.js';
 export type { WikipediaOptions } from './wikipedia.js';
 export type { FetchFn, RemoteSourceOptions } from './http.js';
-export { SourceError, isSourceError } from '../core/source-error.js';
-export type { SourceErrorReason } from '../core/source-error.js';
+export { SourceError, isSourceError } from '../core/router/index.js';
+export type { SourceErrorReason } from '../core/router/index.js';

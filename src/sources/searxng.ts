@@ -1,7 +1,7 @@
 // SearXNG JSON API (`GET {baseUrl}/search?format=json`). SearXNG is a metasearch engine: the instance's
 // enabled engines answer, and `unresponsive_engines` lists the ones that failed this time.
 
-import { SourceError } from '../core/source-error.js';
+import { SourceError } from '../core/router/index.js';
 import type { SearchSource } from '../types.js';
 import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJson, type RemoteSourceOptions, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';

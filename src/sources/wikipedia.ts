@@ -2,7 +2,7 @@
 // MediaWiki reports API errors inside a 200 body (`{ "error": { "code", "info" } }`).
 // It searches one wiki, so `site:` and `filetype:` are answered here, not by the API.
 
-import { SourceError } from '../core/source-error.js';
+import { SourceError } from '../core/router/index.js';
 import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../types.js';
 import { badResponse, baseUrlOption, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, retryAfterMs, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';

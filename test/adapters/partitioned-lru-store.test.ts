@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import {
   DEFAULT_MAX_PER_PARTITION, SWEEP_INTERVAL_MS, partitionedLruStore, repeatWindowStore,
 } from '../../src/adapters/partitioned-lru-store.js';
-import { repeatWindowPartition } from '../../src/core/repeat-window.js';
+import { repeatWindowPartition } from '../../src/core/books/repeat-window.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 
 const byPrefix = (key: string) => key.split('/')[0]!;

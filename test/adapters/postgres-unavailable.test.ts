@@ -7,7 +7,7 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/engine/create-engine.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { openPostgres, postgresKeyStore, postgresLedger } from '../../src/postgres/index.js';

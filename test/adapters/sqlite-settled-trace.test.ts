@@ -13,7 +13,7 @@ import { sqliteKeyStore } from '../../src/adapters/sqlite/key-store.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { SCHEMA_VERSION } from '../../src/adapters/sqlite/schema.js';
 import { OPEN_CHUNKS } from '../../src/adapters/sqlite/trace-pruner.js';
-import { timeOrderedIds } from '../../src/core/request-id.js';
+import { timeOrderedIds } from '../../src/core/books/request-id.js';
 import type { Ledger } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 

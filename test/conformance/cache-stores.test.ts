@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { lruCacheStore } from '../../src/adapters/lru-cache-store.js';
 import { partitionedLruStore, repeatWindowStore } from '../../src/adapters/partitioned-lru-store.js';
-import { repeatWindowPartition } from '../../src/core/repeat-window.js';
+import { repeatWindowPartition } from '../../src/core/books/repeat-window.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { pageCacheStore } from '../../src/adapters/page-cache-store.js';
 import type { CachedPage } from '../../src/core/extract/run-extract.js';

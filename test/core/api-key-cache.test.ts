@@ -1,4 +1,4 @@
-// The cache of live API keys (src/core/api-keys.ts KeyCache) behind engine.authenticate: it spares the
+// The cache of live API keys (src/core/books/api-keys.ts KeyCache) behind engine.authenticate: it spares the
 // key store a lookup per request, yet a revocation through this engine is immediate, one made by
 // another process on the same file is seen within the TTL, and unknown keys are never cached.
 
@@ -9,8 +9,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
 import { sqliteKeyStore } from '../../src/adapters/sqlite/key-store.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
-import { Accounts } from '../../src/core/accounts.js';
-import { KeyCache } from '../../src/core/api-keys.js';
+import { Accounts } from '../../src/core/books/accounts.js';
+import { KeyCache } from '../../src/core/books/api-keys.js';
 import { createEngine } from '../../src/index.js';
 import type { KeyStore } from '../../src/ports/key-store.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { contentPrice, searchPrice, searchReserve } from '../../src/core/billing.js';
+import { contentPrice, searchPrice, searchReserve } from '../../src/core/books/billing.js';
 
 describe('search prices', () => {
   it('bills include_content by pages delivered: 0 → 1, 1–5 → 3, 6–10 → 6', () => {

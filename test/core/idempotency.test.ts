@@ -1,4 +1,4 @@
-// Idempotency keys through the engine (core/idempotency.ts): every claim outcome, one charge per key,
+// Idempotency keys through the engine (core/books/idempotency.ts): every claim outcome, one charge per key,
 // the first answer replayed exactly, the 24 h edges, two engines on one SQLite file, and a crash between
 // the charge and the stored answer.
 

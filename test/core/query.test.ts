@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseQuery, queryText, searchKey } from '../../src/core/query.js';
+import { parseQuery, queryText, searchKey } from '../../src/core/search/query.js';
 
 describe('parseQuery', () => {
   it('splits phrases, site:, -site:, filetype: and terms', () => {

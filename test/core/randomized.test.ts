@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { ContentFetcher } from '../../src/core/search.js';
+import type { ContentFetcher } from '../../src/core/search/search.js';
 import { createEngine } from '../../src/index.js';
 import { isWebsiftError } from '../../src/errors.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';

@@ -1,8 +1,8 @@
 // Reservation ids: UUIDv7 from the engine's Clock, so the ledger's trace is written in time order.
 
 import { describe, expect, it } from 'vitest';
-import { Credits } from '../../src/core/credits.js';
-import { timeOrderedIds } from '../../src/core/request-id.js';
+import { Credits } from '../../src/core/books/credits.js';
+import { timeOrderedIds } from '../../src/core/books/request-id.js';
 import type { Ledger, Reservation } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';

@@ -1,7 +1,7 @@
 // Spec "Credits: search", every row, and both sides of the 5-minute repeat window.
 
 import { beforeEach, describe, expect, it } from 'vitest';
-import type { ContentFetcher } from '../../src/core/search.js';
+import type { ContentFetcher } from '../../src/core/search/search.js';
 import { scriptedSource, type ScriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchParams, SearchResponse } from '../../src/types.js';
 import { hits, notice, rejection, testEngine, type TestEngine } from './helpers.js';

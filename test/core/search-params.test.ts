@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/errors.js';
-import { parseSearchParams } from '../../src/core/search-params.js';
+import { parseSearchParams } from '../../src/core/search/params.js';
 
 const problemsOf = (body: unknown) => {
   try {

@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { ManualClock, scriptedSource } from '../../src/testing/index.js';
-import { parseQuery } from '../../src/core/query.js';
+import { parseQuery } from '../../src/core/search/query.js';
 import { systemClock } from '../../src/adapters/system-clock.js';
 
 const ctx = () => ({ signal: new AbortController().signal, limit: 10 });

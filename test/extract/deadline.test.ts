@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { clockDeadline, DeadlineError } from '../../src/core/extract/deadline.js';
-import { TIMER_CLEARED } from '../../src/core/router-timer.js';
+import { TIMER_CLEARED } from '../../src/core/router/timer.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Clock } from '../../src/types.js';
 

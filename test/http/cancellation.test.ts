@@ -4,7 +4,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
 import { ManualClock, scriptedSource, startPageServer } from '../../src/testing/index.js';
 import type { CallContext, Engine } from '../../src/types.js';

@@ -1,6 +1,6 @@
 // A real engine (in-memory SQLite, scripted sources, manual clock) behind the fetch handler.
 
-import { createEngine, type EngineOptions } from '../../src/engine.js';
+import { createEngine, type EngineOptions } from '../../src/engine/create-engine.js';
 import { createFetchHandler } from '../../src/http/index.js';
 import type { FetchHandlerOptions } from '../../src/http/index.js';
 import { ManualClock, scriptedSource, type Script } from '../../src/testing/index.js';

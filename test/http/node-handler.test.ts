@@ -1,7 +1,7 @@
 import { createServer, request as httpRequest, type Server } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/engine/create-engine.js';
 import { createNodeHandler } from '../../src/http/index.js';
 import type { FetchHandlerOptions } from '../../src/http/index.js';
 import { scriptedSource } from '../../src/testing/index.js';

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { sqliteKeyStore } from '../../src/adapters/sqlite/key-store.js';
-import { keyDigest } from '../../src/core/api-keys.js';
+import { keyDigest } from '../../src/core/books/api-keys.js';
 import type { KeyStore } from '../../src/ports/key-store.js';
 import { createEngine } from '../../src/index.js';
 import { redisKeyEvents, type RedisKeyEvents } from '../../src/redis/index.js';

@@ -1,7 +1,7 @@
 // Shared helpers for the router tests: a parsed query, a seeded random source, an event log.
 
 import type { SearchQuery, SourceResult } from '../../src/types.js';
-import type { SourceAttemptEvent } from '../../src/core/router.js';
+import type { SourceAttemptEvent } from '../../src/core/router/router.js';
 import { seededRandom } from '../../src/testing/seeded-random.js';
 
 export const query = (q: string): SearchQuery => ({

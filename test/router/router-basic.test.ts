@@ -2,8 +2,8 @@
 // per-attempt timeout, retries with backoff and the whole-route deadline, all on a manual clock.
 
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../../src/core/router.js';
-import { SourceError, SourceTimeoutError, RouteDeadlineError } from '../../src/core/source-error.js';
+import { createRouter } from '../../src/core/router/router.js';
+import { SourceError, SourceTimeoutError, RouteDeadlineError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchSource, SourceContext } from '../../src/types.js';

@@ -2,8 +2,8 @@
 // single trial, closed again on a good answer; auth / quota / config suspend; rate limits honour Retry-After.
 
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../../src/core/router.js';
-import { SourceError } from '../../src/core/source-error.js';
+import { createRouter } from '../../src/core/router/router.js';
+import { SourceError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
 import { hit, query } from './helpers.js';

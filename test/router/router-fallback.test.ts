@@ -2,9 +2,9 @@
 // sources are retried (with backoff, under the same deadline) only when no untried source is left.
 
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../../src/core/router.js';
+import { createRouter } from '../../src/core/router/router.js';
 import { SearchUnavailableError } from '../../src/errors.js';
-import { RouteDeadlineError } from '../../src/core/source-error.js';
+import { RouteDeadlineError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { hits, rejection, testEngine } from '../core/helpers.js';

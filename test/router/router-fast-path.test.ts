@@ -4,9 +4,9 @@
 // 0 ms) is never hedged before it even had to wait.
 
 import { describe, expect, it } from 'vitest';
-import { createRouter } from '../../src/core/router.js';
-import { ClockTimer, TIMER_CLEARED } from '../../src/core/router-timer.js';
-import { SourceTimeoutError } from '../../src/core/source-error.js';
+import { createRouter } from '../../src/core/router/router.js';
+import { ClockTimer, TIMER_CLEARED } from '../../src/core/router/timer.js';
+import { SourceTimeoutError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { Clock, SearchSource } from '../../src/types.js';

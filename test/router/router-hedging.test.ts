@@ -3,8 +3,8 @@
 // the search. Only lanes aborted because another had results are left out of the outcomes.
 
 import { describe, expect, it } from 'vitest';
-import { createRouter, type RouterOptions } from '../../src/core/router.js';
-import { RouteDeadlineError } from '../../src/core/source-error.js';
+import { createRouter, type RouterOptions } from '../../src/core/router/router.js';
+import { RouteDeadlineError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
 import type { SearchSource } from '../../src/types.js';

@@ -2,9 +2,9 @@
 // age); similar health keeps the configured order; the same seed and clock steps give the same run.
 
 import { describe, expect, it } from 'vitest';
-import { createRouter, type SourceAttemptEvent } from '../../src/core/router.js';
-import { SourceHealthTracker, HEALTH_HALF_LIFE_MS } from '../../src/core/router-health.js';
-import { costBucket } from '../../src/core/router-order.js';
+import { createRouter, type SourceAttemptEvent } from '../../src/core/router/router.js';
+import { SourceHealthTracker, HEALTH_HALF_LIFE_MS } from '../../src/core/router/health.js';
+import { costBucket } from '../../src/core/router/order.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { hit, query, seeded } from './helpers.js';

@@ -2,7 +2,7 @@
 // PostgreSQL books and the Redis shared state; two engines built that way act as one service.
 
 import { afterAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/engine/create-engine.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types.js';
 import { dropSchema } from '../support/postgres.js';

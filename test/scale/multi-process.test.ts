@@ -9,7 +9,7 @@
 
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine.js';
+import { createEngine } from '../../src/engine/create-engine.js';
 import { seededRandom } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types.js';
 import { adminPool, dropSchema } from '../support/postgres.js';

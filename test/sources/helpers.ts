@@ -1,6 +1,6 @@
 // Small helpers shared by the source tests.
 
-import { parseQuery } from '../../src/core/query.js';
+import { parseQuery } from '../../src/core/search/query.js';
 import type { SearchQuery, SourceContext } from '../../src/types.js';
 
 export const q = (text: string): SearchQuery => parseQuery(text);

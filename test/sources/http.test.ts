@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SourceError } from '../../src/core/source-error.js';
+import { SourceError } from '../../src/core/router/source-error.js';
 import { retryAfterMs, send } from '../../src/sources/http.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { type FixtureServer, startFixtureServer } from './fixture-server.js';

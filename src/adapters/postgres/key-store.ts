@@ -1,4 +1,4 @@
-// API keys on PostgreSQL: digests only (see src/core/api-keys.ts), in the schema's api_keys table, whose
+// API keys on PostgreSQL: digests only (see src/core/books/api-keys.ts), in the schema's api_keys table, whose
 // organization must exist (a foreign key). A digest is inserted once: a second insert of it rejects,
 // so a stored key is never rebound to another organization nor revived once revoked.
 

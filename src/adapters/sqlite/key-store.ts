@@ -1,4 +1,4 @@
-// API keys on SQLite: digests only (see src/core/api-keys.ts). Writes wait for a locked database on the
+// API keys on SQLite: digests only (see src/core/books/api-keys.ts). Writes wait for a locked database on the
 // event loop, then reject with LedgerUnavailableError (lock-wait.ts); lookups are reads (WAL: never locked out).
 
 import type { KeyStore, StoredKey } from '../../ports/key-store.js';

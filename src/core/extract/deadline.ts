@@ -3,7 +3,7 @@
 import { setMaxListeners } from 'node:events';
 import { limitedSignal, type TimeLimit } from '../../signals.js';
 import type { Clock } from '../../types.js';
-import { ClockTimer } from '../router-timer.js';
+import { ClockTimer } from '../router/index.js';
 
 export class DeadlineError extends Error {
   override name = 'TimeoutError' as const;

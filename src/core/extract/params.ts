@@ -3,7 +3,7 @@
 
 import { InvalidRequestError } from '../../errors.js';
 import { extractRequest, problemsOf, wireForms } from '../../schema/index.js';
-import { requireObjectBody } from '../search-params.js';
+import { requireObjectBody } from '../search/index.js';
 
 export { MAX_URLS } from '../../schema/extract.js';
 

@@ -5,9 +5,9 @@
 import { ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
 import type { CacheStore } from '../../ports/cache.js';
 import type { Clock, ExtractResponse, ExtractResultItem, PageMetadata } from '../../types.js';
-import { extractUrlPrice, REPEAT_WINDOW_MS } from '../billing.js';
-import type { Credits } from '../credits.js';
-import type { RepeatWindows } from '../repeat-window.js';
+import { extractUrlPrice, REPEAT_WINDOW_MS } from '../books/index.js';
+import type { Credits } from '../books/index.js';
+import type { RepeatWindows } from '../books/index.js';
 import type { Flights } from '../../ports/flights.js';
 import { parseFetchableUrl } from '../../fetch/url-check.js';
 import { timingSince } from '../timing.js';

@@ -1,9 +1,9 @@
 // The KeyStore conformance suite: every key store (SQLite, yours) must pass it. Keys are made and
-// looked up the way the engine does it (src/core/api-keys.ts: `ws_live_` keys, SHA-256 digests,
+// looked up the way the engine does it (src/core/books/api-keys.ts: `ws_live_` keys, SHA-256 digests,
 // constant-time compare), so "create → authenticate → revoke" is tested end to end over the store.
 
 import { randomBytes } from 'node:crypto';
-import { keyDigest, lookupKey, newApiKey } from '../../core/api-keys.js';
+import { keyDigest, lookupKey, newApiKey } from '../../core/books/index.js';
 import type { KeyStore } from '../../ports/key-store.js';
 import { suiteKit, type ConformanceOptions } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';

@@ -2,8 +2,8 @@
 // counters, unknown organizations and bad amounts.
 
 import { randomUUID } from 'node:crypto';
-import { Accounts } from '../../core/accounts.js';
-import { Credits } from '../../core/credits.js';
+import { Accounts } from '../../core/books/index.js';
+import { Credits } from '../../core/books/index.js';
 import type { KeyStore } from '../../ports/key-store.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types.js';

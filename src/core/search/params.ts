@@ -1,11 +1,11 @@
 // Validation of the search request body (contract §3) against its schema (src/schema/search.ts): every
 // bad field is listed in one 400.
 
-import { InvalidRequestError, type FieldProblem } from '../errors.js';
-import { BOOLEAN_MESSAGE, problemsOf, searchRequest, wireForms } from '../schema/index.js';
-import { DEFAULT_CONTENT_RESULTS } from '../schema/search.js';
+import { InvalidRequestError, type FieldProblem } from '../../errors.js';
+import { BOOLEAN_MESSAGE, problemsOf, searchRequest, wireForms } from '../../schema/index.js';
+import { DEFAULT_CONTENT_RESULTS } from '../../schema/search.js';
 
-export { DEFAULT_CONTENT_RESULTS, MAX_CONTENT_RESULTS, MAX_QUERY_LENGTH } from '../schema/search.js';
+export { DEFAULT_CONTENT_RESULTS, MAX_CONTENT_RESULTS, MAX_QUERY_LENGTH } from '../../schema/search.js';
 
 /** The parsed search (the wire body's type is types.ts's SearchParams). */
 export interface SearchParams {

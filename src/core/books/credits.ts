@@ -2,11 +2,11 @@
 // afterwards the actual price is charged and the rest released, in one ledger transaction.
 // Errors settle at 0, so no error outcome is ever charged. A call with an idempotency key passes it
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
-// earlier attempt already paid for reserves and settles nothing (core/idempotency.ts).
+// earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
-import { InsufficientCreditsError, UnauthorizedError } from '../errors.js';
-import type { Ledger, RequestKind } from '../ports/ledger.js';
-import type { Clock } from '../types.js';
+import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
+import type { Ledger, RequestKind } from '../../ports/ledger.js';
+import type { Clock } from '../../types.js';
 import { timeOrderedIds } from './request-id.js';
 
 export interface Hold {
@@ -20,7 +20,7 @@ export interface Hold {
   release(answered: boolean): Promise<void>;
 }
 
-/** How one call's credits are held: what core/idempotency.ts decided for it (nothing, for a call without a key). */
+/** How one call's credits are held: what core/books/idempotency.ts decided for it (nothing, for a call without a key). */
 export interface HoldOptions {
   /** The call's idempotency key: its charge marks the key's claim paid, in the same ledger transaction. */
   idempotencyKey?: string;

@@ -1,6 +1,6 @@
 // Query parsing (quoted phrases, site:, -site:, filetype:, terms) and query sameness.
 
-import type { SearchQuery } from '../types.js';
+import type { SearchQuery } from '../../types.js';
 
 /** Trims and collapses every run of whitespace to one space. */
 export function collapseWhitespace(q: string): string {

@@ -1,20 +1,20 @@
-// The search router: asks sources best-first (see router-order.ts), one lane per call (router-lane.ts),
+// The search router: asks sources best-first (see order.ts), one lane per call (lane.ts),
 // under a whole-route deadline on the Clock. A failure hands over to the next untried source at once;
 // failed sources are retried, after their backoff, only once no untried source is left. With hedging, when the current source has not answered within
 // its recent p95 latency, the next source is asked too; the first lane with results wins and the other is
 // aborted. See docs/router.md for the policy and the rule for which sources count as routed to.
 
-import type { SearchQuery, SearchSource, SourceHealth } from '../types.js';
+import type { SearchQuery, SearchSource, SourceHealth } from '../../types.js';
 import type { RouteOptions, RouteResult, Router, SourceOutcome } from './route-types.js';
-import { resolveRouterOptions, type ResolvedRouterOptions, type RouterOptions } from './router-options.js';
-import { SourceHealthTracker } from './router-health.js';
-import { rankSources, type RankedSource } from './router-order.js';
-import { runLane, type LaneResult } from './router-lane.js';
+import { resolveRouterOptions, type ResolvedRouterOptions, type RouterOptions } from './options.js';
+import { SourceHealthTracker } from './health.js';
+import { rankSources, type RankedSource } from './order.js';
+import { runLane, type LaneResult } from './lane.js';
 import { RouteDeadlineError } from './source-error.js';
-import { ClockTimer } from './router-timer.js';
+import { ClockTimer } from './timer.js';
 
-export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './router-options.js';
-export { ROUTER_DEFAULTS } from './router-options.js';
+export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './options.js';
+export { ROUTER_DEFAULTS } from './options.js';
 
 /** The Router port plus an operator hook. */
 export interface SearchRouter extends Router {

@@ -2,21 +2,21 @@
 // Order: free repeat (no credits needed) → reserve worst case (402) → confirmed-empty cache →
 // route → decide success / confirmed empty / unconfirmed empty / 503 → settle.
 
-import { SearchUnavailableError } from '../errors.js';
-import type { EmptySearchResponse, SearchResponse, SearchResultItem } from '../types.js';
-import type { Clock } from '../types.js';
-import { searchPrice, searchReserve } from './billing.js';
+import { SearchUnavailableError } from '../../errors.js';
+import type { EmptySearchResponse, SearchResponse, SearchResultItem } from '../../types.js';
+import type { Clock } from '../../types.js';
+import { searchPrice, searchReserve } from '../books/index.js';
 import { emptyMessage, judgeEmpty, type EmptyVerdict } from './confirmation.js';
-import type { Credits } from './credits.js';
+import type { Credits } from '../books/index.js';
 import type { ConfirmedEmptyCache } from './empty-cache.js';
 import { parseQuery, queryText, searchKey } from './query.js';
-import type { RepeatWindows } from './repeat-window.js';
-import type { Router } from './route-types.js';
-import type { SearchParams } from './search-params.js';
-import { emptyResponse, successResponse, toResultItems, type ContentCounts } from './search-response.js';
-import type { Flights } from '../ports/flights.js';
-import type { Call } from './call.js';
-import { timingSince } from './timing.js';
+import type { RepeatWindows } from '../books/index.js';
+import type { Router } from '../router/index.js';
+import type { SearchParams } from './params.js';
+import { emptyResponse, successResponse, toResultItems, type ContentCounts } from './response.js';
+import type { Flights } from '../../ports/flights.js';
+import type { Call } from '../call.js';
+import { timingSince } from '../timing.js';
 
 /** include_content hook: adds content/content_error to the first `count` results. */
 export type ContentFetcher = (

@@ -3,9 +3,9 @@
 // fast hash is enough (no password stretching needed).
 
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { KeyEvents } from '../ports/key-events.js';
-import type { KeyStore } from '../ports/key-store.js';
-import type { Clock } from '../types.js';
+import type { KeyEvents } from '../../ports/key-events.js';
+import type { KeyStore } from '../../ports/key-store.js';
+import type { Clock } from '../../types.js';
 
 export const KEY_PREFIX = 'ws_live_';
 /** Anything longer can't be one of our keys; refuse before hashing. */

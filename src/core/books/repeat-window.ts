@@ -1,8 +1,8 @@
 // Free-repeat windows (spec: 5 minutes from the charged request, per organization). A window opens
 // only when a request is charged and is never extended by the free repeats it serves.
 
-import type { CacheStore } from '../ports/cache.js';
-import type { Clock } from '../types.js';
+import type { CacheStore } from '../../ports/cache.js';
+import type { Clock } from '../../types.js';
 import { REPEAT_WINDOW_MS } from './billing.js';
 
 export interface RepeatEntry<T = unknown> {

@@ -1,28 +1,28 @@
-// createEngine: wires the storage (storage-wiring.ts: SQLite or PostgreSQL, in-process or Redis), the
+// createEngine: wires the storage (engine/storage.ts: SQLite or PostgreSQL, in-process or Redis), the
 // system clock, the router and the extraction pipeline to the core and guards every call the same way: organization → rate limit →
-// the work (search: core/search.ts; extract: core/extract/run-extract.ts, both under the call's
-// idempotency key: core/idempotency.ts), with error timing.
+// the work (search: core/search/search.ts; extract: core/extract/run-extract.ts, both under the call's
+// idempotency key: core/books/idempotency.ts), with error timing.
 
-import { systemClock } from './adapters/system-clock.js';
-import { Accounts } from './core/accounts.js';
-import { Credits } from './core/credits.js';
-import { ConfirmedEmptyCache } from './core/empty-cache.js';
-import { admit } from './core/rate-limit.js';
-import { RepeatWindows } from './core/repeat-window.js';
-import { createRouter } from './core/router.js';
-import { parseSearchParams } from './core/search-params.js';
-import { runSearch, type SearchDeps, type SearchSnapshot } from './core/search.js';
-import { parseExtractParams } from './core/extract/params.js';
-import { runExtract, type ExtractDeps } from './core/extract/run-extract.js';
-import { createExtraction } from './extract-wiring.js';
-import { createStorage } from './storage-wiring.js';
-import { runIdempotent } from './core/idempotency.js';
-import { stampError } from './core/timing.js';
-import { UnauthorizedError } from './errors.js';
-import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './core/engine-options.js';
-import type { CallContext, Engine } from './types.js';
+import { systemClock } from '../adapters/system-clock.js';
+import { Accounts } from '../core/books/index.js';
+import { Credits } from '../core/books/index.js';
+import { ConfirmedEmptyCache } from '../core/search/index.js';
+import { admit } from '../core/rate-limit.js';
+import { RepeatWindows } from '../core/books/index.js';
+import { createRouter } from '../core/router/index.js';
+import { parseSearchParams } from '../core/search/index.js';
+import { runSearch, type SearchDeps, type SearchSnapshot } from '../core/search/index.js';
+import { parseExtractParams } from '../core/extract/params.js';
+import { runExtract, type ExtractDeps } from '../core/extract/run-extract.js';
+import { createExtraction } from './extraction.js';
+import { createStorage } from './storage.js';
+import { runIdempotent } from '../core/books/index.js';
+import { stampError } from '../core/timing.js';
+import { UnauthorizedError } from '../errors.js';
+import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './options.js';
+import type { CallContext, Engine } from '../types.js';
 
-export type { EngineOptions } from './core/engine-options.js';
+export type { EngineOptions } from './options.js';
 
 /**
  * Creates a search-and-extraction engine: the books (credits, API keys, counters) in SQLite (default

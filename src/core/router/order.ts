@@ -3,8 +3,8 @@
 // order, which breaks every tie. Open breakers are left out. A half-open source keeps its place by cost:
 // ranking it last would starve it of the one trial call that can close it again.
 
-import type { SearchSource } from '../types.js';
-import type { SourceHealthTracker } from './router-health.js';
+import type { SearchSource } from '../../types.js';
+import type { SourceHealthTracker } from './health.js';
 
 export interface RankedSource {
   source: SearchSource;

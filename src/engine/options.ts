@@ -1,12 +1,12 @@
 // createEngine's options (storage, sources, clock, rate limit, the injectable ports; the extraction
-// options come from extract-wiring.ts) and their validation.
+// options come from engine/extraction.ts) and their validation.
 
-import type { ConfirmedEmpty } from './empty-cache.js';
-import type { RateLimitPolicy } from './rate-limit.js';
-import type { RepeatEntry } from './repeat-window.js';
-import type { CachedPage } from './extract/run-extract.js';
-import type { RouterOptions } from './router.js';
-import type { ContentFetcher } from './search.js';
+import type { ConfirmedEmpty } from '../core/search/index.js';
+import type { RateLimitPolicy } from '../core/rate-limit.js';
+import type { RepeatEntry } from '../core/books/index.js';
+import type { CachedPage } from '../core/extract/run-extract.js';
+import type { RouterOptions } from '../core/router/index.js';
+import type { ContentFetcher } from '../core/search/index.js';
 import type { Durability } from '../adapters/sqlite/durability.js';
 import type { CacheStore } from '../ports/cache.js';
 import type { Flights } from '../ports/flights.js';
@@ -17,7 +17,7 @@ import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types.js';
 import ipaddr from 'ipaddr.js';
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
-import type { ExtractionOptions } from '../extract-wiring.js';
+import type { ExtractionOptions } from './extraction.js';
 import type { PostgresOptions } from '../adapters/postgres/database.js';
 
 /** The PostgreSQL options createEngine passes on (it supplies the connection string and the clock). */
@@ -27,7 +27,7 @@ export type PostgresSettings = Pick<PostgresOptions, 'schema' | 'leaseMs' | 'poo
  * Options of `createEngine`; all optional. Bad values throw a TypeError or RangeError naming the option
  * when the engine is created. The extraction options (allowPrivateNetwork, allowEndpoints, fetcher,
  * renderer, userAgent, robots, deadlines, stealthRemovalDate…) are declared with the extraction
- * pipeline in src/extract-wiring.ts. Reference with defaults: docs/engine.md, "Options".
+ * pipeline in src/engine/extraction.ts. Reference with defaults: docs/engine.md, "Options".
  */
 export interface EngineOptions extends ExtractionOptions {
   /**

@@ -3,33 +3,33 @@
 // single flight in this process by default or in Redis for a `redis://` URL. An injected port always
 // wins, and is never closed by the engine; what is built here is closed by `close()`.
 
-import { lruCacheStore } from './adapters/lru-cache-store.js';
-import { repeatWindowStore } from './adapters/partitioned-lru-store.js';
-import { openPostgres } from './adapters/postgres/database.js';
-import { postgresKeyStore } from './adapters/postgres/key-store.js';
-import { postgresLedger } from './adapters/postgres/ledger.js';
-import { redisCacheStore } from './adapters/redis/cache-store.js';
-import { DEFAULT_PREFIX } from './adapters/redis/client.js';
-import { redisFlights } from './adapters/redis/flights.js';
-import { redisKeyEvents } from './adapters/redis/key-events.js';
-import { redisRateLimiter } from './adapters/redis/rate-limiter.js';
-import { openSqlite, type SqliteDatabase } from './adapters/sqlite/database.js';
-import { sqliteKeyStore } from './adapters/sqlite/key-store.js';
-import { sqliteLedger } from './adapters/sqlite/ledger.js';
-import { isPostgresUrl } from './adapters/storage-urls.js';
-import type { ConfirmedEmpty } from './core/empty-cache.js';
-import type { EngineOptions } from './core/engine-options.js';
-import type { CachedPage } from './core/extract/run-extract.js';
-import { DEFAULT_RATE_LIMIT, InProcessRateLimiter } from './core/rate-limit.js';
-import type { RepeatEntry } from './core/repeat-window.js';
-import { SingleFlight } from './core/single-flight.js';
-import type { CacheStore } from './ports/cache.js';
-import type { Flights } from './ports/flights.js';
-import type { KeyEvents } from './ports/key-events.js';
-import type { KeyStore } from './ports/key-store.js';
-import type { Ledger } from './ports/ledger.js';
-import type { RateLimiter } from './ports/rate-limiter.js';
-import type { Clock } from './types.js';
+import { lruCacheStore } from '../adapters/lru-cache-store.js';
+import { repeatWindowStore } from '../adapters/partitioned-lru-store.js';
+import { openPostgres } from '../adapters/postgres/database.js';
+import { postgresKeyStore } from '../adapters/postgres/key-store.js';
+import { postgresLedger } from '../adapters/postgres/ledger.js';
+import { redisCacheStore } from '../adapters/redis/cache-store.js';
+import { DEFAULT_PREFIX } from '../adapters/redis/client.js';
+import { redisFlights } from '../adapters/redis/flights.js';
+import { redisKeyEvents } from '../adapters/redis/key-events.js';
+import { redisRateLimiter } from '../adapters/redis/rate-limiter.js';
+import { openSqlite, type SqliteDatabase } from '../adapters/sqlite/database.js';
+import { sqliteKeyStore } from '../adapters/sqlite/key-store.js';
+import { sqliteLedger } from '../adapters/sqlite/ledger.js';
+import { isPostgresUrl } from '../adapters/storage-urls.js';
+import type { ConfirmedEmpty } from '../core/search/index.js';
+import type { EngineOptions } from './options.js';
+import type { CachedPage } from '../core/extract/run-extract.js';
+import { DEFAULT_RATE_LIMIT, InProcessRateLimiter } from '../core/rate-limit.js';
+import type { RepeatEntry } from '../core/books/index.js';
+import { SingleFlight } from '../core/single-flight.js';
+import type { CacheStore } from '../ports/cache.js';
+import type { Flights } from '../ports/flights.js';
+import type { KeyEvents } from '../ports/key-events.js';
+import type { KeyStore } from '../ports/key-store.js';
+import type { Ledger } from '../ports/ledger.js';
+import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { Clock } from '../types.js';
 
 /** Largest page the Redis page cache keeps (a bigger one is re-fetched on a repeat, still free). */
 const REDIS_PAGE_BYTES = 4 * 1024 * 1024;

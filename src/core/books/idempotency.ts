@@ -4,10 +4,10 @@
 // under a fingerprint of the call; what the claim says decides the call (docs/engine.md, "Idempotency keys").
 
 import { createHash } from 'node:crypto';
-import { IdempotencyInProgressError, InvalidRequestError } from '../errors.js';
-import type { Ledger, RequestKind } from '../ports/ledger.js';
-import type { Clock } from '../types.js';
-import type { Call } from './call.js';
+import { IdempotencyInProgressError, InvalidRequestError } from '../../errors.js';
+import type { Ledger, RequestKind } from '../../ports/ledger.js';
+import type { Clock } from '../../types.js';
+import type { Call } from '../call.js';
 import type { HoldOptions } from './credits.js';
 
 /** 1–255 printable ASCII characters (what an HTTP header carries safely, and a bounded row in the ledger). */

@@ -2,9 +2,9 @@
 // Unconfirmed empties never enter it. Keyed by query text only: an empty answer has no pages,
 // so content options don't change it.
 
-import type { CacheStore } from '../ports/cache.js';
-import type { Clock } from '../types.js';
-import { CONFIRMED_EMPTY_TTL_MS } from './billing.js';
+import type { CacheStore } from '../../ports/cache.js';
+import type { Clock } from '../../types.js';
+import { CONFIRMED_EMPTY_TTL_MS } from '../books/index.js';
 
 export interface ConfirmedEmpty {
   /** Clock time of the fresh search that confirmed it. */

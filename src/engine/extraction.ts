@@ -2,21 +2,21 @@
 // the stealth renderer, the conversion pool, the content cache; used by extract and include_content.
 // close() closes what it created, never an injected fetcher or renderer.
 
-import { pageCacheStore } from './adapters/page-cache-store.js';
-import { createConversionPool } from './conversion/conversion-pool.js';
-import type { CacheStore } from './ports/cache.js';
-import type { Fetcher } from './ports/fetcher.js';
-import type { Renderer } from './ports/renderer.js';
-import { createPageLoader, DEFAULT_MAX_BYTES, DEFAULT_PAGE_TIMEOUT_MS } from './fetch/load-page.js';
-import { createRobotsPolicy } from './fetch/robots.js';
-import { createUndiciFetcher, DEFAULT_USER_AGENT } from './fetch/undici-fetcher.js';
-import { createPlaywrightRenderer } from './render/playwright-renderer.js';
-import { fetchContents } from './core/extract/search-content.js';
-import type { CachedPage } from './core/extract/run-extract.js';
-import type { PageSourceDeps } from './core/extract/page-source.js';
-import type { ContentFetcher } from './core/search.js';
-import type { Clock } from './types.js';
-import { normalizeEndpoint } from './core/engine-options.js';
+import { pageCacheStore } from '../adapters/page-cache-store.js';
+import { createConversionPool } from '../conversion/conversion-pool.js';
+import type { CacheStore } from '../ports/cache.js';
+import type { Fetcher } from '../ports/fetcher.js';
+import type { Renderer } from '../ports/renderer.js';
+import { createPageLoader, DEFAULT_MAX_BYTES, DEFAULT_PAGE_TIMEOUT_MS } from '../fetch/load-page.js';
+import { createRobotsPolicy } from '../fetch/robots.js';
+import { createUndiciFetcher, DEFAULT_USER_AGENT } from '../fetch/undici-fetcher.js';
+import { createPlaywrightRenderer } from '../render/playwright-renderer.js';
+import { fetchContents } from '../core/extract/search-content.js';
+import type { CachedPage } from '../core/extract/run-extract.js';
+import type { PageSourceDeps } from '../core/extract/page-source.js';
+import type { ContentFetcher } from '../core/search/index.js';
+import type { Clock } from '../types.js';
+import { normalizeEndpoint } from './options.js';
 
 /** The extraction options of `createEngine` (used by `extract` and `include_content`). */
 export interface ExtractionOptions {
