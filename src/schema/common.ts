@@ -3,6 +3,11 @@
 import { z } from 'zod';
 import type { FieldProblem } from '../errors.js';
 
+/** Trims and collapses every run of whitespace to one space (a query as searched and compared). */
+export function collapseWhitespace(q: string): string {
+  return q.trim().replace(/\s+/gu, ' ');
+}
+
 /** The message of every boolean field (the engine also takes 'true'/'false'/'1'/'0', see wireForms). */
 export const BOOLEAN_MESSAGE = 'must be a boolean (true or false)';
 

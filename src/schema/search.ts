@@ -1,8 +1,7 @@
 // The search request and its answers (success and no_results).
 
 import { z } from 'zod';
-import { collapseWhitespace } from '../core/search/query.js';
-import { absoluteUrl, count, flag, timestamp } from './common.js';
+import { absoluteUrl, collapseWhitespace, count, flag, timestamp } from './common.js';
 import { pageMetadata } from './page-metadata.js';
 
 export const MAX_QUERY_LENGTH = 2000;

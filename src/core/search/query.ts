@@ -1,11 +1,7 @@
 // Query parsing (quoted phrases, site:, -site:, filetype:, terms) and query sameness.
 
+import { collapseWhitespace } from '../../schema/index.js';
 import type { SearchQuery } from '../../types.js';
-
-/** Trims and collapses every run of whitespace to one space. */
-export function collapseWhitespace(q: string): string {
-  return q.trim().replace(/\s+/gu, ' ');
-}
 
 /**
  * Splits a query into its operators. A `"…"` pair is a phrase; an unclosed quote is dropped and the
