@@ -1,4 +1,4 @@
-// The cost of page metadata (src/convert/page-metadata.ts) in conversion: htmlToMarkdown alone
+// The cost of page metadata (src/convert/metadata/) in conversion: htmlToMarkdown alone
 // against htmlToMarkdownWithMetadata (metadata and links, as extract runs it) on the WCXB dev pages,
 // alternating which goes first on each page; also the metadata-only read of the `html` format, how
 // often each field is found, and a check that the Markdown is unchanged.
@@ -7,7 +7,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { htmlMetadata, htmlToMarkdown, htmlToMarkdownWithMetadata } from '../src/convert/html-to-markdown.js';
-import { readPageMetadata } from '../src/convert/page-metadata.js';
+import { readPageMetadata } from '../src/convert/metadata/index.js';
 import { parseHtmlDocument } from '../src/convert/parse-html.js';
 import { readStructuredData } from '../src/convert/structured-data.js';
 import type { PageMetadata } from '../src/types.js';

@@ -1,9 +1,9 @@
-// One fetched document → Markdown and the page's metadata (src/convert/page-metadata.ts), read from
+// One fetched document → Markdown and the page's metadata (src/convert/metadata/), read from
 // the same parse. What the conversion pool's workers run.
 
 import { documentKind, documentToMarkdown, type ConvertibleDocument } from '../convert/document-to-markdown.js';
 import { htmlMetadata, htmlToMarkdownWithMetadata } from '../convert/html-to-markdown.js';
-import { feedMetadata, languageTag } from '../convert/page-metadata.js';
+import { feedMetadata, languageTag } from '../convert/metadata/index.js';
 import { parseXmlRoot, xmlKind, xmlToMarkdown } from '../convert/xml-to-markdown.js';
 import type { PageMetadata } from '../types.js';
 

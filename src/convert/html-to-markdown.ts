@@ -18,7 +18,7 @@ import { hasText } from './dom-utils.js';
 import { separateInlineBoxes } from './inline-spacing.js';
 import { absolutizeLinks, documentBase } from './links.js';
 import { tidyMarkdown } from './markdown-tidy.js';
-import { readPageMetadata, type PageFacts, type PageMetadataOptions } from './page-metadata.js';
+import { readPageMetadata, type PageFacts, type PageMetadataOptions } from './metadata/index.js';
 import { parseHtmlDocument } from './parse-html.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
@@ -44,7 +44,7 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}
   return convertHtml(html, options, defaultClassifier());
 }
 
-/** htmlToMarkdown and the page's metadata (page-metadata.ts), read from the same parsed document before its clean-up. */
+/** htmlToMarkdown and the page's metadata (metadata/read.ts), read from the same parsed document before its clean-up. */
 export function htmlToMarkdownWithMetadata(html: string, options: Omit<PageMetadataOptions, 'jsonLd'> = {}): PageFacts & { markdown: string } {
   let facts: PageFacts = { metadata: {} };
   const read = (doc: Document, data: StructuredData) => (facts = readPageMetadata(doc, { ...options, jsonLd: data.jsonLd }));

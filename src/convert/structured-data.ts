@@ -17,7 +17,7 @@ export interface StructuredData {
   articleBodies: string[];
   /** Recipes as Markdown: their ingredients (a list) and instructions (numbered steps). */
   recipes: string[];
-  /** Every JSON-LD block as parsed, in document order (page-metadata.ts reads the page's dates and names from them). */
+  /** Every JSON-LD block as parsed, in document order (metadata/json-ld.ts reads the page's dates and names from them). */
   jsonLd?: unknown[];
 }
 

@@ -86,7 +86,7 @@ export function xmlKind(root: Element | null): XmlKind {
   return 'other';
 }
 
-/** `onParsed` sees the parsed root (a feed's title and language are page metadata: page-metadata.ts). */
+/** `onParsed` sees the parsed root (a feed's title and language are page metadata: metadata/feeds.ts). */
 export function xmlToMarkdown(text: string, onParsed?: (root: Element | null, kind: XmlKind) => void): string {
   if (text.trim() === '') return '';
   const root = parseXmlRoot(text);

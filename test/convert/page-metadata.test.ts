@@ -1,9 +1,9 @@
-// Page metadata (src/convert/page-metadata.ts) on small documents: each field from each source, the
+// Page metadata (src/convert/metadata/) on small documents: each field from each source, the
 // precedence between sources, URL resolution, and hostile values (capped, dropped, never guessed).
 
 import { describe, expect, it } from 'vitest';
 import { htmlMetadata, htmlToMarkdown, htmlToMarkdownWithMetadata } from '../../src/convert/html-to-markdown.js';
-import { feedMetadata, languageTag, MAX_LINKS, normalizeDate } from '../../src/convert/page-metadata.js';
+import { feedMetadata, languageTag, MAX_LINKS, normalizeDate } from '../../src/convert/metadata/index.js';
 import { parseXmlRoot, xmlKind } from '../../src/convert/xml-to-markdown.js';
 import { convertPage } from '../../src/conversion/convert-page.js';
 
