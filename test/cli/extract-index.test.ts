@@ -2,83 +2,82 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPageServer, type PageServer } from '../../src/testing/index.js';
+import { startPageServer, type PageRoute, type PageServer } from '../../src/testing/index.js';
 import { mainCaptured } from './in-process.js';
 import { tempDb } from './run-cli.js';
 
 const PAGE = (title: string, text: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><nav>Menu</nav><article><h1>${title}</h1><p>${text}</p></article></body></html>`;
 
-describe('websift extract and index add URL (in-process, through engine.extract)', () => {
-  let pages: PageServer;
-  let db: string;
-  let config: string;
+
+/**
+ * A page server with `routes` (and a robots.txt allowing all), a database with organization acme (20
+ * credits), and a config that lets the engine reach loopback. Read the fields inside tests.
+ */
+function cliFixture(routes: Record<string, PageRoute>) {
+  const fixture = { pages: undefined as unknown as PageServer, db: '', config: '' };
   beforeAll(async () => {
-    pages = await startPageServer({
+    fixture.pages = await startPageServer({
       '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-      '/kites.html': { body: PAGE('Flying kites', 'A kite needs steady wind of about fifteen kilometres per hour and a long open field without power lines nearby, which matters more than the shape of the kite itself.') },
-      '/tea.html': { body: PAGE('Green tea', 'Green tea is steeped below boiling, around seventy to eighty degrees, for two or three minutes, because hotter water draws out bitter tannins from the leaves quickly.') },
+      ...routes,
     });
-    db = tempDb();
+    fixture.db = tempDb();
     // The pages are on loopback, which the engine refuses unless the config allows it.
-    config = join(dirname(db), 'config.json');
-    writeFileSync(config, JSON.stringify({ engine: { allowPrivateNetwork: true } }));
-    await mainCaptured(['org', 'create', 'acme', '--credits', '20', '--db', db]);
+    fixture.config = join(dirname(fixture.db), 'config.json');
+    writeFileSync(fixture.config, JSON.stringify({ engine: { allowPrivateNetwork: true } }));
+    await mainCaptured(['org', 'create', 'acme', '--credits', '20', '--db', fixture.db]);
   });
-  afterAll(() => pages.close());
+  afterAll(() => fixture.pages.close());
+  return fixture;
+}
+
+describe('websift extract and index add URL (in-process, through engine.extract)', () => {
+  const f = cliFixture({
+    '/kites.html': { body: PAGE('Flying kites', 'A kite needs steady wind of about fifteen kilometres per hour and a long open field without power lines nearby, which matters more than the shape of the kite itself.') },
+    '/tea.html': { body: PAGE('Green tea', 'Green tea is steeped below boiling, around seventy to eighty degrees, for two or three minutes, because hotter water draws out bitter tannins from the leaves quickly.') },
+  });
 
   it('extract prints the extract response, html on request', async () => {
-    const res = await mainCaptured(['extract', pages.url('/kites.html'), pages.url('/nope.html'), '--db', db, '--config', config]);
+    const res = await mainCaptured(['extract', f.pages.url('/kites.html'), f.pages.url('/nope.html'), '--db', f.db, '--config', f.config]);
     expect(res.code).toBe(0);
     const body = JSON.parse(res.stdout);
     expect(body.results[0].markdown).toMatch(/steady wind/);
     expect(body.results[1]).toMatchObject({ success: false, error_type: 'http', status_code: 404 });
-    const html = JSON.parse((await mainCaptured(['extract', pages.url('/tea.html'), '--format', 'html', '--db', db, '--config', config])).stdout);
+    const html = JSON.parse((await mainCaptured(['extract', f.pages.url('/tea.html'), '--format', 'html', '--db', f.db, '--config', f.config])).stdout);
     expect(html.results[0].html).toMatch(/<h1>Green tea<\/h1>/);
   });
 
   it('index add URL fetches, indexes and makes the pages searchable; a failed URL gives exit 1', async () => {
-    const added = await mainCaptured(['index', 'add', pages.url('/kites.html'), pages.url('/tea.html'), '--db', db, '--config', config]);
+    const added = await mainCaptured(['index', 'add', f.pages.url('/kites.html'), f.pages.url('/tea.html'), '--db', f.db, '--config', f.config]);
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ indexed: 2, failed: [] });
-    const found = JSON.parse((await mainCaptured(['search', 'tannins', '--db', db])).stdout);
+    const found = JSON.parse((await mainCaptured(['search', 'tannins', '--db', f.db])).stdout);
     // (The title is the URL: extract's Markdown carries no <h1>/<title>, see the report.)
-    expect(found.results[0]).toMatchObject({ url: pages.url('/tea.html') });
+    expect(found.results[0]).toMatchObject({ url: f.pages.url('/tea.html') });
     expect(found.results[0].snippet).toMatch(/tannins/);
 
-    const failed = await mainCaptured(['index', 'add', pages.url('/gone.html'), '--db', db, '--config', config]);
+    const failed = await mainCaptured(['index', 'add', f.pages.url('/gone.html'), '--db', f.db, '--config', f.config]);
     expect(failed.code).toBe(1);
-    expect(JSON.parse(failed.stdout).failed[0].source).toBe(pages.url('/gone.html'));
+    expect(JSON.parse(failed.stdout).failed[0].source).toBe(f.pages.url('/gone.html'));
   });
 
   it('without the config, loopback pages are refused (blocked_address)', async () => {
-    const res = await mainCaptured(['extract', pages.url('/kites.html'), '--db', db]);
+    const res = await mainCaptured(['extract', f.pages.url('/kites.html'), '--db', f.db]);
     expect(JSON.parse(res.stdout).results[0]).toMatchObject({ success: false, error_type: 'blocked_address' });
   });
 });
 
 describe('websift extract exit codes and index add skip reports', () => {
-  let pages: PageServer;
-  let db: string;
-  let config: string;
-  beforeAll(async () => {
-    pages = await startPageServer({
-      '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
-      '/ok.html': { body: PAGE('Rope knots', 'A bowline makes a fixed loop at the end of a line that will not slip or bind under load, and it stays easy to untie after it has been loaded heavily.') },
-    });
-    db = tempDb();
-    config = join(dirname(db), 'config.json');
-    writeFileSync(config, JSON.stringify({ engine: { allowPrivateNetwork: true } }));
-    await mainCaptured(['org', 'create', 'acme', '--credits', '20', '--db', db]);
+  const f = cliFixture({
+    '/ok.html': { body: PAGE('Rope knots', 'A bowline makes a fixed loop at the end of a line that will not slip or bind under load, and it stays easy to untie after it has been loaded heavily.') },
   });
-  afterAll(() => pages.close());
 
   it('extract exits 1 when every URL failed, still printing the response; 0 when one succeeded', async () => {
-    const failed = await mainCaptured(['extract', pages.url('/a.html'), pages.url('/b.html'), '--db', db, '--config', config]);
+    const failed = await mainCaptured(['extract', f.pages.url('/a.html'), f.pages.url('/b.html'), '--db', f.db, '--config', f.config]);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout).results).toHaveLength(2);
     expect(failed.stderr).toBe('websift: extract: every URL failed (2 of 2)\n');
-    const mixed = await mainCaptured(['extract', pages.url('/ok.html'), pages.url('/a.html'), '--db', db, '--config', config]);
+    const mixed = await mainCaptured(['extract', f.pages.url('/ok.html'), f.pages.url('/a.html'), '--db', f.db, '--config', f.config]);
     expect(mixed.code).toBe(0);
   });
 
@@ -88,7 +87,7 @@ describe('websift extract exit codes and index add skip reports', () => {
     writeFileSync(join(dir, 'photo.jpg'), 'jpeg');
     writeFileSync(join(dir, 'empty.txt'), '');
     writeFileSync(join(dir, 'nav-only.html'), '<html><body><nav></nav></body></html>');
-    const res = await mainCaptured(['index', 'add', dir, '--base-url', 'https://docs.test/', '--db', db]);
+    const res = await mainCaptured(['index', 'add', dir, '--base-url', 'https://docs.test/', '--db', f.db]);
     expect(res.code).toBe(0);
     expect(res.stderr).toContain(`skipped ${join(dir, 'empty.txt')}: empty\n`);
     expect(res.stderr).toContain(`skipped ${join(dir, 'photo.jpg')}: unsupported type .jpg (only .html, .htm, .xhtml, .md, .markdown and .txt files)\n`);
@@ -99,7 +98,7 @@ describe('websift extract exit codes and index add skip reports', () => {
     expect(body.skipped.map((s: { source: string }) => s.source).sort()).toEqual([join(dir, 'empty.txt'), join(dir, 'nav-only.html'), join(dir, 'photo.jpg')]);
 
     // Every listed file turned out empty once converted: nothing indexed, exit 1.
-    const onlyBlank = await mainCaptured(['index', 'add', join(dir, 'nav-only.html'), '--base-url', 'https://docs.test/', '--db', db]);
+    const onlyBlank = await mainCaptured(['index', 'add', join(dir, 'nav-only.html'), '--base-url', 'https://docs.test/', '--db', f.db]);
     expect(onlyBlank.code).toBe(1);
     expect(onlyBlank.stderr).toMatch(/index add: 0 indexed, 1 skipped, 0 failed/);
   });
