@@ -17,6 +17,8 @@ export interface StructuredData {
   articleBodies: string[];
   /** Recipes as Markdown: their ingredients (a list) and instructions (numbered steps). */
   recipes: string[];
+  /** Open Graph's `og:type` (`article`, `website`…), lower-cased; '' when the page sets none. */
+  openGraphType: string;
 }
 
 const POST_TYPES = new Set(['Question', 'Answer', 'Comment', 'DiscussionForumPosting', 'SocialMediaPosting']);
@@ -24,9 +26,14 @@ const MAX_JSONLD_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 
 export function readStructuredData(doc: Document): StructuredData {
-  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [] };
+  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [], openGraphType: '' };
   for (const script of descendants(doc)) {
-    if (tagOf(script) !== 'script' || !isJsonLd(script.getAttribute('type'))) continue;
+    const tag = tagOf(script);
+    if (tag === 'meta' && data.openGraphType === '' && script.getAttribute('property')?.toLowerCase() === 'og:type') {
+      data.openGraphType = (script.getAttribute('content') ?? '').trim().toLowerCase();
+      continue;
+    }
+    if (tag !== 'script' || !isJsonLd(script.getAttribute('type'))) continue;
     const text = script.textContent ?? '';
     if (text.length > MAX_JSONLD_CHARS) continue;
     let parsed: unknown;

@@ -1,0 +1,171 @@
+// What follows a story is not the story: on an article or blog post, the reader comments, the
+// "leave a reply" form and the "related", "more from", "trending" blocks after the story's end are
+// dropped after the classifier (which, taught by forums and listings to keep repeated posts and
+// link lists, keeps them). On a forum or Q&A thread the posts are the content: left alone.
+//
+// Page evidence only: the story is the smallest container around the largest kept block that holds
+// at least half of the kept words (its end: the last kept block inside it); a block after that end
+// and outside it goes when a container between it and the story's ancestors names comments or
+// replies in its class or id, or when it sits under a heading, after the story, that names a
+// comment or related-content section. Thread pages (QAPage, DiscussionForumPosting, Question in
+// JSON-LD) and pages whose story itself sits in a comment container are not touched. Linear: every
+// element is visited a bounded number of times (memoised walks up the tree).
+
+import type { BlockRows } from './block-features.js';
+import { declaresArticle, type StructuredData } from './structured-data.js';
+
+/** Class/id words of a comment or reply container (several languages). */
+const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|replies|reply|kommentare?|commentaires?|comentarios?|komentarze|disqus)(?:[-_\s]|$)/i;
+
+/** Headings that open a comment section or a related-content block. */
+export const TAIL_HEADING = new RegExp(
+  [
+    // English
+    String.raw`\b(comments?|replies|responses|leave a (reply|comment)|post a comment|join the discussion|related|similar (posts|articles|stories)|more from|more (stories|articles|news|posts|on this)|trending|must read|read (next|more|also)|recommended|popular|most (read|popular|viewed)|you (might|may) (also )?like|latest (posts|news|articles|stories)|also on|don't miss|top stories)\b`,
+    // German, French, Spanish, Italian, Polish, Dutch, Portuguese
+    String.raw`\b(kommentare?|kommentieren|mehr zum thema|mehr aus|weitere (artikel|beiträge|nachrichten|meldungen|themen)|verwandte|ähnliche|auch interessant|lesen sie auch|das könnte|meistgelesen|meist gelesen|empfehlungen|top themen)`,
+    String.raw`\b(commentaires?|à lire aussi|a lire aussi|sur le même sujet|dans la même rubrique|articles similaires|lire aussi)\b`,
+    String.raw`\b(comentarios?|relacionad[ao]s|te puede interesar|más noticias|lo más leído|noticias relacionadas|commenti|articoli correlati|leggi anche|komentarze|polecamy|czytaj (też|także|więcej)|zobacz (też|także)|gerelateerd|reacties|relacionados|leia também)`,
+  ].join('|'),
+  'i',
+);
+
+const THREAD_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question']);
+const HEADING = /^h([1-6])$/;
+
+/** Removes from `kept` the ids of comment and related blocks after the story's end. */
+export function dropArticleTail(rows: BlockRows, kept: Set<number>, data: StructuredData): void {
+  for (const t of data.types) if (THREAD_TYPES.has(t)) return;
+  const blocks = rows.blocks;
+  if (blocks.length === 0) return;
+  const declared = declaresStory(data);
+  if (!declared) for (const t of data.types) if (NOT_STORY.has(t)) return;
+  let total = 0;
+  let largest = -1;
+  blocks.forEach((b, r) => {
+    if (!kept.has(b.id)) return;
+    total += b.tokens;
+    if (largest < 0 || b.tokens > blocks[largest]!.tokens) largest = r;
+  });
+  if (largest < 0) return;
+
+  // The largest kept block's ancestors, innermost first; each kept block's lowest common ancestor
+  // with it, memoised per element so the walks up are linear in the page.
+  const chain: Element[] = [];
+  const chainIndex = new Map<Element, number>();
+  for (let e: Element | null = blocks[largest]!.el; e; e = e.parentElement) {
+    chainIndex.set(e, chain.length);
+    chain.push(e);
+  }
+  const lcaMemo = new Map<Element, number>();
+  const lca = (el: Element): number => {
+    const walked: Element[] = [];
+    let e: Element | null = el;
+    let found = chain.length - 1;
+    while (e) {
+      const direct = chainIndex.get(e) ?? lcaMemo.get(e);
+      if (direct !== undefined) {
+        found = direct;
+        break;
+      }
+      walked.push(e);
+      e = e.parentElement;
+    }
+    for (const w of walked) lcaMemo.set(w, found);
+    return found;
+  };
+  const within = new Float64Array(chain.length);
+  const rowLca = new Int32Array(blocks.length);
+  blocks.forEach((b, r) => {
+    const i = lca(b.el);
+    rowLca[r] = i;
+    if (kept.has(b.id)) within[i] = within[i]! + b.tokens;
+  });
+  let story = 0;
+  for (let acc = 0; story < chain.length; story++) {
+    acc += within[story]!;
+    if (acc >= 0.5 * total) break;
+  }
+  story = Math.min(story, chain.length - 1);
+  const storyEl = chain[story]!;
+  if (commentContainer(storyEl)) return;
+  // Without a declaration, the story must sit in an <article>; then a block inside an <article> of
+  // its own (a thread's post, a comment marked up as one) is not judged here.
+  let storyArticle = -1;
+  for (let i = story; i < chain.length; i++) if (chain[i]!.localName === 'article') storyArticle = i;
+  if (!declared && storyArticle < 0) return;
+  const articleMemo = new Map<Element, boolean>();
+  const inOwnArticle = (el: Element): boolean => {
+    const walked: Element[] = [];
+    let result = false;
+    for (let e: Element | null = el; e && !chainIndex.has(e); e = e.parentElement) {
+      const m = articleMemo.get(e);
+      if (m !== undefined) {
+        result = m;
+        break;
+      }
+      walked.push(e);
+      if (e.localName === 'article') {
+        result = true;
+        break;
+      }
+    }
+    for (const w of walked) articleMemo.set(w, result);
+    return result;
+  };
+  let end = -1;
+  blocks.forEach((b, r) => {
+    if (kept.has(b.id) && rowLca[r]! <= story) end = r;
+  });
+
+  // Comment containers between a block and the story's ancestors, memoised per element.
+  const commentMemo = new Map<Element, boolean>();
+  const inComments = (el: Element): boolean => {
+    const walked: Element[] = [];
+    let result = false;
+    for (let e: Element | null = el; e && !chainIndex.has(e); e = e.parentElement) {
+      const m = commentMemo.get(e);
+      if (m !== undefined) {
+        result = m;
+        break;
+      }
+      walked.push(e);
+      if (commentContainer(e)) {
+        result = true;
+        break;
+      }
+    }
+    for (const w of walked) commentMemo.set(w, result);
+    return result;
+  };
+
+  let tailLevel = 0; // > 0: inside a tail section opened by a heading of this level
+  for (let r = end + 1; r < blocks.length; r++) {
+    const b = blocks[r]!;
+    if (rowLca[r]! <= story) continue; // inside the story
+    const level = Number(HEADING.exec(b.el.localName)?.[1] ?? 0);
+    if (level > 0) {
+      if (TAIL_HEADING.test(b.text)) tailLevel = tailLevel > 0 ? Math.min(tailLevel, level) : level;
+      else if (tailLevel > 0 && level <= tailLevel) tailLevel = 0;
+    }
+    if (!kept.has(b.id)) continue;
+    if ((tailLevel > 0 || inComments(b.el)) && (declared || !inOwnArticle(b.el))) kept.delete(b.id);
+  }
+}
+
+function commentContainer(el: Element): boolean {
+  const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return names.length > 1 && COMMENT_NAME.test(names);
+}
+
+/**
+ * The page says it is one story: JSON-LD declares an Article (NewsArticle, BlogPosting…) and no
+ * many-item type, or Open Graph's `og:type` is `article` and JSON-LD declares nothing else.
+ */
+function declaresStory(data: StructuredData): boolean {
+  if (declaresArticle(data)) return true;
+  for (const t of data.types) if (NOT_STORY.has(t)) return false;
+  return /^article\b/.test(data.openGraphType);
+}
+
+const NOT_STORY = new Set(['Product', 'ProductGroup', 'Offer', 'AggregateOffer', 'ItemList', 'CollectionPage', 'SearchResultsPage', 'Recipe', 'Event', 'JobPosting', 'QAPage', 'DiscussionForumPosting', 'Question']);

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { dropArticleTail } from '../../src/convert/article-tail.js';
+import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
+
+const story = `<h1>A headline for the story</h1>
+  <p>The first paragraph of the story says what happened, where and when it happened to everyone.</p>
+  <p>The second paragraph of the story quotes a witness at length, with every detail that matters here.</p>
+  <p>The third paragraph of the story ends it with what comes next for the people who were involved.</p>`;
+const tail = `<div id="comments"><h3>3 comments</h3>
+    <div class="comment-body"><p>First reader comment that disagrees with the whole story.</p></div>
+    <div class="comment-body"><p>Second reader comment that agrees with the first one.</p></div></div>
+  <div class="more"><h2>Related articles</h2><ul><li><a href="/a">Another story about something</a></li></ul></div>`;
+
+/** The texts dropped when every block is kept before the rule. */
+function dropped(html: string): string[] {
+  const page = analyzeHtml(html)!;
+  const kept = new Set(page.rows.blocks.map((b) => b.id));
+  dropArticleTail(page.rows, kept, page.data);
+  return page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
+}
+
+describe('dropArticleTail', () => {
+  it('drops comments and related blocks after a story the page declares (og:type article)', () => {
+    const html = `<html><head><meta property="og:type" content="article"></head><body><div class="story">${story}</div>${tail}</body></html>`;
+    expect(dropped(html)).toEqual([
+      '3 comments',
+      'First reader comment that disagrees with the whole story.',
+      'Second reader comment that agrees with the first one.',
+      'Related articles',
+      'Another story about something',
+    ]);
+  });
+
+  it('reads an <article> around the story as evidence, and leaves blocks in an <article> of their own', () => {
+    const html = `<html><body><article>${story}</article><div class="comments"><article class="comment"><p>A reply marked up as an article of its own.</p></article>
+      <div class="comment"><p>A plain comment under the story.</p></div></div></body></html>`;
+    expect(dropped(html)).toEqual(['A plain comment under the story.']);
+  });
+
+  it('leaves threads and pages that do not say they are a story alone', () => {
+    const thread = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script><meta property="og:type" content="article"></head><body><div>${story}</div>${tail}</body></html>`;
+    expect(dropped(thread)).toEqual([]);
+    expect(dropped(`<html><body><div>${story}</div>${tail}</body></html>`)).toEqual([]);
+  });
+
+  it('keeps what sits inside the story, whatever its class says', () => {
+    const html = `<html><head><meta property="og:type" content="article"></head><body><div class="story">${story}
+      <blockquote class="twitter-tweet"><p>An embedded tweet quoted in the story, kept with it.</p></blockquote>
+      <div class="reply-quote"><p>A reply quoted inside the story body, which stays with the story.</p></div>
+      <p>The closing paragraph of the story comes after the quotes and finishes the whole account.</p></div>${tail}</body></html>`;
+    expect(dropped(html)).not.toContain('A reply quoted inside the story body, which stays with the story.');
+    expect(dropped(html)).not.toContain('An embedded tweet quoted in the story, kept with it.');
+  });
+});
