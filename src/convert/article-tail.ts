@@ -12,6 +12,7 @@
 // element is visited a bounded number of times (memoised walks up the tree).
 
 import type { BlockRows } from './block-features.js';
+import { classTokens } from './class-tokens.js';
 import { declaresArticle, type StructuredData } from './structured-data.js';
 
 /** Class/id words of a comment or reply container (several languages). */
@@ -33,13 +34,22 @@ export const TAIL_HEADING = new RegExp(
 const THREAD_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question']);
 const HEADING = /^h([1-6])$/;
 
-/** Removes from `kept` the ids of comment and related blocks after the story's end. */
-export function dropArticleTail(rows: BlockRows, kept: Set<number>, data: StructuredData): void {
-  for (const t of data.types) if (THREAD_TYPES.has(t)) return;
+/** The story on the page: the smallest container around the largest kept block with half the kept words. */
+interface Story {
+  /** The largest kept block's ancestors, innermost first, and their indexes. */
+  chain: Element[];
+  chainIndex: Map<Element, number>;
+  /** Index in `chain` of the story's container. */
+  story: number;
+  /** Per row: index in `chain` of the row's lowest common ancestor with the largest kept block. */
+  rowLca: Int32Array;
+  /** First and last kept rows inside the story. */
+  start: number;
+  end: number;
+}
+
+function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | null {
   const blocks = rows.blocks;
-  if (blocks.length === 0) return;
-  const declared = declaresStory(data);
-  if (!declared) for (const t of data.types) if (NOT_STORY.has(t)) return;
   let total = 0;
   let largest = -1;
   blocks.forEach((b, r) => {
@@ -47,10 +57,9 @@ export function dropArticleTail(rows: BlockRows, kept: Set<number>, data: Struct
     total += b.tokens;
     if (largest < 0 || b.tokens > blocks[largest]!.tokens) largest = r;
   });
-  if (largest < 0) return;
-
-  // The largest kept block's ancestors, innermost first; each kept block's lowest common ancestor
-  // with it, memoised per element so the walks up are linear in the page.
+  if (largest < 0) return null;
+  // Each block's lowest common ancestor with the largest kept block, memoised per element so the
+  // walks up are linear in the page.
   const chain: Element[] = [];
   const chainIndex = new Map<Element, number>();
   for (let e: Element | null = blocks[largest]!.el; e; e = e.parentElement) {
@@ -82,18 +91,43 @@ export function dropArticleTail(rows: BlockRows, kept: Set<number>, data: Struct
     if (kept.has(b.id)) within[i] = within[i]! + b.tokens;
   });
   let story = 0;
-  for (let acc = 0; story < chain.length; story++) {
+  for (let acc = 0; story < chain.length - 1; story++) {
     acc += within[story]!;
     if (acc >= 0.5 * total) break;
   }
-  story = Math.min(story, chain.length - 1);
+  let start = -1;
+  let end = -1;
+  blocks.forEach((b, r) => {
+    if (kept.has(b.id) && rowLca[r]! <= story) {
+      if (start < 0) start = r;
+      end = r;
+    }
+  });
+  return { chain, chainIndex, story, rowLca, start, end };
+}
+
+/** Adjusts `kept` (ids of kept blocks) around the page's story: its lead kept, its tail dropped. */
+export function adjustStory(rows: BlockRows, kept: Set<number>, data: StructuredData): void {
+  for (const t of data.types) if (THREAD_TYPES.has(t)) return;
+  const s = findStory(rows, kept);
+  if (!s) return;
+  const declared = declaresStory(data);
+  if (!declared) for (const t of data.types) if (NOT_STORY.has(t)) return;
+  // Without a declaration, the story must sit in an <article>.
+  if (!declared && !s.chain.slice(s.story).some((e) => e.localName === 'article')) return;
+  keepLead(rows, kept, s);
+  dropArticleTail(rows, kept, declared, s);
+}
+
+/** Removes from `kept` the ids of comment and related blocks after the story's end. */
+function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, s: Story): void {
+  const blocks = rows.blocks;
+  if (blocks.length === 0) return;
+  const { chain, chainIndex, story, rowLca, end } = s;
   const storyEl = chain[story]!;
   if (commentContainer(storyEl)) return;
-  // Without a declaration, the story must sit in an <article>; then a block inside an <article> of
-  // its own (a thread's post, a comment marked up as one) is not judged here.
-  let storyArticle = -1;
-  for (let i = story; i < chain.length; i++) if (chain[i]!.localName === 'article') storyArticle = i;
-  if (!declared && storyArticle < 0) return;
+  // Without a declaration, a block inside an <article> of its own (a thread's post, a comment
+  // marked up as one) is not judged here.
   const articleMemo = new Map<Element, boolean>();
   const inOwnArticle = (el: Element): boolean => {
     const walked: Element[] = [];
@@ -113,10 +147,6 @@ export function dropArticleTail(rows: BlockRows, kept: Set<number>, data: Struct
     for (const w of walked) articleMemo.set(w, result);
     return result;
   };
-  let end = -1;
-  blocks.forEach((b, r) => {
-    if (kept.has(b.id) && rowLca[r]! <= story) end = r;
-  });
 
   // Comment containers between a block and the story's ancestors, memoised per element.
   const commentMemo = new Map<Element, boolean>();
@@ -150,6 +180,43 @@ export function dropArticleTail(rows: BlockRows, kept: Set<number>, data: Struct
     }
     if (!kept.has(b.id)) continue;
     if ((tailLevel > 0 || inComments(b.el)) && (declared || !inOwnArticle(b.el))) kept.delete(b.id);
+  }
+}
+
+/** Class/id words of a story's lead (standfirst, deck, excerpt) in several languages. */
+const LEAD_WORDS = new Set([
+  'lead', 'lede', 'leadin', 'intro', 'introduction', 'excerpt', 'standfirst', 'subtitle', 'subheadline', 'subline',
+  'deck', 'dek', 'abstract', 'teasertext', 'vorspann', 'bajada', 'entradilla', 'sumario', 'sapo', 'chapeau', 'chapo', 'occhiello', 'leader',
+]);
+/** How many rows before the story's first kept row a lead may sit. */
+const LEAD_REACH = 12;
+const MIN_LEAD_TOKENS = 6;
+/** A lead is prose: it ends a sentence. A byline ("By … on 19 December") is metadata, not a lead. */
+const SENTENCE_END = /[.!?…:"”»)]$/;
+const BYLINE = /^(by|von|par|por|di|door|przez)\s/i;
+
+/**
+ * The story's lead (a standfirst, a deck under the headline) is the story's first paragraph: a
+ * dropped block with a sentence's worth of words, few of them links, just before the story (or at
+ * its top) whose element or a near ancestor names a lead in its class or id, is kept.
+ */
+function keepLead(rows: BlockRows, kept: Set<number>, s: Story): void {
+  const blocks = rows.blocks;
+  if (s.start < 0) return;
+  for (let r = Math.max(0, s.start - LEAD_REACH); r < Math.min(blocks.length, s.start + 3); r++) {
+    const b = blocks[r]!;
+    if (kept.has(b.id) || b.tokens < MIN_LEAD_TOKENS || b.linkTokens > 0.3 * b.tokens) continue;
+    const text = b.text.trim();
+    if (!SENTENCE_END.test(text) || BYLINE.test(text)) continue;
+    let lead = false;
+    for (let e: Element | null = b.el, up = 0; e && up < 4 && !s.chainIndex.has(e); e = e.parentElement, up++) {
+      if (e.localName === 'figure' || e.localName === 'figcaption') break; // a caption, not a lead
+      if (classTokens(e).some((t) => LEAD_WORDS.has(t))) {
+        lead = true;
+        break;
+      }
+    }
+    if (lead) kept.add(b.id);
   }
 }
 

@@ -3,7 +3,7 @@
 // (block-model.ts; rule-based clean-up, boilerplate.ts, is one of its features), turndown, tidy,
 // and JSON-LD text the DOM hides.
 
-import { dropArticleTail } from './article-tail.js';
+import { adjustStory } from './article-tail.js';
 import { keepBlocks } from './block-filter.js';
 import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js';
 import { DEFAULT_CLASSIFIER, keptBlocks, type BlockClassifier } from './block-model.js';
@@ -40,7 +40,7 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   const page = analyzeHtml(html, options.url, classifier.lexicon);
   if (!page) return '';
   const kept = keptBlocks(page.rows, classifier);
-  dropArticleTail(page.rows, kept, page.data);
+  adjustStory(page.rows, kept, page.data);
   dropChoiceLabels(page.blocks, kept, page.choiceLabels);
   keepBlocks(page.body, page.blocks, kept);
   dropRepeatedImages(page.body);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { dropArticleTail } from '../../src/convert/article-tail.js';
+import { adjustStory } from '../../src/convert/article-tail.js';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
 
 const story = `<h1>A headline for the story</h1>
@@ -15,8 +15,17 @@ const tail = `<div id="comments"><h3>3 comments</h3>
 function dropped(html: string): string[] {
   const page = analyzeHtml(html)!;
   const kept = new Set(page.rows.blocks.map((b) => b.id));
-  dropArticleTail(page.rows, kept, page.data);
+  adjustStory(page.rows, kept, page.data);
   return page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
+}
+
+/** The texts added when only the blocks whose text includes `keep` are kept before the rule. */
+function added(html: string, keep: string): string[] {
+  const page = analyzeHtml(html)!;
+  const kept = new Set(page.rows.blocks.filter((b) => b.text.includes(keep)).map((b) => b.id));
+  const before = new Set(kept);
+  adjustStory(page.rows, kept, page.data);
+  return page.rows.blocks.filter((b) => kept.has(b.id) && !before.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
 }
 
 describe('dropArticleTail', () => {
@@ -50,5 +59,14 @@ describe('dropArticleTail', () => {
       <p>The closing paragraph of the story comes after the quotes and finishes the whole account.</p></div>${tail}</body></html>`;
     expect(dropped(html)).not.toContain('A reply quoted inside the story body, which stays with the story.');
     expect(dropped(html)).not.toContain('An embedded tweet quoted in the story, kept with it.');
+  });
+
+  it("keeps the story's lead (a standfirst named so in its class) and not a byline or a caption", () => {
+    const html = `<html><head><meta property="og:type" content="article"></head><body><article><header><h1>A headline</h1>
+      <p class="article-lead">The lead says in one sentence what the whole story is about.</p>
+      <p class="intro">By Jane Doe on 19 December 2025 in the city.</p>
+      <figure><figcaption class="lead">A caption under the picture of the harbour at dawn.</figcaption></figure></header>
+      ${story.replace('<h1>A headline for the story</h1>', '')}</article></body></html>`;
+    expect(added(html, 'paragraph of the story')).toEqual(['The lead says in one sentence what the whole story is about.']);
   });
 });
