@@ -54,6 +54,7 @@ const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
 const RELATED = /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
 const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
 const META = /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
+const INSIDE_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'main', 'article', 'li', 'table', 'a', 'section', 'figure', 'blockquote']);
 const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
 const POST_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question', 'Answer', 'Comment', 'SocialMediaPosting']);
 
@@ -161,6 +162,38 @@ export function blockFeatures(
     return groups.get(signature(el)) ?? [1, 0];
   };
   const repeats = (el: Element) => group(el)[0] - 1;
+  // What the per-row walk up the tree reads of each ancestor, read once per element (many rows
+  // share their ancestors; attribute reads are the walk's cost).
+  type Inside = 'nav' | 'header' | 'footer' | 'aside' | 'form' | 'main' | 'article' | 'li' | 'table' | 'a' | 'section' | 'figure' | 'blockquote';
+  interface AncestorInfo {
+    inside: Inside | null;
+    main: boolean;
+    chrome: boolean;
+    named: boolean;
+    lex: number;
+    hint: number;
+    repeats: number;
+  }
+  const infoCache = new Map<Element, AncestorInfo>();
+  const info = (el: Element): AncestorInfo => {
+    let a = infoCache.get(el);
+    if (a === undefined) {
+      const t = el.localName.toLowerCase();
+      const role = el.getAttribute('role');
+      const named = el.hasAttribute('class') || el.hasAttribute('id');
+      a = {
+        inside: INSIDE_TAGS.has(t) ? (t as Inside) : null,
+        main: t === 'main' || role === 'main',
+        chrome: CHROME_ROLES.has(role ?? ''),
+        named,
+        lex: named ? lex(el) : NaN,
+        hint: named ? hint(el) : 0,
+        repeats: el !== body ? repeats(el) : 0,
+      };
+      infoCache.set(el, a);
+    }
+    return a;
+  };
 
   let cleanedTokens = 0;
   for (const b of rows) if (cleaned.has(b.id)) cleanedTokens += b.tokens;
@@ -246,13 +279,13 @@ export function blockFeatures(
     const up: Element[] = [];
     for (let el: Element | null = b.el, level = 0; el && el !== body.parentElement; el = el.parentElement, level++) {
       if (level > 0) up.push(el);
-      const t = el.localName.toLowerCase();
-      if (t in inside && level > 0) inside[t as keyof typeof inside] = 1;
-      if (t === 'main' || el.getAttribute('role') === 'main') inside.main = 1;
-      if (CHROME_ROLES.has(el.getAttribute('role') ?? '')) inside.role = 1;
-      if (el.hasAttribute('class') || el.hasAttribute('id')) {
+      const a = info(el);
+      if (level > 0 && a.inside !== null) inside[a.inside] = 1;
+      if (a.main) inside.main = 1;
+      if (a.chrome) inside.role = 1;
+      if (a.named) {
         if (level <= 10) {
-          const v = lex(el);
+          const v = a.lex;
           if (!Number.isNaN(v)) {
             if (Number.isNaN(lexNearest)) {
               lexNearest = v;
@@ -262,7 +295,7 @@ export function blockFeatures(
             lexMax = Math.max(lexMax, v);
           }
         }
-        const h = hint(el);
+        const h = a.hint;
         if (h & 1) {
           badCount++;
           if (badDistance === 99) badDistance = level;
@@ -271,7 +304,7 @@ export function blockFeatures(
         if (h & 4 && postDistance === 99) postDistance = level;
       }
       if (level <= 6 && el !== body) {
-        const n = repeats(el);
+        const n = a.repeats;
         if (n > repeatMax) {
           repeatMax = n;
           repeatLevel = level;

@@ -14,7 +14,7 @@ import { removeInvisible } from './clean-dom.js';
 import { markCodeLanguages } from './code-language.js';
 import { dropRepeatedImages } from './decorative-images.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
-import { hasText } from './dom-utils.js';
+import { descendants, hasText } from './dom-utils.js';
 import { separateInlineBoxes } from './inline-spacing.js';
 import { absolutizeLinks, documentBase } from './links.js';
 import { tidyMarkdown } from './markdown-tidy.js';
@@ -74,10 +74,13 @@ export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = DEFAU
   const page = preparePage(html, url);
   const body = page.doc.body;
   if (!hasText(body)) return null;
-  const boilerplate = findBoilerplate(body);
+  // One walk and one word count serve the rule-based clean-up and the features.
+  const all = descendants(body);
+  const stats = computeTextStats(body, all);
+  const boilerplate = findBoilerplate(body, {}, all, stats);
   const cleaned = new Set<number>();
   for (const b of page.blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
-  const rows = blockFeatures(page.blocks, computeTextStats(body), page.data, cleaned, page.title, lexicon);
+  const rows = blockFeatures(page.blocks, stats, page.data, cleaned, page.title, lexicon);
   return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels };
 }
 
