@@ -43,6 +43,8 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   adjustStory(page.rows, kept, page.data);
   dropChoiceLabels(page.blocks, kept, page.choiceLabels);
   keepBlocks(page.body, page.blocks, kept);
+  // Links are resolved on what is left (no feature reads them): most of a page's links are dropped.
+  absolutizeLinks(page.body, page.base);
   dropRepeatedImages(page.body);
   separateInlineBoxes(page.body);
   const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
@@ -61,6 +63,8 @@ export interface AnalyzedPage {
   data: StructuredData;
   /** Labels of the page's live checkboxes and radios (choice-labels.ts). */
   choiceLabels: Set<Element>;
+  /** The base URL links are resolved against (links.ts). */
+  base: string | undefined;
 }
 
 /** The page's blocks only: what the class/id lexicon is learned from. */
@@ -81,7 +85,7 @@ export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = DEFAU
   const cleaned = new Set<number>();
   for (const b of page.blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
   const rows = blockFeatures(page.blocks, stats, page.data, cleaned, page.title, lexicon);
-  return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels };
+  return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels, base: page.base };
 }
 
 interface PreparedPage {
@@ -90,6 +94,7 @@ interface PreparedPage {
   blocks: Block[];
   title: string;
   choiceLabels: Set<Element>;
+  base: string | undefined;
 }
 
 /** Parse, guard, clean up and mark blocks: deterministic, so a second call yields an identical document. */
@@ -101,11 +106,11 @@ function preparePage(html: string, url: string | undefined): PreparedPage {
   const data = readStructuredData(doc); // before scripts are removed
   const choiceLabels = findChoiceLabels(body); // before inputs are removed
   removeInvisible(doc.documentElement);
-  absolutizeLinks(body, documentBase(doc, url));
+  const base = documentBase(doc, url);
   markCodeLanguages(body);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.
   prepareTables(body);
-  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '', choiceLabels };
+  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '', choiceLabels, base };
 }
 
 const turndown = createTurndown();
