@@ -13,6 +13,7 @@
 
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
+import { countWords } from './text-stats.js';
 import { declaresArticle, type StructuredData } from './structured-data.js';
 
 /** Class/id words of a comment or reply container (several languages). */
@@ -33,6 +34,8 @@ export const TAIL_HEADING = new RegExp(
 
 const THREAD_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question']);
 const HEADING = /^h([1-6])$/;
+/** A block of prose: this many words or more, few of them links. */
+const PROSE_TOKENS = 12;
 
 /** The story on the page: the smallest container around the largest kept block with half the kept words. */
 interface Story {
@@ -117,6 +120,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   if (!declared && !s.chain.slice(s.story).some((e) => e.localName === 'article')) return;
   keepLead(rows, kept, s);
   dropArticleTail(rows, kept, declared, s);
+  dropReadAlso(rows, kept);
 }
 
 /** Removes from `kept` the ids of comment and related blocks after the story's end. */
@@ -169,17 +173,30 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
     return result;
   };
 
-  let tailLevel = 0; // > 0: inside a tail section opened by a heading of this level
-  for (let r = end + 1; r < blocks.length; r++) {
+  // Inside the story's container, its prose ends at the last kept paragraph of prose: what follows
+  // there under a comment or related heading is a tail too (a "Related" list inside the container).
+  let proseEnd = -1;
+  for (let r = end; r >= 0; r--) {
     const b = blocks[r]!;
-    if (rowLca[r]! <= story) continue; // inside the story
+    if (kept.has(b.id) && rowLca[r]! <= story && b.tokens >= PROSE_TOKENS && b.linkTokens < 0.3 * b.tokens) {
+      proseEnd = r;
+      break;
+    }
+  }
+  let tailLevel = 0; // > 0: inside a tail section opened by a heading of this level
+  for (let r = Math.max(0, proseEnd + 1); r < blocks.length; r++) {
+    const b = blocks[r]!;
+    const inStory = rowLca[r]! <= story;
     const level = Number(HEADING.exec(b.el.localName)?.[1] ?? 0);
     if (level > 0) {
       if (TAIL_HEADING.test(b.text)) tailLevel = tailLevel > 0 ? Math.min(tailLevel, level) : level;
       else if (tailLevel > 0 && level <= tailLevel) tailLevel = 0;
     }
+    // Inside the story's container such a section is its links: text that is not a link, past the
+    // heading itself, is the story going on (a table, a paragraph after a "Related" box).
+    if (inStory && tailLevel > 0 && level === 0 && b.tokens >= 3 && b.linkTokens < 0.5 * b.tokens) tailLevel = 0;
     if (!kept.has(b.id)) continue;
-    if ((tailLevel > 0 || inComments(b.el)) && (declared || !inOwnArticle(b.el))) kept.delete(b.id);
+    if ((tailLevel > 0 || (!inStory && inComments(b.el))) && (declared || !inOwnArticle(b.el))) kept.delete(b.id);
   }
 }
 
@@ -217,6 +234,36 @@ function keepLead(rows: BlockRows, kept: Set<number>, s: Story): void {
       }
     }
     if (lead) kept.add(b.id);
+  }
+}
+
+/** A line that sends the reader to other stories ("Read also:", "Mehr zum Thema", "Czytaj też"). */
+const READ_ALSO = new RegExp(
+  '^[\\s"“„«]*(' +
+    [
+      String.raw`read (also|more|next)|also read|see also|related( (stories|articles|posts|content|reading|coverage))?|more (on|about) this|more from|recommended( (stories|articles|reading))?|you (might|may) also like|most (read|popular)`,
+      String.raw`lesen sie (auch|hier|mehr)|lesenswert|mehr (zum thema|zu[mr]? |aus |dazu)|zum weiterlesen|weiterlesen|schon gelesen|das (thema )?könnte (dich|sie) auch interessieren|auch interessant|auch auf |weitere (artikel|beiträge|nachrichten|meldungen|infos|informationen)|ähnliche (artikel|beiträge|nachrichten)|meistgelesen|empfehlungen`,
+      String.raw`à lire aussi|a lire aussi|lire aussi|voir aussi|sur le même sujet|articles les plus lus|les plus lus`,
+      String.raw`le puede interesar|te puede interesar|puedes ver|vea también|lee también|lea también|leer más|notas relacionadas|noticias relacionadas|leia também|leggi anche|czytaj (też|także|więcej|również)|zobacz (też|także|również)|polecamy`,
+    ].join('|') +
+    ')',
+  'i',
+);
+/** A read-also line is short, or the rest of it is links (the stories it points to). */
+const READ_ALSO_WORDS = 8;
+
+/**
+ * Lines that point to other stories, inside or beside the story ("LE PUEDE INTERESAR: …",
+ * "Zum Weiterlesen:", a "Weitere Artikel" heading): dropped when short or mostly links.
+ */
+function dropReadAlso(rows: BlockRows, kept: Set<number>): void {
+  for (const b of rows.blocks) {
+    if (!kept.has(b.id)) continue;
+    const m = READ_ALSO.exec(b.text);
+    if (!m) continue;
+    const short = b.tokens <= READ_ALSO_WORDS;
+    const rest = countWords(b.text.slice(m[0].length), true);
+    if (short || b.linkTokens >= 0.5 * rest) kept.delete(b.id);
   }
 }
 

@@ -69,4 +69,12 @@ describe('dropArticleTail', () => {
       ${story.replace('<h1>A headline for the story</h1>', '')}</article></body></html>`;
     expect(added(html, 'paragraph of the story')).toEqual(['The lead says in one sentence what the whole story is about.']);
   });
+
+  it('drops lines that send the reader to other stories, and keeps prose that merely starts alike', () => {
+    const html = `<html><body><article>${story}
+      <p>LE PUEDE INTERESAR: <a href="/x">La ficha de un político en la lista de la semana pasada</a></p>
+      <p>Mehr zum Thema</p>
+      <p>Read more about the witnesses in the court papers that were published on Tuesday by the judge, who explained every step.</p></article></body></html>`;
+    expect(dropped(html)).toEqual(['LE PUEDE INTERESAR: La ficha de un político en la lista de la semana pasada', 'Mehr zum Thema']);
+  });
 });
