@@ -119,6 +119,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   // Without a declaration, the story must sit in an <article>.
   if (!declared && !s.chain.slice(s.story).some((e) => e.localName === 'article')) return;
   keepLead(rows, kept, s);
+  keepStoryQuotes(rows, kept, s);
   dropArticleTail(rows, kept, declared, s);
   dropReadAlso(rows, kept);
 }
@@ -236,6 +237,27 @@ function keepLead(rows: BlockRows, kept: Set<number>, s: Story): void {
     if (lead) kept.add(b.id);
   }
 }
+
+/**
+ * Quotes the story embeds (a <blockquote>: a quoted tweet or post, a pull quote) between its first
+ * and last kept blocks, inside its container, are the story's: kept when mostly text, not links.
+ * (Keeping every dropped block there was measured: it kept as many captions, credits and promos
+ * as it recovered text.)
+ */
+function keepStoryQuotes(rows: BlockRows, kept: Set<number>, s: Story): void {
+  const blocks = rows.blocks;
+  for (let r = s.start + 1; r < s.end; r++) {
+    const b = blocks[r]!;
+    if (kept.has(b.id) || s.rowLca[r]! > s.story || b.tokens < QUOTE_TOKENS || b.linkTokens >= 0.5 * b.tokens) continue;
+    for (let e: Element | null = b.el, up = 0; e && up < 4 && !s.chainIndex.has(e); e = e.parentElement, up++) {
+      if (e.localName === 'blockquote') {
+        kept.add(b.id);
+        break;
+      }
+    }
+  }
+}
+const QUOTE_TOKENS = 3;
 
 /** A line that sends the reader to other stories ("Read also:", "Mehr zum Thema", "Czytaj też"). */
 const READ_ALSO = new RegExp(

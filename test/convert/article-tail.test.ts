@@ -77,4 +77,9 @@ describe('dropArticleTail', () => {
       <p>Read more about the witnesses in the court papers that were published on Tuesday by the judge, who explained every step.</p></article></body></html>`;
     expect(dropped(html)).toEqual(['LE PUEDE INTERESAR: La ficha de un político en la lista de la semana pasada', 'Mehr zum Thema']);
   });
+
+  it('keeps a quote the story embeds between its kept paragraphs', () => {
+    const html = `<html><body><article>${story.replace('<p>The third', '<blockquote class="twitter-tweet"><p>A tweet quoted in the story.</p></blockquote><p>The third')}</article></body></html>`;
+    expect(added(html, 'paragraph of the story')).toEqual(['A tweet quoted in the story.']);
+  });
 });
