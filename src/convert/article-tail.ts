@@ -116,6 +116,10 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   if (!s) return;
   const declared = declaresStory(data);
   if (!declared) for (const t of data.types) if (NOT_STORY.has(t)) return;
+  // A list of posts (a category or archive page, og:type article or not) is no story: the
+  // <article> around the largest kept block has <article> siblings.
+  const own = s.chain.find((e) => e.localName === 'article');
+  if (own && (sibling(own, -1) || sibling(own, 1))) return;
   // Without a declaration, the story must sit in an <article>.
   if (!declared && !s.chain.slice(s.story).some((e) => e.localName === 'article')) return;
   keepLead(rows, kept, s);
@@ -184,6 +188,27 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
       break;
     }
   }
+  // Widgets that close a story (author box, tags, categories, share and rating bars, the entry's
+  // meta line), memoised per element like the comment containers.
+  const widgetMemo = new Map<Element, boolean>();
+  const inTailWidget = (el: Element): boolean => {
+    const walked: Element[] = [];
+    let result = false;
+    for (let e: Element | null = el; e && !chainIndex.has(e); e = e.parentElement) {
+      const m = widgetMemo.get(e);
+      if (m !== undefined) {
+        result = m;
+        break;
+      }
+      walked.push(e);
+      if (classTokens(e).some((t) => TAIL_WIDGET_WORDS.has(t))) {
+        result = true;
+        break;
+      }
+    }
+    for (const w of walked) widgetMemo.set(w, result);
+    return result;
+  };
   let tailLevel = 0; // > 0: inside a tail section opened by a heading of this level
   for (let r = Math.max(0, proseEnd + 1); r < blocks.length; r++) {
     const b = blocks[r]!;
@@ -197,9 +222,17 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
     // heading itself, is the story going on (a table, a paragraph after a "Related" box).
     if (inStory && tailLevel > 0 && level === 0 && b.tokens >= 3 && b.linkTokens < 0.5 * b.tokens) tailLevel = 0;
     if (!kept.has(b.id)) continue;
-    if ((tailLevel > 0 || (!inStory && inComments(b.el))) && (declared || !inOwnArticle(b.el))) kept.delete(b.id);
+    const tail = tailLevel > 0 || (!inStory && inComments(b.el)) || inTailWidget(b.el);
+    if (tail && (declared || !inOwnArticle(b.el))) kept.delete(b.id);
   }
 }
+
+/** Class/id words of the widgets after a story's prose: author box, tags, meta line, share bar. */
+const TAIL_WIDGET_WORDS = new Set([
+  'author', 'authors', 'autor', 'autoren', 'byline', 'bio', 'saboxplugin', 'tags', 'tagged', 'tagcloud', 'keywords',
+  'schlagworte', 'utility', 'postmetadata', 'entryfooter', 'meta', 'share', 'sharing', 'sharedaddy',
+  'social', 'rating', 'likes', 'newsletter', 'subscribe', 'related', 'promo',
+]);
 
 /** Class/id words of a story's lead (standfirst, deck, excerpt) in several languages. */
 const LEAD_WORDS = new Set([
@@ -287,6 +320,17 @@ function dropReadAlso(rows: BlockRows, kept: Set<number>): void {
     const rest = countWords(b.text.slice(m[0].length), true);
     if (short || b.linkTokens >= 0.5 * rest) kept.delete(b.id);
   }
+}
+
+/** The nearest <article> sibling of `el` before (-1) or after (1) it, within a few elements. */
+function sibling(el: Element, dir: -1 | 1): boolean {
+  let e: Element | null = el;
+  for (let i = 0; i < 3; i++) {
+    e = dir < 0 ? e.previousElementSibling : e.nextElementSibling;
+    if (!e) return false;
+    if (e.localName === 'article') return true;
+  }
+  return false;
 }
 
 function commentContainer(el: Element): boolean {
