@@ -112,6 +112,9 @@ function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | null {
 /** Adjusts `kept` (ids of kept blocks) around the page's story: its lead kept, its tail dropped. */
 export function adjustStory(rows: BlockRows, kept: Set<number>, data: StructuredData): void {
   for (const t of data.types) if (THREAD_TYPES.has(t)) return;
+  // Read-also lines are dropped on any page but a thread (a short line or a list of links that
+  // sends the reader elsewhere is nobody's content).
+  dropReadAlso(rows, kept);
   const s = findStory(rows, kept);
   if (!s) return;
   const declared = declaresStory(data);
@@ -125,7 +128,6 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   keepLead(rows, kept, s);
   keepStoryQuotes(rows, kept, s);
   dropArticleTail(rows, kept, declared, s);
-  dropReadAlso(rows, kept);
 }
 
 /** Removes from `kept` the ids of comment and related blocks after the story's end. */
@@ -297,9 +299,9 @@ const READ_ALSO = new RegExp(
   '^[\\s"“„«]*(' +
     [
       String.raw`read (also|more|next)|also read|see also|related( (stories|articles|posts|content|reading|coverage))?|more (on|about) this|more from|recommended( (stories|articles|reading))?|you (might|may) also like|most (read|popular)`,
-      String.raw`lesen sie (auch|hier|mehr)|lesenswert|mehr (zum thema|zu[mr]? |aus |dazu)|zum weiterlesen|weiterlesen|schon gelesen|das (thema )?könnte (dich|sie) auch interessieren|auch interessant|auch auf |weitere (artikel|beiträge|nachrichten|meldungen|infos|informationen)|ähnliche (artikel|beiträge|nachrichten)|meistgelesen|empfehlungen`,
+      String.raw`lesen sie (auch|hier|mehr)|lesenswert|mehr (zum thema|zu[mr]? |aus |dazu)|zum weiterlesen|weiterlesen|schon gelesen|das (thema )?könnte (dich|sie) auch interessieren|auch interessant|auch auf |weitere (artikel|beiträge|nachrichten|meldungen|infos|informationen)|weiterführende (informationen|links|artikel)|ähnliche (artikel|beiträge|nachrichten)|beliebte (artikel|beiträge)|aktuelle berichte|meistgelesen|empfehlungen|lust auf mehr`,
       String.raw`à lire aussi|a lire aussi|lire aussi|voir aussi|sur le même sujet|articles les plus lus|les plus lus`,
-      String.raw`le puede interesar|te puede interesar|puedes ver|vea también|lee también|lea también|leer más|notas relacionadas|noticias relacionadas|leia também|leggi anche|czytaj (też|także|więcej|również)|zobacz (też|także|również)|polecamy`,
+      String.raw`le puede interesar|te puede interesar|puedes ver|vea también|lee también|lea también|leer más|notas relacionadas|noticias relacionadas|leia também|leggi anche|czytaj (też|także|więcej|również)|zobacz (też|także|również)|dowiedz się więcej|polecamy|mire:`,
     ].join('|') +
     ')',
   'i',

@@ -46,10 +46,10 @@ describe('dropArticleTail', () => {
     expect(dropped(html)).toEqual(['A plain comment under the story.']);
   });
 
-  it('leaves threads and pages that do not say they are a story alone', () => {
+  it('leaves threads alone, and on a page that does not say it is a story drops only the read-also heading', () => {
     const thread = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script><meta property="og:type" content="article"></head><body><div>${story}</div>${tail}</body></html>`;
     expect(dropped(thread)).toEqual([]);
-    expect(dropped(`<html><body><div>${story}</div>${tail}</body></html>`)).toEqual([]);
+    expect(dropped(`<html><body><div>${story}</div>${tail}</body></html>`)).toEqual(['Related articles']);
   });
 
   it('keeps what sits inside the story, whatever its class says', () => {
