@@ -306,6 +306,21 @@ const READ_ALSO = new RegExp(
     ')',
   'i',
 );
+/** A short line about the comment form or a rating widget: "Leave a comment", "Kommentare geschlossen". */
+const COMMENT_LINE = new RegExp(
+  '^[\\s(]*(' +
+    [
+      String.raw`(leave|post|write|add) a (reply|comment)|comments? (are )?closed|no comments( yet)?|comment by|be the first to comment|rate this|(noch )?keine (kommentare|bewertungen)|bisher keine kommentare`,
+      String.raw`kommentar(e)? (schreiben|verfassen|geschlossen)|kommentieren|bewerten:|wie bewerten sie|laisser un commentaire|deja un comentario|dodaj komentarz`,
+    ].join('|') +
+    ')',
+  'i',
+);
+/** A photo credit alone on its line ("Foto: …", "Crédits photos : …"): the picture's, not the story's. */
+const CREDIT_LINE = /^[\s(]*(fotos?|photos?|bild|kuva|cr[ée]dits?( photos?)?|credit|image|imagen|zdj[eę]cie|fot\.)\s*[:©]/i;
+/** Control and credit lines are this short. */
+const CONTROL_WORDS = 6;
+
 /** A read-also line is short, or the rest of it is links (the stories it points to). */
 const READ_ALSO_WORDS = 8;
 
@@ -316,6 +331,10 @@ const READ_ALSO_WORDS = 8;
 function dropReadAlso(rows: BlockRows, kept: Set<number>): void {
   for (const b of rows.blocks) {
     if (!kept.has(b.id)) continue;
+    if (b.tokens <= CONTROL_WORDS && (COMMENT_LINE.test(b.text) || CREDIT_LINE.test(b.text))) {
+      kept.delete(b.id);
+      continue;
+    }
     const m = READ_ALSO.exec(b.text);
     if (!m) continue;
     const short = b.tokens <= READ_ALSO_WORDS;

@@ -82,4 +82,10 @@ describe('dropArticleTail', () => {
     const html = `<html><body><article>${story.replace('<p>The third', '<blockquote class="twitter-tweet"><p>A tweet quoted in the story.</p></blockquote><p>The third')}</article></body></html>`;
     expect(added(html, 'paragraph of the story')).toEqual(['A tweet quoted in the story.']);
   });
+
+  it('drops short comment-form and photo-credit lines on any page but a thread', () => {
+    const html = `<html><body><div>${story}<p>Foto: Jane Doe</p><p>Kommentare geschlossen</p>
+      <p>Photo opportunities were rare that year, and the photographers who came stayed for weeks.</p></div></body></html>`;
+    expect(dropped(html)).toEqual(['Foto: Jane Doe', 'Kommentare geschlossen']);
+  });
 });
