@@ -121,10 +121,10 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   if (!declared) for (const t of data.types) if (NOT_STORY.has(t)) return;
   // A list of posts (a category or archive page, og:type article or not) is no story: the
   // <article> around the largest kept block has <article> siblings.
-  const own = s.chain.find((e) => e.localName === 'article');
+  const own = s.chain.find(isEntry);
   if (own && (sibling(own, -1) || sibling(own, 1))) return;
   // Without a declaration, the story must sit in an <article>.
-  if (!declared && !s.chain.slice(s.story).some((e) => e.localName === 'article')) return;
+  if (!declared && !s.chain.slice(s.story).some(isEntry)) return;
   keepLead(rows, kept, s);
   keepStoryQuotes(rows, kept, s);
   dropArticleTail(rows, kept, declared, s);
@@ -343,13 +343,26 @@ function dropReadAlso(rows: BlockRows, kept: Set<number>): void {
   }
 }
 
-/** The nearest <article> sibling of `el` before (-1) or after (1) it, within a few elements. */
+/**
+ * An element that marks one entry: an <article>, a microformats `hentry`, or schema.org microdata of
+ * an Article or BlogPosting (`itemtype`) or its body (`itemprop="articleBody"`).
+ */
+function isEntry(e: Element): boolean {
+  if (e.localName === 'article') return true;
+  const cls = e.getAttribute('class');
+  if (cls !== null && /(?:^|\s)hentry(?:\s|$)/.test(cls)) return true;
+  const type = e.getAttribute('itemtype');
+  if (type !== null && /schema\.org\/\w*(Article|BlogPosting)\b/i.test(type)) return true;
+  return /^(articleBody|blogPost)$/.test(e.getAttribute('itemprop') ?? '');
+}
+
+/** The nearest entry sibling of `el` before (-1) or after (1) it, within a few elements. */
 function sibling(el: Element, dir: -1 | 1): boolean {
   let e: Element | null = el;
   for (let i = 0; i < 3; i++) {
     e = dir < 0 ? e.previousElementSibling : e.nextElementSibling;
     if (!e) return false;
-    if (e.localName === 'article') return true;
+    if (isEntry(e)) return true;
   }
   return false;
 }
