@@ -220,6 +220,10 @@ export function blockFeatures(
   let tokensBefore = 0;
   let headingText = '';
   let headingRow = -1;
+  // The heading's verdicts, tested once per heading (rows under it share them).
+  let testedHeading = '';
+  let underRelated = 0;
+  let underDiscussion = 0;
   rows.forEach((b, r) => {
     const o = r * cols;
     const set = (name: keyof typeof F, v: number) => {
@@ -231,10 +235,12 @@ export function blockFeatures(
     let stop = 0;
     let caps = 0;
     let digits = 0;
+    let inTitle = 0;
     for (const w of words) {
       chars += w.length;
       const lower = w.toLowerCase();
       if (STOPWORDS.has(lower)) stop++;
+      if (titleWords.has(lower)) inTitle++;
       if (w[0] !== lower[0]) caps++;
       if (/^\d/.test(w)) digits++;
     }
@@ -244,7 +250,9 @@ export function blockFeatures(
     set('log_links', Math.log1p(b.links));
     set('avg_token_chars', chars / nw);
     set('ends_sentence', /[.!?:;"”)]\s*$/.test(text) ? 1 : 0);
-    set('comma_rate', (text.split(',').length - 1) / nw);
+    let commas = 0;
+    for (let i = text.indexOf(','); i >= 0; i = text.indexOf(',', i + 1)) commas++;
+    set('comma_rate', commas / nw);
     set('stopword_rate', stop / nw);
     set('capital_rate', caps / nw);
     set('digit_rate', digits / nw);
@@ -344,18 +352,18 @@ export function blockFeatures(
     GROUP_LEVELS.forEach((k, j) => {
       groups[r * GROUP_LEVELS.length + j] = groupOf(up[Math.min(k, up.length) - 1]);
     });
-    const upStat = (k: number, name: 'up1' | 'up2' | 'up3' | 'up5') => {
+    const upStat = (k: number, wordsCol: number, densityCol: number) => {
       const el = up[Math.min(k, up.length) - 1];
       const s = el ? stats.get(el) : undefined;
       const words = s?.words ?? 0;
-      x[o + F[`${name}_log_words`]] = Math.log1p(words);
-      x[o + F[`${name}_link_density`]] = words > 0 ? s!.linkWords / words : 0;
+      x[o + wordsCol] = Math.log1p(words);
+      x[o + densityCol] = words > 0 ? s!.linkWords / words : 0;
       return words;
     };
-    const up1 = upStat(1, 'up1');
-    upStat(2, 'up2');
-    const up3 = upStat(3, 'up3');
-    upStat(5, 'up5');
+    const up1 = upStat(1, F.up1_log_words, F.up1_link_density);
+    upStat(2, F.up2_log_words, F.up2_link_density);
+    const up3 = upStat(3, F.up3_log_words, F.up3_link_density);
+    upStat(5, F.up5_log_words, F.up5_link_density);
     set('up1_word_share', up1 / pageWords);
     set('up3_word_share', up3 / pageWords);
     set('repeat_max', Math.log1p(repeatMax));
@@ -368,8 +376,13 @@ export function blockFeatures(
       headingText = text;
       headingRow = r;
     }
-    set('under_related', RELATED.test(headingText) ? 1 : 0);
-    set('under_discussion', DISCUSSION.test(headingText) ? 1 : 0);
+    if (headingText !== testedHeading) {
+      testedHeading = headingText;
+      underRelated = RELATED.test(headingText) ? 1 : 0;
+      underDiscussion = DISCUSSION.test(headingText) ? 1 : 0;
+    }
+    set('under_related', underRelated);
+    set('under_discussion', underDiscussion);
     set('rows_since_heading', headingRow >= 0 ? Math.log1p(r - headingRow) : -1);
     set('duplicate_text', Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1));
     // Blocks of one or two words ("Reply", "Share") repeat by design; only text repeats are copies.
@@ -395,8 +408,6 @@ export function blockFeatures(
     set('prev_in_cleaned', prev ? (cleaned.has(prev.id) ? 1 : 0) : -1);
     set('next_in_cleaned', next ? (cleaned.has(next.id) ? 1 : 0) : -1);
 
-    let inTitle = 0;
-    for (const w of words) if (titleWords.has(w.toLowerCase())) inTitle++;
     set('title_overlap', titleWords.size > 0 ? inTitle / nw : -1);
     set('after_h1', firstH1 >= 0 ? (r - firstH1) / span : -2);
     set('from_largest', (r - largest) / span);
