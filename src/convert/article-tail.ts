@@ -318,6 +318,18 @@ const COMMENT_LINE = new RegExp(
 );
 /** A photo credit alone on its line ("Foto: …", "Crédits photos : …"): the picture's, not the story's. */
 const CREDIT_LINE = /^[\s(]*(fotos?|photos?|bild|kuva|cr[ée]dits?( photos?)?|credit|image|imagen|zdj[eę]cie|fot\.)\s*[:©]/i;
+/** A call to subscribe, follow, donate or come back ("Subscribe now to our …", "Unterstütze …"). */
+const PROMO_LINE = new RegExp(
+  '^[\\s"“„«¿¡]*(' +
+    [
+      String.raw`subscribe (now|today|to)|to (view|read) the full (story|article)|first-time subscribers|for the latest (stories|news|updates)|follow (us|the \S+|[\w.]+) on (twitter|facebook|instagram)|if you (enjoyed|liked) (reading )?this|sign up (now |today )?for our|support (us|our journalism)`,
+      String.raw`unterstütze|unterstützen sie (uns|unsere)|jede (kleine )?spende|gefällt (dir|ihnen) unser|besuchen sie unseren|abonniere|abonnieren sie|ya sabías que|suscríbete|abonnez-vous|soutenez`,
+    ].join('|') +
+    ')',
+  'i',
+);
+/** A promotion line is at most this long (a paragraph that starts alike is left to the model). */
+const PROMO_WORDS = 30;
 /** Control and credit lines are this short. */
 const CONTROL_WORDS = 6;
 
@@ -331,7 +343,7 @@ const READ_ALSO_WORDS = 8;
 function dropReadAlso(rows: BlockRows, kept: Set<number>): void {
   for (const b of rows.blocks) {
     if (!kept.has(b.id)) continue;
-    if (b.tokens <= CONTROL_WORDS && (COMMENT_LINE.test(b.text) || CREDIT_LINE.test(b.text))) {
+    if ((b.tokens <= CONTROL_WORDS && (COMMENT_LINE.test(b.text) || CREDIT_LINE.test(b.text))) || (b.tokens <= PROMO_WORDS && PROMO_LINE.test(b.text))) {
       kept.delete(b.id);
       continue;
     }

@@ -88,4 +88,10 @@ describe('dropArticleTail', () => {
       <p>Photo opportunities were rare that year, and the photographers who came stayed for weeks.</p></div></body></html>`;
     expect(dropped(html)).toEqual(['Foto: Jane Doe', 'Kommentare geschlossen']);
   });
+
+  it('drops a call to subscribe or donate, and keeps a paragraph that only starts alike at length', () => {
+    const long = 'Subscribe to the idea that ' + 'the council was wrong about the bridge and the river, '.repeat(4) + 'says the engineer.';
+    const html = `<html><body><div>${story}<p>Subscribe now to our print edition for the full story.</p><p>${long}</p></div></body></html>`;
+    expect(dropped(html)).toEqual(['Subscribe now to our print edition for the full story.']);
+  });
 });
