@@ -1,15 +1,15 @@
-// What follows a story is not the story: on an article or blog post, the reader comments, the
-// "leave a reply" form and the "related", "more from", "trending" blocks after the story's end are
-// dropped after the classifier (which, taught by forums and listings to keep repeated posts and
-// link lists, keeps them). On a forum or Q&A thread the posts are the content: left alone.
-//
-// Page evidence only: the story is the smallest container around the largest kept block that holds
-// at least half of the kept words (its end: the last kept block inside it); a block after that end
-// and outside it goes when a container between it and the story's ancestors names comments or
-// replies in its class or id, or when it sits under a heading, after the story, that names a
-// comment or related-content section. Thread pages (QAPage, DiscussionForumPosting, Question in
-// JSON-LD) and pages whose story itself sits in a comment container are not touched. Linear: every
-// element is visited a bounded number of times (memoised walks up the tree).
+// Articles after the classifier (adjustStory): the classifier, taught by forums and listings to
+// keep repeated posts and link lists, keeps them on articles too. Page evidence only, never a URL
+// or a site, and threads (QAPage, DiscussionForumPosting, Question in JSON-LD) are left alone:
+// - on any other page, short lines that send the reader elsewhere ("Read also:", "Mehr zum
+//   Thema"), comment-form and rating lines, lone photo credits and calls to subscribe or donate go;
+// - on a page that says it is one story (JSON-LD Article type or og:type article, else the story
+//   inside an <article>, an hAtom entry or Article microdata; not a list of such entries), around
+//   the story — the smallest container around the largest kept block holding half of the kept
+//   words — its lead (a standfirst named so) and the quotes it embeds are kept, and what follows
+//   it goes: comment containers, sections under comment or related headings, closing widgets
+//   (author box, tags, share bar).
+// Linear: every walk up the tree is memoised per element. docs/conversion.md has the evidence.
 
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
