@@ -1,18 +1,26 @@
-// Extraction-quality benchmark on WCXB-dev (see bench/lib/*). Usage:
-//   npx tsx bench/quality.ts [--limit N | --sample] [--split train|validation|all] [--type forum,...]
-//                            [--ids 0001,0002] [--no-baseline] [--oof] [--json out.json] [--record]
+// Extraction-quality benchmark on WCXB-dev and on Trafilatura's evaluation corpus (see bench/lib/*). Usage:
+//   npx tsx bench/quality.ts [--corpus wcxb|trafilatura|all] [--limit N | --sample] [--split train|validation|all]
+//                            [--type forum,...] [--ids 0001,0002] [--no-baseline] [--oof] [--json out.json]
+//                            [--record] [--worst N]
+// --corpus picks the corpus (default: both, WCXB first); --type and --oof apply to WCXB only.
+// --worst N lists websift's N worst trafilatura-eval pages (most wrong snippets) with the snippets
+// it missed and leaked: the per-page diagnostic.
 // --oof converts each dev-train page with the block-classifier fold model that never saw it (saved by
 // `npx tsx bench/train-blocks.ts --write`): honest dev-train figures for a model trained on dev-train.
 // --record (with --sample) stores websift's F1 on the fixed sample in bench/quality-sample.json,
 // the figure the CI regression test (test/convert/quality-regression.test.ts) holds the code to.
-// Data: $WCXB_DIR, else ../shared/data/wcxb-dev beside the repository.
+// For trafilatura-eval, --sample is its fixed 200-page sample and --record stores that figure in
+// bench/quality-sample-trafilatura.json (test/convert/quality-regression.test.ts holds both).
+// Data: $WCXB_DIR, else ../shared/data/wcxb-dev; $TRAFILATURA_DIR, else ../shared/data/trafilatura-eval.
 
 import { writeFileSync } from 'node:fs';
 import { aggregate, formatReport, runQuality, SAMPLE_SIZE, type QualityOptions } from './lib/quality-run.js';
-import { RECORD_FILE } from './lib/quality-record.js';
+import { RECORD_FILE, TRAFILATURA_RECORD_FILE } from './lib/quality-record.js';
+import { trafilaturaAvailable, trafilaturaDir } from './lib/trafilatura-data.js';
+import { aggregateTrafilatura, formatTrafilaturaReport, runTrafilatura, TRAFILATURA_SAMPLE_SIZE, type TrafRow } from './lib/trafilatura-run.js';
 import { wcxbAvailable, wcxbDir } from './lib/wcxb-data.js';
 
-type CliOptions = QualityOptions & { json?: string; record?: boolean };
+type CliOptions = QualityOptions & { json?: string; record?: boolean; sample?: boolean; corpus?: 'wcxb' | 'trafilatura' | 'all'; worst?: number };
 
 function parseArgs(argv: string[]): CliOptions {
   const opts: CliOptions = {};
@@ -24,7 +32,9 @@ function parseArgs(argv: string[]): CliOptions {
       return v;
     };
     if (arg === '--limit') opts.limit = Number(next());
-    else if (arg === '--sample') opts.limit = SAMPLE_SIZE;
+    else if (arg === '--sample') opts.sample = true;
+    else if (arg === '--corpus') opts.corpus = next() as NonNullable<CliOptions['corpus']>;
+    else if (arg === '--worst') opts.worst = Number(next());
     else if (arg === '--split') opts.split = next() as NonNullable<QualityOptions['split']>;
     else if (arg === '--type') opts.types = next().split(',');
     else if (arg === '--ids') opts.ids = next().split(',');
@@ -34,26 +44,73 @@ function parseArgs(argv: string[]): CliOptions {
     else if (arg === '--record') opts.record = true;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (opts.record && (opts.limit !== SAMPLE_SIZE || opts.split || opts.types || opts.ids)) throw new Error('--record needs --sample alone');
+  if (opts.record && (!opts.sample || opts.limit !== undefined || opts.split || opts.types || opts.ids)) throw new Error('--record needs --sample alone');
+  if (opts.sample && opts.limit !== undefined) throw new Error('--sample and --limit exclude each other');
   if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit > 0)) throw new Error('--limit must be a positive integer');
   return opts;
 }
 
 const opts = parseArgs(process.argv.slice(2));
-if (!wcxbAvailable()) {
-  console.error(`WCXB data not found at ${wcxbDir()} (set WCXB_DIR)`);
-  process.exit(2);
-}
-const started = Date.now();
-const results = runQuality(opts, (done, total) => {
+const corpus = opts.corpus ?? 'all';
+const progress = (done: number, total: number) => {
   if (process.stderr.isTTY && (done % 20 === 0 || done === total)) process.stderr.write(`\r${done}/${total}`);
-});
-if (process.stderr.isTTY) process.stderr.write('\n');
-console.log(formatReport(results));
-console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s wall)`);
-if (opts.json) writeFileSync(opts.json, JSON.stringify(results, null, 0));
-if (opts.record) {
-  const f1 = aggregate(results.filter((r) => r.system === 'websift')).f1;
-  writeFileSync(RECORD_FILE, JSON.stringify({ sample: SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --sample --record' }, null, 2) + '\n');
-  console.log(`recorded F1 ${f1.toFixed(4)} on the ${SAMPLE_SIZE}-page sample in ${RECORD_FILE}`);
+};
+const started = Date.now();
+const json: { wcxb?: unknown; trafilatura?: TrafRow[] } = {};
+
+if (corpus !== 'trafilatura') {
+  if (!wcxbAvailable()) {
+    console.error(`WCXB data not found at ${wcxbDir()} (set WCXB_DIR)`);
+    process.exit(2);
+  }
+  const results = runQuality(opts.sample ? { ...opts, limit: SAMPLE_SIZE } : opts, progress);
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  console.log('\n## WCXB dev');
+  console.log(formatReport(results));
+  json.wcxb = results;
+  if (opts.record) {
+    const f1 = aggregate(results.filter((r) => r.system === 'websift')).f1;
+    writeFileSync(RECORD_FILE, JSON.stringify({ sample: SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --corpus wcxb --sample --record' }, null, 2) + '\n');
+    console.log(`recorded F1 ${f1.toFixed(4)} on the ${SAMPLE_SIZE}-page sample in ${RECORD_FILE}`);
+  }
 }
+
+if (corpus !== 'wcxb') {
+  if (!trafilaturaAvailable()) {
+    console.error(`trafilatura-eval data not found at ${trafilaturaDir()} (set TRAFILATURA_DIR)`);
+    process.exit(2);
+  }
+  const rows = runTrafilatura(
+    {
+      ...(opts.sample ? { limit: TRAFILATURA_SAMPLE_SIZE } : opts.limit !== undefined ? { limit: opts.limit } : {}),
+      ...(opts.split ? { split: opts.split } : {}),
+      ...(opts.ids ? { ids: opts.ids } : {}),
+      ...(opts.baseline !== undefined ? { baseline: opts.baseline } : {}),
+    },
+    progress,
+  );
+  if (process.stderr.isTTY) process.stderr.write('\n');
+  console.log('\n## trafilatura-eval');
+  console.log(formatTrafilaturaReport(rows));
+  json.trafilatura = rows;
+  if (opts.worst) {
+    const ws = rows.filter((r) => r.system === 'websift').sort((a, b) => b.fp + b.fn - (a.fp + a.fn) || a.id.localeCompare(b.id));
+    const rd = new Map(rows.filter((r) => r.system === 'readability').map((r) => [r.id, r]));
+    console.log(`\n### websift's ${opts.worst} worst trafilatura-eval pages (FP + FN)\n`);
+    for (const r of ws.slice(0, opts.worst)) {
+      if (r.fp + r.fn === 0) break;
+      const b = rd.get(r.id);
+      console.log(`${r.id} [${r.split}] FP ${r.fp} FN ${r.fn}${b ? ` (readability FP ${b.fp} FN ${b.fn})` : ''}`);
+      for (const s of r.missed) console.log(`   missed: ${JSON.stringify(s.slice(0, 120))}`);
+      for (const s of r.leaked) console.log(`   leaked: ${JSON.stringify(s.slice(0, 120))}`);
+    }
+  }
+  if (opts.record) {
+    const f1 = aggregateTrafilatura(rows.filter((r) => r.system === 'websift')).f1;
+    writeFileSync(TRAFILATURA_RECORD_FILE, JSON.stringify({ sample: TRAFILATURA_SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --corpus trafilatura --sample --record' }, null, 2) + '\n');
+    console.log(`recorded F1 ${f1.toFixed(4)} on the ${TRAFILATURA_SAMPLE_SIZE}-page sample in ${TRAFILATURA_RECORD_FILE}`);
+  }
+}
+
+console.log(`\n(${((Date.now() - started) / 1000).toFixed(0)} s wall)`);
+if (opts.json) writeFileSync(opts.json, JSON.stringify(json, null, 0));

@@ -54,6 +54,7 @@ const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
 const RELATED = /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
 const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
 const META = /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
+const INSIDE_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'main', 'article', 'li', 'table', 'a', 'section', 'figure', 'blockquote']);
 const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
 const POST_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question', 'Answer', 'Comment', 'SocialMediaPosting']);
 
@@ -161,6 +162,38 @@ export function blockFeatures(
     return groups.get(signature(el)) ?? [1, 0];
   };
   const repeats = (el: Element) => group(el)[0] - 1;
+  // What the per-row walk up the tree reads of each ancestor, read once per element (many rows
+  // share their ancestors; attribute reads are the walk's cost).
+  type Inside = 'nav' | 'header' | 'footer' | 'aside' | 'form' | 'main' | 'article' | 'li' | 'table' | 'a' | 'section' | 'figure' | 'blockquote';
+  interface AncestorInfo {
+    inside: Inside | null;
+    main: boolean;
+    chrome: boolean;
+    named: boolean;
+    lex: number;
+    hint: number;
+    repeats: number;
+  }
+  const infoCache = new Map<Element, AncestorInfo>();
+  const info = (el: Element): AncestorInfo => {
+    let a = infoCache.get(el);
+    if (a === undefined) {
+      const t = el.localName.toLowerCase();
+      const role = el.getAttribute('role');
+      const named = el.hasAttribute('class') || el.hasAttribute('id');
+      a = {
+        inside: INSIDE_TAGS.has(t) ? (t as Inside) : null,
+        main: t === 'main' || role === 'main',
+        chrome: CHROME_ROLES.has(role ?? ''),
+        named,
+        lex: named ? lex(el) : NaN,
+        hint: named ? hint(el) : 0,
+        repeats: el !== body ? repeats(el) : 0,
+      };
+      infoCache.set(el, a);
+    }
+    return a;
+  };
 
   let cleanedTokens = 0;
   for (const b of rows) if (cleaned.has(b.id)) cleanedTokens += b.tokens;
@@ -187,6 +220,10 @@ export function blockFeatures(
   let tokensBefore = 0;
   let headingText = '';
   let headingRow = -1;
+  // The heading's verdicts, tested once per heading (rows under it share them).
+  let testedHeading = '';
+  let underRelated = 0;
+  let underDiscussion = 0;
   rows.forEach((b, r) => {
     const o = r * cols;
     const set = (name: keyof typeof F, v: number) => {
@@ -198,10 +235,12 @@ export function blockFeatures(
     let stop = 0;
     let caps = 0;
     let digits = 0;
+    let inTitle = 0;
     for (const w of words) {
       chars += w.length;
       const lower = w.toLowerCase();
       if (STOPWORDS.has(lower)) stop++;
+      if (titleWords.has(lower)) inTitle++;
       if (w[0] !== lower[0]) caps++;
       if (/^\d/.test(w)) digits++;
     }
@@ -211,7 +250,9 @@ export function blockFeatures(
     set('log_links', Math.log1p(b.links));
     set('avg_token_chars', chars / nw);
     set('ends_sentence', /[.!?:;"”)]\s*$/.test(text) ? 1 : 0);
-    set('comma_rate', (text.split(',').length - 1) / nw);
+    let commas = 0;
+    for (let i = text.indexOf(','); i >= 0; i = text.indexOf(',', i + 1)) commas++;
+    set('comma_rate', commas / nw);
     set('stopword_rate', stop / nw);
     set('capital_rate', caps / nw);
     set('digit_rate', digits / nw);
@@ -246,13 +287,13 @@ export function blockFeatures(
     const up: Element[] = [];
     for (let el: Element | null = b.el, level = 0; el && el !== body.parentElement; el = el.parentElement, level++) {
       if (level > 0) up.push(el);
-      const t = el.localName.toLowerCase();
-      if (t in inside && level > 0) inside[t as keyof typeof inside] = 1;
-      if (t === 'main' || el.getAttribute('role') === 'main') inside.main = 1;
-      if (CHROME_ROLES.has(el.getAttribute('role') ?? '')) inside.role = 1;
-      if (el.hasAttribute('class') || el.hasAttribute('id')) {
+      const a = info(el);
+      if (level > 0 && a.inside !== null) inside[a.inside] = 1;
+      if (a.main) inside.main = 1;
+      if (a.chrome) inside.role = 1;
+      if (a.named) {
         if (level <= 10) {
-          const v = lex(el);
+          const v = a.lex;
           if (!Number.isNaN(v)) {
             if (Number.isNaN(lexNearest)) {
               lexNearest = v;
@@ -262,7 +303,7 @@ export function blockFeatures(
             lexMax = Math.max(lexMax, v);
           }
         }
-        const h = hint(el);
+        const h = a.hint;
         if (h & 1) {
           badCount++;
           if (badDistance === 99) badDistance = level;
@@ -271,7 +312,7 @@ export function blockFeatures(
         if (h & 4 && postDistance === 99) postDistance = level;
       }
       if (level <= 6 && el !== body) {
-        const n = repeats(el);
+        const n = a.repeats;
         if (n > repeatMax) {
           repeatMax = n;
           repeatLevel = level;
@@ -311,18 +352,18 @@ export function blockFeatures(
     GROUP_LEVELS.forEach((k, j) => {
       groups[r * GROUP_LEVELS.length + j] = groupOf(up[Math.min(k, up.length) - 1]);
     });
-    const upStat = (k: number, name: 'up1' | 'up2' | 'up3' | 'up5') => {
+    const upStat = (k: number, wordsCol: number, densityCol: number) => {
       const el = up[Math.min(k, up.length) - 1];
       const s = el ? stats.get(el) : undefined;
       const words = s?.words ?? 0;
-      x[o + F[`${name}_log_words`]] = Math.log1p(words);
-      x[o + F[`${name}_link_density`]] = words > 0 ? s!.linkWords / words : 0;
+      x[o + wordsCol] = Math.log1p(words);
+      x[o + densityCol] = words > 0 ? s!.linkWords / words : 0;
       return words;
     };
-    const up1 = upStat(1, 'up1');
-    upStat(2, 'up2');
-    const up3 = upStat(3, 'up3');
-    upStat(5, 'up5');
+    const up1 = upStat(1, F.up1_log_words, F.up1_link_density);
+    upStat(2, F.up2_log_words, F.up2_link_density);
+    const up3 = upStat(3, F.up3_log_words, F.up3_link_density);
+    upStat(5, F.up5_log_words, F.up5_link_density);
     set('up1_word_share', up1 / pageWords);
     set('up3_word_share', up3 / pageWords);
     set('repeat_max', Math.log1p(repeatMax));
@@ -335,8 +376,13 @@ export function blockFeatures(
       headingText = text;
       headingRow = r;
     }
-    set('under_related', RELATED.test(headingText) ? 1 : 0);
-    set('under_discussion', DISCUSSION.test(headingText) ? 1 : 0);
+    if (headingText !== testedHeading) {
+      testedHeading = headingText;
+      underRelated = RELATED.test(headingText) ? 1 : 0;
+      underDiscussion = DISCUSSION.test(headingText) ? 1 : 0;
+    }
+    set('under_related', underRelated);
+    set('under_discussion', underDiscussion);
     set('rows_since_heading', headingRow >= 0 ? Math.log1p(r - headingRow) : -1);
     set('duplicate_text', Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1));
     // Blocks of one or two words ("Reply", "Share") repeat by design; only text repeats are copies.
@@ -362,8 +408,6 @@ export function blockFeatures(
     set('prev_in_cleaned', prev ? (cleaned.has(prev.id) ? 1 : 0) : -1);
     set('next_in_cleaned', next ? (cleaned.has(next.id) ? 1 : 0) : -1);
 
-    let inTitle = 0;
-    for (const w of words) if (titleWords.has(w.toLowerCase())) inTitle++;
     set('title_overlap', titleWords.size > 0 ? inTitle / nw : -1);
     set('after_h1', firstH1 >= 0 ? (r - firstH1) / span : -2);
     set('from_largest', (r - largest) / span);

@@ -37,13 +37,22 @@ export function segmentBlocks(body: Element): Block[] {
     el.setAttribute(BLOCK_ATTR, String(b.id));
     return b;
   };
-  // Iterative walk; each frame: node, its block, whether inside a link. <pre> is one block.
-  const stack: Array<[Node, Block, boolean]> = [];
+  // Iterative walk; each frame (three parallel stacks, no tuple per node): node, its block, whether
+  // inside a link. <pre> is one block.
+  const nodes: Node[] = [];
+  const owners: Block[] = [];
+  const links: boolean[] = [];
   const root = open(body);
-  for (let c = body.lastChild; c; c = c.previousSibling) stack.push([c, root, false]);
+  for (let c = body.lastChild; c; c = c.previousSibling) {
+    nodes.push(c);
+    owners.push(root);
+    links.push(false);
+  }
   const texts = new Map<Block, string[]>();
-  while (stack.length > 0) {
-    const [node, block, inLink] = stack.pop()!;
+  while (nodes.length > 0) {
+    const node = nodes.pop()!;
+    const block = owners.pop()!;
+    const inLink = links.pop()!;
     if (node.nodeType === 3) {
       const value = node.nodeValue ?? '';
       const n = countWords(value, true);
@@ -69,7 +78,11 @@ export function segmentBlocks(body: Element): Block[] {
       link = true;
     } else if (tag === 'img') block.images++;
     if (BLOCK_TAGS.has(tag) && block.el.localName !== 'pre') target = open(el);
-    for (let c = el.lastChild; c; c = c.previousSibling) stack.push([c, target, link]);
+    for (let c = el.lastChild; c; c = c.previousSibling) {
+      nodes.push(c);
+      owners.push(target);
+      links.push(link);
+    }
   }
   for (const [b, parts] of texts) b.text = parts.join(' ');
   return blocks;

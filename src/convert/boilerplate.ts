@@ -65,9 +65,12 @@ export function insideAny(el: Element, set: ReadonlySet<Element>, root: Element)
  * The outermost elements below `root` that are boilerplate, in document order; nothing is changed
  * (the block classifier reads "inside boilerplate" as evidence, it does not remove by rule).
  */
-export function findBoilerplate(root: Element, options: BoilerplateOptions = {}): Set<Element> {
-  const all = descendants(root);
-  const stats = computeTextStats(root, all);
+export function findBoilerplate(
+  root: Element,
+  options: BoilerplateOptions = {},
+  all: readonly Element[] = descendants(root),
+  stats: Map<Element, TextStats> = computeTextStats(root, all),
+): Set<Element> {
   const zero: TextStats = { words: 0, linkWords: 0, links: 0 };
   const st = (el: Element) => stats.get(el) ?? zero;
   const total = Math.max(1, st(root).words);

@@ -3,6 +3,7 @@
 // (block-model.ts; rule-based clean-up, boilerplate.ts, is one of its features), turndown, tidy,
 // and JSON-LD text the DOM hides.
 
+import { adjustStory } from './article-tail.js';
 import { keepBlocks } from './block-filter.js';
 import type { HtmlToMarkdownOptions } from './markdown-options.js';
 import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js';
@@ -14,7 +15,7 @@ import { removeInvisible } from './clean-dom.js';
 import { markCodeLanguages } from './code-language.js';
 import { dropRepeatedImages } from './decorative-images.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
-import { hasText } from './dom-utils.js';
+import { descendants, hasText } from './dom-utils.js';
 import { separateInlineBoxes } from './inline-spacing.js';
 import { absolutizeLinks, documentBase } from './links.js';
 import { tidyMarkdown } from './markdown-tidy.js';
@@ -65,8 +66,11 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   const page = analyzeHtml(html, options.url, classifier.lexicon, onParsed);
   if (!page) return '';
   const kept = keptBlocks(page.rows, classifier);
+  adjustStory(page.rows, kept, page.data);
   dropChoiceLabels(page.blocks, kept, page.choiceLabels);
   keepBlocks(page.body, page.blocks, kept);
+  // Links are resolved on what is left (no feature reads them): most of a page's links are dropped.
+  absolutizeLinks(page.body, page.base);
   dropRepeatedImages(page.body);
   separateInlineBoxes(page.body);
   const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
@@ -85,6 +89,8 @@ export interface AnalyzedPage {
   data: StructuredData;
   /** Labels of the page's live checkboxes and radios (choice-labels.ts). */
   choiceLabels: Set<Element>;
+  /** The base URL links are resolved against (links.ts). */
+  base: string | undefined;
 }
 
 /** The page's blocks only: what the class/id lexicon is learned from. */
@@ -98,11 +104,14 @@ export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = defau
   const page = preparePage(html, url, onParsed);
   const body = page.doc.body;
   if (!hasText(body)) return null;
-  const boilerplate = findBoilerplate(body);
+  // One walk and one word count serve the rule-based clean-up and the features.
+  const all = descendants(body);
+  const stats = computeTextStats(body, all);
+  const boilerplate = findBoilerplate(body, {}, all, stats);
   const cleaned = new Set<number>();
   for (const b of page.blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
-  const rows = blockFeatures(page.blocks, computeTextStats(body), page.data, cleaned, page.title, lexicon);
-  return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels };
+  const rows = blockFeatures(page.blocks, stats, page.data, cleaned, page.title, lexicon);
+  return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels, base: page.base };
 }
 
 interface PreparedPage {
@@ -111,6 +120,7 @@ interface PreparedPage {
   blocks: Block[];
   title: string;
   choiceLabels: Set<Element>;
+  base: string | undefined;
 }
 
 /** Parse, guard, clean up and mark blocks: deterministic, so a second call yields an identical document. */
@@ -123,11 +133,11 @@ function preparePage(html: string, url: string | undefined, onParsed?: ParsedHoo
   onParsed?.(doc, data); // page metadata: before <head>, <meta> and scripts are removed
   const choiceLabels = findChoiceLabels(body); // before inputs are removed
   removeInvisible(doc.documentElement);
-  absolutizeLinks(body, documentBase(doc, url));
+  const base = documentBase(doc, url);
   markCodeLanguages(body);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.
   prepareTables(body);
-  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '', choiceLabels };
+  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '', choiceLabels, base };
 }
 
 const turndown = createTurndown();

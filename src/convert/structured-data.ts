@@ -19,6 +19,8 @@ export interface StructuredData {
   recipes: string[];
   /** Every JSON-LD block as parsed, in document order (metadata/json-ld.ts reads the page's dates and names from them). */
   jsonLd?: unknown[];
+  /** Open Graph's `og:type` (`article`, `website`…), lower-cased; '' when the page sets none. */
+  openGraphType: string;
 }
 
 const POST_TYPES = new Set(['Question', 'Answer', 'Comment', 'DiscussionForumPosting', 'SocialMediaPosting']);
@@ -26,9 +28,14 @@ const MAX_JSONLD_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 
 export function readStructuredData(doc: Document): StructuredData {
-  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [], jsonLd: [] };
+  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [], jsonLd: [], openGraphType: '' };
   for (const script of descendants(doc)) {
-    if (tagOf(script) !== 'script' || !isJsonLd(script.getAttribute('type'))) continue;
+    const tag = tagOf(script);
+    if (tag === 'meta' && data.openGraphType === '' && script.getAttribute('property')?.toLowerCase() === 'og:type') {
+      data.openGraphType = (script.getAttribute('content') ?? '').trim().toLowerCase();
+      continue;
+    }
+    if (tag !== 'script' || !isJsonLd(script.getAttribute('type'))) continue;
     const text = script.textContent ?? '';
     if (text.length > MAX_JSONLD_CHARS) continue;
     let parsed: unknown;

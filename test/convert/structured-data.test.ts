@@ -56,7 +56,7 @@ describe('readStructuredData', () => {
 });
 
 describe('supplementFromStructuredData', () => {
-  const data = (postTexts: string[], productDescriptions: string[] = []) => ({ types: new Set<string>(), postTexts, productDescriptions, articleBodies: [], recipes: [] });
+  const data = (postTexts: string[], productDescriptions: string[] = []) => ({ types: new Set<string>(), postTexts, productDescriptions, articleBodies: [], recipes: [], openGraphType: '' });
 
   it('appends texts whose words are missing from the Markdown', () => {
     const md = supplementFromStructuredData('The question was asked here.', data(['An answer that only the structured data carries, in full.']));

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { adjustStory } from '../../src/convert/article-tail.js';
+import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
+
+const story = `<h1>A headline for the story</h1>
+  <p>The first paragraph of the story says what happened, where and when it happened to everyone.</p>
+  <p>The second paragraph of the story quotes a witness at length, with every detail that matters here.</p>
+  <p>The third paragraph of the story ends it with what comes next for the people who were involved.</p>`;
+const tail = `<div id="comments"><h3>3 comments</h3>
+    <div class="comment-body"><p>First reader comment that disagrees with the whole story.</p></div>
+    <div class="comment-body"><p>Second reader comment that agrees with the first one.</p></div></div>
+  <div class="more"><h2>Related articles</h2><ul><li><a href="/a">Another story about something</a></li></ul></div>`;
+
+/** The texts dropped when every block is kept before the rule. */
+function dropped(html: string): string[] {
+  const page = analyzeHtml(html)!;
+  const kept = new Set(page.rows.blocks.map((b) => b.id));
+  adjustStory(page.rows, kept, page.data);
+  return page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
+}
+
+/** The texts added when only the blocks whose text includes `keep` are kept before the rule. */
+function added(html: string, keep: string): string[] {
+  const page = analyzeHtml(html)!;
+  const kept = new Set(page.rows.blocks.filter((b) => b.text.includes(keep)).map((b) => b.id));
+  const before = new Set(kept);
+  adjustStory(page.rows, kept, page.data);
+  return page.rows.blocks.filter((b) => kept.has(b.id) && !before.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
+}
+
+describe('dropArticleTail', () => {
+  it('drops comments and related blocks after a story the page declares (og:type article)', () => {
+    const html = `<html><head><meta property="og:type" content="article"></head><body><div class="story">${story}</div>${tail}</body></html>`;
+    expect(dropped(html)).toEqual([
+      '3 comments',
+      'First reader comment that disagrees with the whole story.',
+      'Second reader comment that agrees with the first one.',
+      'Related articles',
+      'Another story about something',
+    ]);
+  });
+
+  it('reads an <article> around the story as evidence, and leaves blocks in an <article> of their own', () => {
+    const html = `<html><body><article>${story}</article><div class="comments"><article class="comment"><p>A reply marked up as an article of its own.</p></article>
+      <div class="comment"><p>A plain comment under the story.</p></div></div></body></html>`;
+    expect(dropped(html)).toEqual(['A plain comment under the story.']);
+  });
+
+  it('leaves threads alone, and on a page that does not say it is a story drops only the read-also heading', () => {
+    const thread = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script><meta property="og:type" content="article"></head><body><div>${story}</div>${tail}</body></html>`;
+    expect(dropped(thread)).toEqual([]);
+    expect(dropped(`<html><body><div>${story}</div>${tail}</body></html>`)).toEqual(['Related articles']);
+  });
+
+  it('keeps what sits inside the story, whatever its class says', () => {
+    const html = `<html><head><meta property="og:type" content="article"></head><body><div class="story">${story}
+      <blockquote class="twitter-tweet"><p>An embedded tweet quoted in the story, kept with it.</p></blockquote>
+      <div class="reply-quote"><p>A reply quoted inside the story body, which stays with the story.</p></div>
+      <p>The closing paragraph of the story comes after the quotes and finishes the whole account.</p></div>${tail}</body></html>`;
+    expect(dropped(html)).not.toContain('A reply quoted inside the story body, which stays with the story.');
+    expect(dropped(html)).not.toContain('An embedded tweet quoted in the story, kept with it.');
+  });
+
+  it("keeps the story's lead (a standfirst named so in its class) and not a byline or a caption", () => {
+    const html = `<html><head><meta property="og:type" content="article"></head><body><article><header><h1>A headline</h1>
+      <p class="article-lead">The lead says in one sentence what the whole story is about.</p>
+      <p class="intro">By Jane Doe on 19 December 2025 in the city.</p>
+      <figure><figcaption class="lead">A caption under the picture of the harbour at dawn.</figcaption></figure></header>
+      ${story.replace('<h1>A headline for the story</h1>', '')}</article></body></html>`;
+    expect(added(html, 'paragraph of the story')).toEqual(['The lead says in one sentence what the whole story is about.']);
+  });
+
+  it('drops lines that send the reader to other stories, and keeps prose that merely starts alike', () => {
+    const html = `<html><body><article>${story}
+      <p>LE PUEDE INTERESAR: <a href="/x">La ficha de un político en la lista de la semana pasada</a></p>
+      <p>Mehr zum Thema</p>
+      <p>Read more about the witnesses in the court papers that were published on Tuesday by the judge, who explained every step.</p></article></body></html>`;
+    expect(dropped(html)).toEqual(['LE PUEDE INTERESAR: La ficha de un político en la lista de la semana pasada', 'Mehr zum Thema']);
+  });
+
+  it('keeps a quote the story embeds between its kept paragraphs', () => {
+    const html = `<html><body><article>${story.replace('<p>The third', '<blockquote class="twitter-tweet"><p>A tweet quoted in the story.</p></blockquote><p>The third')}</article></body></html>`;
+    expect(added(html, 'paragraph of the story')).toEqual(['A tweet quoted in the story.']);
+  });
+
+  it('drops short comment-form and photo-credit lines on any page but a thread', () => {
+    const html = `<html><body><div>${story}<p>Foto: Jane Doe</p><p>Kommentare geschlossen</p>
+      <p>Photo opportunities were rare that year, and the photographers who came stayed for weeks.</p></div></body></html>`;
+    expect(dropped(html)).toEqual(['Foto: Jane Doe', 'Kommentare geschlossen']);
+  });
+
+  it('drops a call to subscribe or donate, and keeps a paragraph that only starts alike at length', () => {
+    const long = 'Subscribe to the idea that ' + 'the council was wrong about the bridge and the river, '.repeat(4) + 'says the engineer.';
+    const html = `<html><body><div>${story}<p>Subscribe now to our print edition for the full story.</p><p>${long}</p></div></body></html>`;
+    expect(dropped(html)).toEqual(['Subscribe now to our print edition for the full story.']);
+  });
+});
