@@ -6,7 +6,7 @@
 // --worst N lists websift's N worst trafilatura-eval pages (most wrong snippets) with the snippets
 // it missed and leaked: the per-page diagnostic.
 // --oof converts each dev-train page with the block-classifier fold model that never saw it (saved by
-// `npx tsx bench/train-blocks.ts --write`): honest dev-train figures for a model trained on dev-train.
+// `npx tsx tools/train/train-blocks.ts --write`): honest dev-train figures for a model trained on dev-train.
 // --record (with --sample) stores websift's F1 on the fixed sample in bench/quality-sample.json,
 // the figure the CI regression test (test/convert/quality-regression.test.ts) holds the code to.
 // For trafilatura-eval, --sample is its fixed 200-page sample and --record stores that figure in

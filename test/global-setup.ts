@@ -24,6 +24,6 @@ export default async function setup(): Promise<void> {
     logLevel: 'error',
   });
   // The bundle reads the model's weights from beside itself, as dist/convert/ does.
-  copyFileSync(join('src', 'convert', 'block-model.json'), join(dir, 'block-model.json'));
+  copyFileSync(join('src', 'convert', 'model', 'block-model.json'), join(dir, 'block-model.json'));
   process.env['WEBSIFT_CONVERSION_WORKER'] = outfile;
 }

@@ -3,7 +3,7 @@
 
 import { performance } from 'node:perf_hooks';
 import { convertHtml, htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
-import { loadFoldClassifiers } from './block-folds.js';
+import { loadFoldClassifiers } from '../../tools/train/block-folds.js';
 import { plainReadabilityMarkdown } from './baseline.js';
 import { stripMarkdown } from './strip-markdown.js';
 import { loadIndex, loadPage, type WcxbIndexEntry, type WcxbPage } from './wcxb-data.js';
@@ -30,7 +30,7 @@ export interface QualityOptions {
   ids?: string[];
   baseline?: boolean;
   dir?: string;
-  /** Convert dev-train pages with the fold model that never saw them (needs train-blocks.ts --write). */
+  /** Convert dev-train pages with the fold model that never saw them (needs tools/train/train-blocks.ts --write). */
   oof?: boolean;
 }
 
@@ -48,7 +48,7 @@ export function selectPages(opts: QualityOptions): WcxbIndexEntry[] {
 export function runQuality(opts: QualityOptions, onPage?: (done: number, total: number) => void): PageResult[] {
   const entries = selectPages(opts);
   const folds = opts.oof ? loadFoldClassifiers() : null;
-  if (opts.oof && !folds) throw new Error('--oof needs the fold models: run npx tsx bench/train-blocks.ts --write first');
+  if (opts.oof && !folds) throw new Error('--oof needs the fold models: run npx tsx tools/train/train-blocks.ts --write first');
   const systems: Array<[SystemName, (page: WcxbPage, entry: WcxbIndexEntry) => string]> = [
     ['websift', ({ html, url }, entry) => (folds && entry.split === 'train' ? convertHtml(html, { url }, folds(entry.id)) : htmlToMarkdown(html, { url }))],
   ];

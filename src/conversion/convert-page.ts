@@ -4,7 +4,7 @@
 import { documentKind, documentToMarkdown, type ConvertibleDocument } from '../convert/document-to-markdown.js';
 import { htmlMetadata, htmlToMarkdownWithMetadata } from '../convert/html-to-markdown.js';
 import { feedMetadata, languageTag } from '../convert/metadata/index.js';
-import { parseXmlRoot, xmlKind, xmlToMarkdown } from '../convert/xml-to-markdown.js';
+import { parseXmlRoot, xmlKind, xmlToMarkdown } from '../convert/formats/index.js';
 import type { PageMetadata } from '../types.js';
 
 export interface ConversionTask extends ConvertibleDocument {

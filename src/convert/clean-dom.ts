@@ -1,8 +1,8 @@
 // DOM clean-up before extraction: what no reader ever sees (scripts, styles, aria-hidden
 // decoration, screen-reader-only text, SVG, the words behind icon-font glyphs), and
-// the test for page chrome (navigation, header, footer, sidebars, forms) used by boilerplate.ts.
+// the test for page chrome (navigation, header, footer, sidebars, forms) used by convert/model/boilerplate.ts.
 
-import { DROPPED_TAGS } from './turndown-service.js';
+import { DROPPED_TAGS } from './markdown/index.js';
 import { descendants, tagOf } from './dom-utils.js';
 import { flattenShadowRoots } from './shadow-dom.js';
 

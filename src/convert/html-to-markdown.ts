@@ -1,31 +1,31 @@
 // HTML → main-content Markdown: linkedom parse, size/depth guard, invisible-element clean-up,
 // segmentation into text blocks, the block classifier that keeps or drops each block
-// (block-model.ts; rule-based clean-up, boilerplate.ts, is one of its features), turndown, tidy,
+// (convert/model/block-model.ts; rule-based clean-up, convert/model/boilerplate.ts, is one of its features), turndown, tidy,
 // and JSON-LD text the DOM hides.
 
-import { adjustStory } from './article-tail.js';
-import { keepBlocks } from './block-filter.js';
+import { adjustStory } from './model/index.js';
+import { keepBlocks } from './model/index.js';
 import type { HtmlToMarkdownOptions } from './markdown-options.js';
-import { blockFeatures, type BlockRows, type Lexicon } from './block-features.js';
-import { defaultClassifier, keptBlocks, type BlockClassifier } from './block-model.js';
-import { findBoilerplate, insideAny } from './boilerplate.js';
-import { segmentBlocks, type Block } from './blocks.js';
-import { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
+import { blockFeatures, type BlockRows, type Lexicon } from './model/index.js';
+import { defaultClassifier, keptBlocks, type BlockClassifier } from './model/index.js';
+import { findBoilerplate, insideAny } from './model/index.js';
+import { segmentBlocks, type Block } from './model/index.js';
+import { dropChoiceLabels, findChoiceLabels } from './model/index.js';
 import { removeInvisible } from './clean-dom.js';
-import { markCodeLanguages } from './code-language.js';
-import { dropRepeatedImages } from './decorative-images.js';
+import { markCodeLanguages } from './markdown/index.js';
+import { dropRepeatedImages } from './markdown/index.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { descendants, hasText } from './dom-utils.js';
-import { separateInlineBoxes } from './inline-spacing.js';
-import { absolutizeLinks, documentBase } from './links.js';
-import { tidyMarkdown } from './markdown-tidy.js';
+import { separateInlineBoxes } from './markdown/index.js';
+import { absolutizeLinks, documentBase } from './markdown/index.js';
+import { tidyMarkdown } from './markdown/index.js';
 import { readPageMetadata, type PageFacts, type PageMetadataOptions } from './metadata/index.js';
 import { parseHtmlDocument } from './parse-html.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
-import { prepareTables } from './tables.js';
-import { computeTextStats } from './text-stats.js';
-import { createTurndown, turndownInPlace } from './turndown-service.js';
+import { prepareTables } from './markdown/index.js';
+import { computeTextStats } from './model/index.js';
+import { createTurndown, turndownInPlace } from './markdown/index.js';
 
 export type { HtmlToMarkdownOptions };
 
@@ -87,9 +87,9 @@ export interface AnalyzedPage {
   blocks: Block[];
   rows: BlockRows;
   data: StructuredData;
-  /** Labels of the page's live checkboxes and radios (choice-labels.ts). */
+  /** Labels of the page's live checkboxes and radios (convert/model/choice-labels.ts). */
   choiceLabels: Set<Element>;
-  /** The base URL links are resolved against (links.ts). */
+  /** The base URL links are resolved against (convert/markdown/links.ts). */
   base: string | undefined;
 }
 

@@ -4,7 +4,7 @@
 // are skipped, never fatal.
 
 import { descendants, tagOf } from './dom-utils.js';
-import { escapeMarkdownText } from './markdown-syntax.js';
+import { escapeMarkdownText } from './markdown/index.js';
 
 export interface StructuredData {
   /** Every schema.org `@type` seen, without namespace. */

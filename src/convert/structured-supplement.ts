@@ -5,7 +5,7 @@
 // words are missing from the extracted Markdown, so nothing is repeated.
 
 import type { StructuredData } from './structured-data.js';
-import { wordsOf } from './text-stats.js';
+import { wordsOf } from './model/index.js';
 
 /** A structured text is "missing" when fewer than this share of its words appear in the output. */
 const PRESENT_SHARE = 0.5;

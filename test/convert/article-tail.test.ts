@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { adjustStory } from '../../src/convert/article-tail.js';
+import { adjustStory } from '../../src/convert/model/article-tail.js';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
 
 const story = `<h1>A headline for the story</h1>

@@ -2,15 +2,15 @@
 // trainer's format reads back as written.
 
 import { describe, expect, it } from 'vitest';
-import { featureHash, formatModelFile, MODEL_FORMAT, readModelFile } from '../../src/convert/block-model-file.js';
-import { defaultClassifier } from '../../src/convert/block-model.js';
+import { featureHash, formatModelFile, MODEL_FORMAT, readModelFile } from '../../src/convert/model/block-model-file.js';
+import { defaultClassifier } from '../../src/convert/model/block-model.js';
 
 describe('block-model.json', () => {
   it('was trained on the feature lists the code computes, and both stages are used', () => {
     const file = readModelFile();
     expect(file.format).toBe(MODEL_FORMAT);
     expect(file.featureHash).toBe(featureHash());
-    expect(file.command).toMatch(/^npx tsx bench\/train-blocks\.ts .*--write$/);
+    expect(file.command).toMatch(/^npx tsx tools\/train\/train-blocks\.ts .*--write$/);
     expect(file.trained).toMatch(/^\d{4}-\d{2}-\d{2}$/);
     const c = defaultClassifier();
     expect(c.stageOne).not.toBeNull();

@@ -3,15 +3,15 @@
 // and the training labels.
 
 import { describe, expect, it } from 'vitest';
-import { blockFeatures, FEATURES } from '../../src/convert/block-features.js';
-import { blockClassifier, blockScores, keptBlocks, selectRows } from '../../src/convert/block-model.js';
-import { segmentBlocks } from '../../src/convert/blocks.js';
-import { classTokens } from '../../src/convert/class-tokens.js';
-import type { GbdtModel } from '../../src/convert/gbdt.js';
+import { blockFeatures, FEATURES } from '../../src/convert/model/block-features.js';
+import { blockClassifier, blockScores, keptBlocks, selectRows } from '../../src/convert/model/block-model.js';
+import { segmentBlocks } from '../../src/convert/model/blocks.js';
+import { classTokens } from '../../src/convert/model/class-tokens.js';
+import type { GbdtModel } from '../../src/convert/model/gbdt.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { readStructuredData } from '../../src/convert/structured-data.js';
-import { computeTextStats } from '../../src/convert/text-stats.js';
-import { blockMatch, blockMatches, indexGroundTruth } from '../../bench/lib/block-labels.js';
+import { computeTextStats } from '../../src/convert/model/text-stats.js';
+import { blockMatch, blockMatches, indexGroundTruth } from '../../tools/train/block-labels.js';
 
 /** A one-leaf model: every row gets `score`. */
 const constant = (score: number, features: readonly string[] = FEATURES): GbdtModel => ({

@@ -2,10 +2,10 @@
 // applying keep/drop verdicts to a copy of the page, and the context features of stage two.
 
 import { describe, expect, it } from 'vitest';
-import { contextFeatures, CONTEXT_FEATURES } from '../../src/convert/block-context.js';
-import { keepBlocks } from '../../src/convert/block-filter.js';
-import { GROUP_LEVELS } from '../../src/convert/block-features.js';
-import { BLOCK_ATTR, segmentBlocks } from '../../src/convert/blocks.js';
+import { contextFeatures, CONTEXT_FEATURES } from '../../src/convert/model/block-context.js';
+import { keepBlocks } from '../../src/convert/model/block-filter.js';
+import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
+import { BLOCK_ATTR, segmentBlocks } from '../../src/convert/model/blocks.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
 const body = (html: string) => parseHtmlDocument(`<html><body>${html}</body></html>`).body;

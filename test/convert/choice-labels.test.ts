@@ -2,8 +2,8 @@
 // such a label is dropped; task lists, other labels and mixed blocks stay.
 
 import { describe, expect, it } from 'vitest';
-import { segmentBlocks } from '../../src/convert/blocks.js';
-import { dropChoiceLabels, findChoiceLabels } from '../../src/convert/choice-labels.js';
+import { segmentBlocks } from '../../src/convert/model/blocks.js';
+import { dropChoiceLabels, findChoiceLabels } from '../../src/convert/model/choice-labels.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 

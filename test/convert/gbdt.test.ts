@@ -1,9 +1,9 @@
-// The GBDT behind the block classifier: inference (src/convert/gbdt.ts) and its trainer
-// (bench/lib/gbdt-train.ts).
+// The GBDT behind the block classifier: inference (src/convert/model/gbdt.ts) and its trainer
+// (tools/train/gbdt-train.ts).
 
 import { describe, expect, it } from 'vitest';
-import { logLoss, trainGbdt, type GbdtData } from '../../bench/lib/gbdt-train.js';
-import { predictProbability, predictRaw, type GbdtModel } from '../../src/convert/gbdt.js';
+import { logLoss, trainGbdt, type GbdtData } from '../../tools/train/gbdt-train.js';
+import { predictProbability, predictRaw, type GbdtModel } from '../../src/convert/model/gbdt.js';
 
 /** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
 function rng(seed: number): () => number {

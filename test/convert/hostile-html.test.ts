@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { flattenDeepNodes, measureDom, MAX_DEPTH } from '../../src/convert/dom-guard.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
-import { createTurndown, turndownInPlace } from '../../src/convert/turndown-service.js';
+import { createTurndown, turndownInPlace } from '../../src/convert/markdown/turndown-service.js';
 import { hostilePage } from '../../bench/lib/hostile-pages.js';
 
 describe('hostile HTML', () => {

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { removeInvisible } from '../../src/convert/clean-dom.js';
-import { blockClassifier } from '../../src/convert/block-model.js';
+import { blockClassifier } from '../../src/convert/model/block-model.js';
 import { convertHtml, htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
-import { tidyMarkdown } from '../../src/convert/markdown-tidy.js';
+import { tidyMarkdown } from '../../src/convert/markdown/tidy.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { articlePage, lorem, page, SHOP_SHELL } from './fixtures.js';
 

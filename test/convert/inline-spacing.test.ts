@@ -1,7 +1,7 @@
 // Adjacent inline boxes read as separate words, as they show on screen; text formatting stays joined.
 
 import { describe, expect, it } from 'vitest';
-import { separateInlineBoxes } from '../../src/convert/inline-spacing.js';
+import { separateInlineBoxes } from '../../src/convert/markdown/inline-spacing.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
 const spaced = (html: string) => {

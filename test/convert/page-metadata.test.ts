@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { htmlMetadata, htmlToMarkdown, htmlToMarkdownWithMetadata } from '../../src/convert/html-to-markdown.js';
 import { feedMetadata, languageTag, MAX_LINKS, normalizeDate } from '../../src/convert/metadata/index.js';
-import { parseXmlRoot, xmlKind } from '../../src/convert/xml-to-markdown.js';
+import { parseXmlRoot, xmlKind } from '../../src/convert/formats/xml.js';
 import { convertPage } from '../../src/conversion/convert-page.js';
 
 const URL_ = 'https://example.com/news/story.html';

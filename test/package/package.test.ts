@@ -25,7 +25,7 @@ describe('the published package', () => {
     const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
     const files = (JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
     for (const path of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js',
-      'dist/conversion/conversion-worker.js', 'dist/convert/block-model.json', 'cjs/testing.cjs', 'docs/openapi.json']) {
+      'dist/conversion/conversion-worker.js', 'dist/convert/model/block-model.json', 'cjs/testing.cjs', 'docs/openapi.json']) {
       expect(files).toContain(path);
     }
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);

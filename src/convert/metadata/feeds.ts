@@ -2,7 +2,7 @@
 // read from the parsed XML root.
 
 import type { PageMetadata } from '../../types.js';
-import type { XmlKind } from '../xml-to-markdown.js';
+import type { XmlKind } from '../formats/index.js';
 import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from './limits.js';
 import { cleanText, firstOf, languageTag } from './text.js';
 

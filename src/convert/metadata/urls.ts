@@ -1,7 +1,7 @@
 // URLs in metadata: the page's base (its <base href> or served URL) and absolute http(s) URLs resolved
 // against it, capped at MAX_URL_CHARS; used for the canonical URL and the links.
 
-import { resolveUrl } from '../links.js';
+import { resolveUrl } from '../markdown/index.js';
 import { MAX_URL_CHARS } from './limits.js';
 
 export function baseUrl(baseHref: string | undefined, pageUrl: string | undefined): string | undefined {

@@ -1,5 +1,5 @@
 // The block classifier, in two stages of gradient-boosted trees (gbdt.ts) trained on WCXB
-// dev-train by bench/train-blocks.ts and stored in block-model.json (block-model-file.ts): stage one scores each
+// dev-train by tools/train/train-blocks.ts and stored in block-model.json (block-model-file.ts): stage one scores each
 // block from its own features, stage two adds what stage one thought of its neighbours and
 // containers (block-context.ts). Without a usable model (none stored, or trained on another
 // feature list) rule-based clean-up (boilerplate.ts) decides alone.

@@ -3,7 +3,7 @@
 // removes every <input>), and a kept block whose whole text is such a label is dropped.
 
 import type { Block } from './blocks.js';
-import { descendants, tagOf } from './dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 import { wordsOf } from './text-stats.js';
 
 const CHOICE = /^(?:checkbox|radio)$/i;

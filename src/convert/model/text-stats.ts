@@ -1,7 +1,7 @@
 // Word counts per element, computed in one post-order pass (no per-element textContent calls,
 // which made boilerplate scoring quadratic on large pages).
 
-import { descendants } from './dom-utils.js';
+import { descendants } from '../dom-utils.js';
 
 export interface TextStats {
   /** \w+ words in the element's text. */

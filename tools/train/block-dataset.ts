@@ -1,15 +1,15 @@
 // The block classifier's training data: every text block of every page with its features
-// (src/convert/block-features.ts), its label (block-labels.ts) and what is needed to score a
+// (src/convert/model/block-features.ts), its label (block-labels.ts) and what is needed to score a
 // page fast from kept blocks alone (its metric tokens), cached on disk because building it runs
 // the whole conversion on each page.
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FEATURES, GROUP_LEVELS, type Lexicon } from '../../src/convert/block-features.js';
+import { FEATURES, GROUP_LEVELS, type Lexicon } from '../../src/convert/model/block-features.js';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
 import { blockMatches, indexGroundTruth } from './block-labels.js';
-import { loadPage, type WcxbIndexEntry } from './wcxb-data.js';
-import { scoreTokens, tokens } from './wcxb-metric.js';
+import { loadPage, type WcxbIndexEntry } from '../../bench/lib/wcxb-data.js';
+import { scoreTokens, tokens } from '../../bench/lib/wcxb-metric.js';
 
 export interface PageRows {
   id: string;

@@ -4,7 +4,7 @@
 // content only as many times as the ground truth holds its text; the first copies are. Tokens as
 // the WCXB metric takes them: lower-cased `\w+` runs.
 
-import { tokens } from './wcxb-metric.js';
+import { tokens } from '../../bench/lib/wcxb-metric.js';
 
 export interface GroundTruthIndex {
   trigrams: Set<string>;

@@ -1,7 +1,7 @@
 // JSON (and every `+json` type) → pretty-printed in a fenced block. Text that does not parse is
 // fenced as it came, so a slightly broken document still reads.
 
-import { fence } from './markdown-syntax.js';
+import { fence } from '../markdown/index.js';
 
 export function jsonToMarkdown(text: string): string {
   const source = text.replace(/^\uFEFF/, '').trim();

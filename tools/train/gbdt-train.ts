@@ -1,9 +1,9 @@
-// Trainer for the GBDT in src/convert/gbdt.ts: logistic loss, per-row weights, Newton leaves,
+// Trainer for the GBDT in src/convert/model/gbdt.ts: logistic loss, per-row weights, Newton leaves,
 // histogram splits on pre-binned features (LightGBM/XGBoost-hist style, but level-wise only).
 // Dev tooling: written for ~1M rows × 60 features in minutes on one core, with no dependencies.
 
 import { seededRandom } from '../../src/testing/seeded-random.js';
-import { predictRaw, type GbdtModel, type GbdtTree } from '../../src/convert/gbdt.js';
+import { predictRaw, type GbdtModel, type GbdtTree } from '../../src/convert/model/gbdt.js';
 
 export interface GbdtData {
   /** Row-major: row r, column c at x[r * cols + c]. NaN means missing. */

@@ -6,8 +6,8 @@
 // wrapper "page-header-layout" must not lose its content to a word in a class name. The result is
 // evidence for the block classifier (block-features.ts), not a removal.
 
-import { isChrome } from './clean-dom.js';
-import { descendants, tagOf } from './dom-utils.js';
+import { isChrome } from '../clean-dom.js';
+import { descendants, tagOf } from '../dom-utils.js';
 import { computeTextStats, type TextStats } from './text-stats.js';
 
 const BOILERPLATE_WORDS =

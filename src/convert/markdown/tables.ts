@@ -3,7 +3,7 @@
 // is the header) and layout tables (one column, nested tables, role=presentation) become plain blocks.
 
 import type TurndownService from 'turndown';
-import { descendants, tagOf } from './dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 
 const COLS_ATTR = 'data-ws-cols';
 const HEAD_ATTR = 'data-ws-head';

@@ -1,14 +1,14 @@
 // The k folds of dev-train for the block classifier's out-of-fold figures, and the fold models
-// saved by `bench/train-blocks.ts --write` so `bench/quality.ts --oof` can convert every dev-train
+// saved by `tools/train/train-blocks.ts --write` so `bench/quality.ts --oof` can convert every dev-train
 // page with a model that never saw it.
 
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { blockClassifier, type BlockClassifier, type Calibration } from '../../src/convert/block-model.js';
-import type { GbdtModel } from '../../src/convert/gbdt.js';
+import { blockClassifier, type BlockClassifier, type Calibration } from '../../src/convert/model/block-model.js';
+import type { GbdtModel } from '../../src/convert/model/gbdt.js';
 
-export const FOLD_FILE = resolve(fileURLToPath(new URL('..', import.meta.url)), '.cache', 'fold-classifiers.json');
+export const FOLD_FILE = resolve(fileURLToPath(new URL('.', import.meta.url)), '.cache', 'fold-classifiers.json');
 
 /** FNV-1a of the page id: a page's fold never depends on file order. */
 export function foldOf(id: string, folds: number): number {

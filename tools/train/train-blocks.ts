@@ -1,28 +1,28 @@
-// Trains the block classifier (src/convert/block-model.ts) on WCXB dev-train and reports it the
+// Trains the block classifier (src/convert/model/block-model.ts) on WCXB dev-train and reports it the
 // way the quality benchmark does, per page type:
-//   npx tsx bench/train-blocks.ts [--rebuild] [--folds 5] [--trees 120] [--depth 6] [--lr 0.1] [--write]
+//   npx tsx tools/train/train-blocks.ts [--rebuild] [--folds 5] [--trees 120] [--depth 6] [--lr 0.1] [--write]
 //     [--dump] [--drop f1,f2] [--weighting 1|2] [--label-cut 0.5] [--short-context] [--one-stage] [--seed 7]
 // - dev-train figures are out-of-fold (each page scored by a model that never saw it, k folds);
 // - validation figures come from the final model trained on all of dev-train, never tuned on;
 // - the calibration of scores into probabilities (selectRows) is chosen on the out-of-fold predictions only;
-// - --write stores the final model and calibration in src/convert/block-model.json.
+// - --write stores the final model and calibration in src/convert/model/block-model.json.
 // Scoring here is fast (kept blocks' tokens); `npx tsx bench/quality.ts` scores the real Markdown.
 // The dataset is cached in bench/.cache/ (rebuilt when the feature list changes, or with --rebuild).
 
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GbdtModel } from '../src/convert/gbdt.js';
-import { predictRaw } from '../src/convert/gbdt.js';
-import { selectRows, type Calibration } from '../src/convert/block-model.js';
-import { GROUP_LEVELS } from '../src/convert/block-features.js';
-import { featureHash, formatModelFile, MODEL_FORMAT, modelFileUrl, readModelFile } from '../src/convert/block-model-file.js';
-import { CONTEXT_FEATURES, contextFeatures } from '../src/convert/block-context.js';
-import { buildDataset, loadDataset, pageF1, saveDataset, type BlockDataset, type PageRows } from './lib/block-dataset.js';
-import { trainGbdt } from './lib/gbdt-train.js';
-import { buildLexicon } from './lib/block-lexicon.js';
-import { foldOf, saveFoldClassifiers } from './lib/block-folds.js';
-import { loadIndex } from './lib/wcxb-data.js';
+import type { GbdtModel } from '../../src/convert/model/gbdt.js';
+import { predictRaw } from '../../src/convert/model/gbdt.js';
+import { selectRows, type Calibration } from '../../src/convert/model/block-model.js';
+import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
+import { featureHash, formatModelFile, MODEL_FORMAT, modelFileUrl, readModelFile } from '../../src/convert/model/block-model-file.js';
+import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
+import { buildDataset, loadDataset, pageF1, saveDataset, type BlockDataset, type PageRows } from './block-dataset.js';
+import { trainGbdt } from './gbdt-train.js';
+import { buildLexicon } from './block-lexicon.js';
+import { foldOf, saveFoldClassifiers } from './block-folds.js';
+import { loadIndex } from '../../bench/lib/wcxb-data.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -259,7 +259,7 @@ if (flag('dump')) {
 if (flag('write')) {
   const url = modelFileUrl();
   const previous = existsSync(url) ? readModelFile(url).version : 0;
-  const command = `npx tsx bench/train-blocks.ts ${args.filter((a) => a !== '--write' && a !== '--rebuild' && a !== '--dump').join(' ')} --write`.replace(/\s+/g, ' ');
+  const command = `npx tsx tools/train/train-blocks.ts ${args.filter((a) => a !== '--write' && a !== '--rebuild' && a !== '--dump').join(' ')} --write`.replace(/\s+/g, ' ');
   writeFileSync(url, formatModelFile({
     format: MODEL_FORMAT, version: previous + 1, trained: new Date().toISOString().slice(0, 10), command,
     featureHash: featureHash(), calibration, lexicon, stageOne: stage1.final, stageTwo: stage2?.final ?? null,

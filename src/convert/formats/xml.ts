@@ -2,7 +2,7 @@
 // list of URLs, anything else a fenced `xml` block of the document as served.
 
 import { DOMParser } from 'linkedom';
-import { escapeLinkText, fence, markdownUrl } from './markdown-syntax.js';
+import { escapeLinkText, fence, markdownUrl } from '../markdown/index.js';
 
 /** Local name without namespace prefix, lower-cased (`atom:link` → `link`). */
 const local = (el: Element) => (el.localName ?? el.tagName).replace(/^.*:/, '').toLowerCase();

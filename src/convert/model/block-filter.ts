@@ -4,7 +4,7 @@
 // Blocks with no text (a <figure> holding only an image) follow the nearest text block.
 
 import { BLOCK_ATTR, type Block } from './blocks.js';
-import { descendants } from './dom-utils.js';
+import { descendants } from '../dom-utils.js';
 
 /**
  * `blocks`: every block of the page in id order, `el` inside `root`; `kept`: ids of kept text

@@ -2,7 +2,7 @@
 // spinner, an avatar placeholder. A picture worth keeping is shown once or twice; one whose source
 // comes back three times or more is ornament, and every copy of it is dropped.
 
-import { descendants, tagOf } from './dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 import { SRC_ATTR } from './links.js';
 
 const MAX_COPIES = 2;

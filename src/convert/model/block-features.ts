@@ -7,9 +7,9 @@
 
 import { looksLikeBoilerplate } from './boilerplate.js';
 import { classTokens } from './class-tokens.js';
-import { CHROME_ROLES } from './clean-dom.js';
+import { CHROME_ROLES } from '../clean-dom.js';
 import type { Block } from './blocks.js';
-import { declaresArticle, type StructuredData } from './structured-data.js';
+import { declaresArticle, type StructuredData } from '../structured-data.js';
 import type { TextStats } from './text-stats.js';
 
 export const FEATURES = [

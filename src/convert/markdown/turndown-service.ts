@@ -3,9 +3,9 @@
 
 import TurndownService from 'turndown';
 import { LANG_ATTR } from './code-language.js';
-import { descendants, tagOf } from './dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
-import { escapeLinkText, escapeMarkdownText, fence, markdownUrl } from './markdown-syntax.js';
+import { escapeLinkText, escapeMarkdownText, fence, markdownUrl } from './syntax.js';
 import { addTableRules } from './tables.js';
 
 /** Elements that never carry readable main content. */

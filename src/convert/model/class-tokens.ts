@@ -1,5 +1,5 @@
 // The words of an element's class and id ("post-content__body" → post, content, body), which the
-// block classifier scores through a lexicon learned on WCXB dev-train (bench/lib/block-lexicon.ts):
+// block classifier scores through a lexicon learned on WCXB dev-train (tools/train/block-lexicon.ts):
 // CMS and theme vocabularies are shared across sites, so a word seen on many pages generalizes.
 
 const SPLIT = /[\s_\-:./]+|(?<=[a-z])(?=[A-Z])/;

@@ -1,7 +1,7 @@
 // Absolute links and image sources, resolved once and kept in data attributes that turndown reads
 // back: exactly as the page wrote them, where `new URL(u, base).href` would change them (a trailing
 // slash on bare origins).
-import { descendants, tagOf } from './dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 
 
 export const HREF_ATTR = 'data-ws-href';

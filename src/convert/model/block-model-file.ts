@@ -1,5 +1,5 @@
 // The shipped classifier's weights are data, not code: block-model.json beside this module (copied to
-// dist/ by the build), written by `npx tsx bench/train-blocks.ts --write` and read on the first
+// dist/ by the build), written by `npx tsx tools/train/train-blocks.ts --write` and read on the first
 // conversion, so importing websift costs nothing until a page is converted. A short header says which
 // model it is and which feature lists it was trained on.
 

@@ -1,6 +1,6 @@
 // The language of a code block, read from the class names highlighters and Markdown renderers
 // write. Recorded as a data attribute, which the fenced-code rule of turndown reads back.
-import { descendants, tagOf } from './dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 
 
 export const LANG_ATTR = 'data-ws-lang';

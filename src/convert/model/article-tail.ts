@@ -14,7 +14,7 @@
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
 import { countWords } from './text-stats.js';
-import { declaresArticle, type StructuredData } from './structured-data.js';
+import { declaresArticle, type StructuredData } from '../structured-data.js';
 
 /** Class/id words of a comment or reply container (several languages). */
 const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|replies|reply|kommentare?|commentaires?|comentarios?|komentarze|disqus)(?:[-_\s]|$)/i;

@@ -1,5 +1,5 @@
 // Inference for gradient-boosted decision trees (binary, logistic), trained by
-// bench/lib/gbdt-train.ts. Trees are flat arrays so a model is plain JSON and a prediction walks
+// tools/train/gbdt-train.ts. Trees are flat arrays so a model is plain JSON and a prediction walks
 // numbers without allocating.
 //
 // Split rule: go left when `x[feature] <= threshold`, else right. Any comparison with NaN is

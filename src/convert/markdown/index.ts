@@ -1,0 +1,10 @@
+// The Markdown writer: one turndown service with GFM tables, links and images made absolute, code
+// languages, inline spacing, and the final tidy-up.
+export { markCodeLanguages } from './code-language.js';
+export { dropRepeatedImages } from './decorative-images.js';
+export { separateInlineBoxes } from './inline-spacing.js';
+export { absolutizeLinks, documentBase, resolveUrl } from './links.js';
+export { escapeLinkText, escapeMarkdownText, fence, markdownUrl } from './syntax.js';
+export { prepareTables } from './tables.js';
+export { tidyMarkdown } from './tidy.js';
+export { DROPPED_TAGS, createTurndown, turndownInPlace } from './turndown-service.js';
