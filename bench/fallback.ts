@@ -17,7 +17,7 @@ import { parseQuery } from '../src/core/search/query.js';
 import { createRouter } from '../src/core/router/router.js';
 import { SourceError } from '../src/core/router/source-error.js';
 import { createEngine } from '../src/index.js';
-import type { Clock, SearchSource } from '../src/types.js';
+import type { Clock, SearchSource } from '../src/types/index.js';
 
 const N = Number(process.argv[2] ?? 1000);
 const routerOptions = { breaker: { failureThreshold: Number.MAX_SAFE_INTEGER } };

@@ -4,7 +4,7 @@
 import { createRouter } from '../src/core/router/router.js';
 import { ManualClock } from '../src/testing/manual-clock.js';
 import { scriptedSource } from '../src/testing/scripted-source.js';
-import type { SearchQuery } from '../src/types.js';
+import type { SearchQuery } from '../src/types/index.js';
 import { seededRandom } from '../src/testing/seeded-random.js';
 
 export interface LatencyModel {

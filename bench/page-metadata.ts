@@ -10,7 +10,7 @@ import { htmlMetadata, htmlToMarkdown, htmlToMarkdownWithMetadata } from '../src
 import { readPageMetadata } from '../src/convert/metadata/index.js';
 import { parseHtmlDocument } from '../src/convert/parse-html.js';
 import { readStructuredData } from '../src/convert/structured-data.js';
-import type { PageMetadata } from '../src/types.js';
+import type { PageMetadata } from '../src/types/index.js';
 import { loadIndex, loadPage, wcxbAvailable } from './lib/wcxb-data.js';
 
 if (!wcxbAvailable()) {

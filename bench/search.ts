@@ -12,7 +12,7 @@ import { parseQuery } from '../src/core/search/query.js';
 import { createRouter } from '../src/core/router/router.js';
 import { createEngine } from '../src/index.js';
 import { scriptedSource } from '../src/testing/scripted-source.js';
-import type { SearchSource } from '../src/types.js';
+import type { SearchSource } from '../src/types/index.js';
 
 const N = Number(process.argv[2] ?? 5000);
 const results = Array.from({ length: 10 }, (_, i) => ({ title: `Title ${i}`, url: `https://example.com/${i}`, snippet: 'A snippet of text.' }));

@@ -1,7 +1,7 @@
 // The error hierarchy: every non-200 outcome of the engine is one of these.
 // `.body` is exactly the JSON the HTTP binding sends.
 
-import type { ErrorCode, ErrorMetadata } from './types.js';
+import type { ErrorCode, ErrorMetadata } from './types/index.js';
 
 export interface ErrorBody {
   status: 'error';

@@ -25,7 +25,7 @@ export {
   isInvalidRequestError,
 } from './errors.js';
 export type { ErrorBody, FieldProblem, ErrorTiming, RateLimitInfo } from './errors.js';
-export type * from './types.js';
+export type * from './types/index.js';
 export type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts, RequestKind, IdempotencyClaim, ClaimOutcome } from './ports/ledger.js';
 export { IDEMPOTENCY_TTL_MS } from './ports/ledger.js';
 export { isIdempotentReplay } from './core/books/index.js';

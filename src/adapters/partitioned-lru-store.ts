@@ -9,7 +9,7 @@
 // partition's least recently used end on every write, and expired partitions once per sweep interval.
 
 import type { CacheStore } from '../ports/cache.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 import { repeatWindowPartition, type RepeatEntry } from '../core/books/index.js';
 
 export interface PartitionedLruOptions {

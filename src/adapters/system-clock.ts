@@ -1,6 +1,6 @@
 // The default Clock: wall time and real timers.
 
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 
 export const systemClock: Clock = {
   now: () => Date.now(),

@@ -5,7 +5,7 @@
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import { createEngine } from '../engine/index.js';
 import { localIndex, type LocalIndex } from '../sources/local-index.js';
-import type { Engine, SearchSource } from '../types.js';
+import type { Engine, SearchSource } from '../types/index.js';
 import { CliError } from './cli-error.js';
 import { buildSource } from './source-factories.js';
 import type { CliConfig } from './config.js';

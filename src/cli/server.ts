@@ -5,7 +5,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../http/node-handler.js';
-import type { Engine } from '../types.js';
+import type { Engine } from '../types/index.js';
 import { say } from './output.js';
 
 export interface ServeOptions {

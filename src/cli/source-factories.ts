@@ -4,7 +4,7 @@
 
 import * as factories from '../sources/index.js';
 import type { BraveOptions, DuckduckgoOptions, GoogleCseOptions, SearxngOptions, WikipediaOptions } from '../sources/index.js';
-import type { SearchSource } from '../types.js';
+import type { SearchSource } from '../types/index.js';
 import { CliError } from './cli-error.js';
 import type { SourceConfig } from './config.js';
 import { rejectUnknownKeys } from './suggest.js';

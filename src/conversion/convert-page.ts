@@ -5,7 +5,7 @@ import { documentKind, documentToMarkdown, type ConvertibleDocument } from '../c
 import { htmlMetadata, htmlToMarkdownWithMetadata } from '../convert/html-to-markdown.js';
 import { feedMetadata, languageTag } from '../convert/metadata/index.js';
 import { parseXmlRoot, xmlKind, xmlToMarkdown } from '../convert/formats/index.js';
-import type { PageMetadata } from '../types.js';
+import type { PageMetadata } from '../types/index.js';
 
 export interface ConversionTask extends ConvertibleDocument {
   /** `markdown` (default): convert and read the metadata; `metadata`: only read it (the `html` format). */

@@ -1,7 +1,7 @@
 // response_time (integer ms) and timestamp (ISO 8601 UTC), both from the Clock.
 
 import { WebsiftError } from '../errors.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 
 export interface Timing {
   response_time: number;

@@ -20,7 +20,7 @@ import { runIdempotent } from '../core/books/index.js';
 import { stampError } from '../core/timing.js';
 import { UnauthorizedError } from '../errors.js';
 import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './options.js';
-import type { CallContext, Engine } from '../types.js';
+import type { CallContext, Engine } from '../types/index.js';
 
 export type { EngineOptions } from './options.js';
 

@@ -15,7 +15,7 @@ import { fetchContents } from '../core/extract/search-content.js';
 import type { CachedPage } from '../core/extract/run-extract.js';
 import type { PageSourceDeps } from '../core/extract/page-source.js';
 import type { ContentFetcher } from '../core/search/index.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 import { normalizeEndpoint } from './options.js';
 
 /** The extraction options of `createEngine` (used by `extract` and `include_content`). */

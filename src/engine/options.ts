@@ -14,7 +14,7 @@ import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
-import type { Clock, SearchSource } from '../types.js';
+import type { Clock, SearchSource } from '../types/index.js';
 import ipaddr from 'ipaddr.js';
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import type { ExtractionOptions } from './extraction.js';

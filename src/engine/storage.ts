@@ -29,7 +29,7 @@ import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 
 /** Largest page the Redis page cache keeps (a bigger one is re-fetched on a repeat, still free). */
 const REDIS_PAGE_BYTES = 4 * 1024 * 1024;

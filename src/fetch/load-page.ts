@@ -4,7 +4,7 @@
 // charset decoding.
 
 import { STATUS_CODES } from 'node:http';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
 import { decodeBody } from './charset.js';
 import { toFetchFailure } from './fetch-errors.js';

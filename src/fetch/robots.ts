@@ -4,7 +4,7 @@
 // on the product token (the user agent's first word, without its version).
 
 import robotsParserModule from 'robots-parser';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
 import { untilAborted } from '../signals.js';
 import { couldNotConnect, toFetchFailure } from './fetch-errors.js';

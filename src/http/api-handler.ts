@@ -2,7 +2,7 @@
 // decision about results and billing stays in the engine.
 
 import { UnauthorizedError } from '../errors.js';
-import type { CallContext, Engine, ExtractParams, SearchParams } from '../types.js';
+import type { CallContext, Engine, ExtractParams, SearchParams } from '../types/index.js';
 import { apiKeyOf } from './auth.js';
 import { asHeaderProblem, idempotencyKeyOf, replayHeaders } from './idempotency-header.js';
 import type { ApiReply, ApiRequest } from './exchange.js';

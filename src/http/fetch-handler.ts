@@ -1,6 +1,6 @@
 // createFetchHandler: the HTTP API as `(Request) => Promise<Response>`, for fetch-style frameworks on Node.
 
-import type { Engine } from '../types.js';
+import type { Engine } from '../types/index.js';
 import { createApiHandler } from './api-handler.js';
 import type { FetchHandlerOptions } from './options.js';
 

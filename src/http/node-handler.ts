@@ -5,7 +5,7 @@
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { Engine } from '../types.js';
+import type { Engine } from '../types/index.js';
 import { createApiHandler } from './api-handler.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
 import type { FetchHandlerOptions } from './options.js';

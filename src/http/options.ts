@@ -1,7 +1,7 @@
 // Options of the HTTP bindings and their defaults, in one place.
 
 import { docsUrl } from '../project.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 import type { RequestInfo } from './exchange.js';
 
 /** Options of `createFetchHandler` and `createNodeHandler`. */

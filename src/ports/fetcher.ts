@@ -2,7 +2,7 @@
 // decoded-size cap, timeouts) applied. Redirects, robots.txt, type gating and decoding are layered on
 // top of it in src/fetch/, so every adapter gets them once.
 
-import type { ExtractErrorType } from '../types.js';
+import type { ExtractErrorType } from '../types/index.js';
 
 /** What the engine asks of one `Fetcher.fetch`. */
 export interface FetchOptions {

@@ -2,7 +2,7 @@
 // The core decides prices; a ledger only stores them atomically. Every method is async so a
 // networked ledger (PostgreSQL) fits the same interface as the embedded SQLite one.
 
-import type { OrganizationInfo } from '../types.js';
+import type { OrganizationInfo } from '../types/index.js';
 
 export type RequestKind = 'search' | 'extract';
 

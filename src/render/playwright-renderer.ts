@@ -2,7 +2,7 @@
 // One browser per renderer (lazy, relaunched after a crash), a fresh context per URL, bounded concurrency.
 
 import { systemClock } from '../adapters/system-clock.js';
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 import { FetchFailure, type Fetcher } from '../ports/fetcher.js';
 import type { RenderedPage, Renderer, RenderOptions } from '../ports/renderer.js';
 import { toFetchFailure } from '../fetch/fetch-errors.js';

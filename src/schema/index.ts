@@ -1,5 +1,5 @@
 // The HTTP API described once (zod): request validation (src/core), the OpenAPI document
-// (src/http/openapi.ts → docs/openapi.json) and, checked by type-checks.ts, the public types of src/types.ts.
+// (src/http/openapi.ts → docs/openapi.json) and, checked by type-checks.ts, the public types of src/types/.
 
 import type { z } from 'zod';
 import { emptySearchResponse, searchRequest, searchResponse, searchResultItem } from './search.js';

@@ -1,10 +1,10 @@
-// Compile-time only: the public types (src/types.ts, hand-written so the published declarations stay
+// Compile-time only: the public types (src/types/, hand-written so the published declarations stay
 // readable and free of zod) are the schemas' types. A drift on either side fails `npm run typecheck`.
 
 import type { z } from 'zod';
 import type {
   EmptySearchResponse, ErrorCode, ExtractParams, ExtractResponse, PageMetadata, SearchParams, SearchResponse, UsageResponse,
-} from '../types.js';
+} from '../types/index.js';
 import type { errorCode } from './errors.js';
 import type { extractRequest, extractResponse } from './extract.js';
 import type { pageMetadata } from './page-metadata.js';

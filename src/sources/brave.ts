@@ -2,7 +2,7 @@
 // Errors come as `{ "type": "ErrorResponse", "error": { "status", "code", "detail", "meta" } }`.
 
 import { SourceError } from '../core/router/index.js';
-import type { SearchSource } from '../types.js';
+import type { SearchSource } from '../types/index.js';
 import { absoluteUrl, baseUrlOption, badResponse, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, requiredString, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';

@@ -4,7 +4,7 @@
 
 import { parseHTML } from 'linkedom';
 import { SourceError } from '../core/router/index.js';
-import type { SearchSource, SourceResult } from '../types.js';
+import type { SearchSource, SourceResult } from '../types/index.js';
 import { absoluteUrl, badResponse, baseUrlOption, checkContext, type RemoteSourceOptions, send, statusError } from './http.js';
 import { cleanText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';

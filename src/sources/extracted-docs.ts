@@ -1,7 +1,7 @@
 // Documents for the local index from `engine.extract` output: each successful result's URL, a title
 // (its first heading, else the URL) and its text with Markdown syntax removed, so snippets read cleanly.
 
-import type { ExtractResponse } from '../types.js';
+import type { ExtractResponse } from '../types/index.js';
 import { htmlToText } from './html-text.js';
 
 export interface IndexDocument {

@@ -3,7 +3,7 @@
 // syntax (`AND`, `NEAR(`, `col:`, `*`, `^`). Only three things are operators, by our own reading:
 // a quoted phrase, `-word` (exclusion) and an upper-case `OR` between two words.
 
-import type { SearchQuery } from '../types.js';
+import type { SearchQuery } from '../types/index.js';
 
 export interface FtsPlan {
   /** MATCH expression of what must match; null when the query has no positive words. */

@@ -2,7 +2,7 @@
 // Errors use Google's standard shape: `{ "error": { "code", "message", "errors": [{ "reason" }], "status", "details" } }`.
 
 import { SourceError } from '../core/router/index.js';
-import type { SearchSource } from '../types.js';
+import type { SearchSource } from '../types/index.js';
 import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, requiredString, send, statusError, str } from './http.js';
 import { cleanText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';

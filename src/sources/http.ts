@@ -3,7 +3,7 @@
 // the generic status classes are handled here once.
 
 import { SourceError } from '../core/router/index.js';
-import type { Clock, SourceContext } from '../types.js';
+import type { Clock, SourceContext } from '../types/index.js';
 import { DEFAULT_USER_AGENT } from '../project.js';
 
 /** The subset of `fetch` the adapters use; the global fetch and undici's both fit. */

@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import Database from 'better-sqlite3';
 import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, withLockWait } from '../adapters/sqlite/lock-wait.js';
 import { systemClock } from '../adapters/system-clock.js';
-import type { Clock, ExtractResponse, SearchQuery, SearchSource, SourceAnswer, SourceContext, SourceResult } from '../types.js';
+import type { Clock, ExtractResponse, SearchQuery, SearchSource, SourceAnswer, SourceContext, SourceResult } from '../types/index.js';
 import { documentsFromExtract, type IndexDocument } from './extracted-docs.js';
 import { toFtsPlan } from './fts-query.js';
 import { checkContext } from './http.js';

@@ -2,7 +2,7 @@
 // returned results are checked against `site:` / `-site:` / `filetype:` where a provider can't be trusted to.
 // One place for host and extension matching, so every adapter and the local index agree.
 
-import type { SearchQuery, SourceResult } from '../types.js';
+import type { SearchQuery, SourceResult } from '../types/index.js';
 
 /** A `site:` value, normalised: lower-case host (no scheme, no `*.`) plus an optional path prefix. */
 export interface SiteSpec {

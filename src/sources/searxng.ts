@@ -2,7 +2,7 @@
 // enabled engines answer, and `unresponsive_engines` lists the ones that failed this time.
 
 import { SourceError } from '../core/router/index.js';
-import type { SearchSource } from '../types.js';
+import type { SearchSource } from '../types/index.js';
 import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJson, type RemoteSourceOptions, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';
 import { filterResults, renderQuery } from './operators.js';

@@ -3,7 +3,7 @@
 // It searches one wiki, so `site:` and `filetype:` are answered here, not by the API.
 
 import { SourceError } from '../core/router/index.js';
-import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../types.js';
+import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../types/index.js';
 import { badResponse, baseUrlOption, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, retryAfterMs, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';
 import { filterResults, renderQuery, urlPasses } from './operators.js';

@@ -1,6 +1,6 @@
 // A Clock that moves only when told to, so tests drive every time window without sleeping.
 
-import type { Clock } from '../types.js';
+import type { Clock } from '../types/index.js';
 
 interface Timer {
   at: number;

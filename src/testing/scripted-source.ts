@@ -1,6 +1,6 @@
 // A SearchSource that answers from a script, for offline tests of code built on websift.
 
-import type { Clock, SearchQuery, SearchSource, SourceAnswer, SourceContext } from '../types.js';
+import type { Clock, SearchQuery, SearchSource, SourceAnswer, SourceContext } from '../types/index.js';
 
 /** What one call answers: an answer, a failure, or a hang (until the caller's signal aborts). */
 export type ScriptedAnswer = SourceAnswer | { fail: string } | { hang: true };

@@ -17,7 +17,7 @@ import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 
 const HOLDER = fileURLToPath(new URL('./fixtures/lock-holder.mjs', import.meta.url));
 const INDEXER = fileURLToPath(new URL('./fixtures/bulk-indexer.ts', import.meta.url));

@@ -7,7 +7,7 @@ import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { rejection } from './helpers.js';
 
 let dir: string;

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { article, balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from '../extract/helpers.js';
 
 const hit = (n: number) => ({ title: `T${n}`, url: `https://example.com/${n}`, snippet: `s${n}` });

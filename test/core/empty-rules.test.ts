@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
-import type { EmptySearchResponse, SearchSource } from '../../src/types.js';
+import type { EmptySearchResponse, SearchSource } from '../../src/types/index.js';
 import { hits, notice, silentEmpty, testEngine } from './helpers.js';
 
 const MIN = 60_000;

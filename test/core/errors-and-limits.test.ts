@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { InsufficientCreditsError, RateLimitError, SearchUnavailableError, UnauthorizedError } from '../../src/errors.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { SearchParams } from '../../src/types.js';
+import type { SearchParams } from '../../src/types/index.js';
 import { hits, rejection, testEngine } from './helpers.js';
 
 const acme = { organization: 'acme' };

@@ -2,7 +2,7 @@
 
 import { createEngine, type EngineOptions } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { Engine, SourceAnswer, SourceResult } from '../../src/types.js';
+import type { Engine, SourceAnswer, SourceResult } from '../../src/types/index.js';
 
 export const result = (n: number, host = 'example.com'): SourceResult => ({
   title: `Result ${n}`,

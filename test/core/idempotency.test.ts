@@ -14,7 +14,7 @@ import { IDEMPOTENCY_TTL_MS, type Ledger } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
 import { scriptedSource, type ScriptedSource } from '../../src/testing/scripted-source.js';
-import type { Engine, SearchResponse } from '../../src/types.js';
+import type { Engine, SearchResponse } from '../../src/types/index.js';
 import { drive, hits, rejection, testEngine, type TestEngine } from './helpers.js';
 
 const MIN = 60_000;

@@ -12,7 +12,7 @@ import { createEngine } from '../../src/index.js';
 import { isWebsiftError } from '../../src/errors.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
-import type { EmptySearchResponse, SearchResponse } from '../../src/types.js';
+import type { EmptySearchResponse, SearchResponse } from '../../src/types/index.js';
 import { drive, hits, notice, silentEmpty } from './helpers.js';
 import { seededRandom as mulberry32 } from '../../src/testing/seeded-random.js';
 

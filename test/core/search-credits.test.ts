@@ -3,7 +3,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ContentFetcher } from '../../src/core/search/search.js';
 import { scriptedSource, type ScriptedSource } from '../../src/testing/scripted-source.js';
-import type { SearchParams, SearchResponse } from '../../src/types.js';
+import type { SearchParams, SearchResponse } from '../../src/types/index.js';
 import { hits, notice, rejection, testEngine, type TestEngine } from './helpers.js';
 
 const MIN = 60_000;

@@ -9,7 +9,7 @@ import { createFetchHandler, DEFAULT_DEPRECATION_LINK } from '../../src/http/ind
 import { DEFAULT_USER_AGENT as SOURCES_USER_AGENT } from '../../src/sources/http.js';
 import { docsUrl, PACKAGE_VERSION, REPOSITORY_URL } from '../../src/project.js';
 import { ManualClock, startPageServer, type PageServer } from '../../src/testing/index.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
 const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { articleOfSize } from '../../bench/lib/hostile-pages.js';
 import { createEngine, ExtractTimeoutError } from '../../src/index.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { article, balance, extractSetup, html, ORG, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
 
 const HUGE = articleOfSize(9 * 1024 * 1024); // under the 10 MiB cap; seconds to convert

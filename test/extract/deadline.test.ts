@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { clockDeadline, DeadlineError } from '../../src/core/extract/deadline.js';
 import { TIMER_CLEARED } from '../../src/core/router/timer.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { Clock } from '../../src/types.js';
+import type { Clock } from '../../src/types/index.js';
 
 describe('clockDeadline', () => {
   it('aborts with a DeadlineError when the clock reaches it', async () => {

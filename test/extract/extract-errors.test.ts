@@ -4,7 +4,7 @@ import http from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/errors.js';
-import type { ExtractParams } from '../../src/types.js';
+import type { ExtractParams } from '../../src/types/index.js';
 import { article, balance, extractSetup, html, ORG, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);

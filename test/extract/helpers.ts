@@ -3,7 +3,7 @@
 import { createEngine, type EngineOptions } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { startPageServer, type PageRoute, type PageServer } from '../../src/testing/page-server.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 
 export const article = (title: string, words = 60): string =>
   `<!doctype html><html><head><title>${title}</title></head><body>

@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostilePage } from '../../bench/lib/hostile-pages.js';
 import { createEngine } from '../../src/index.js';
 import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { article, html, warmConversion } from './helpers.js';
 
 let server: PageServer;

@@ -2,7 +2,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
-import type { SearchResponse } from '../../src/types.js';
+import type { SearchResponse } from '../../src/types/index.js';
 import type { PageServer } from '../../src/testing/page-server.js';
 import { SHOP_SHELL } from '../convert/fixtures.js';
 import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';

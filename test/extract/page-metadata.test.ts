@@ -9,8 +9,8 @@ import { InvalidRequestError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { PageServer } from '../../src/testing/page-server.js';
-import type { ExtractParams } from '../../src/types.js';
-import type { SearchResponse } from '../../src/types.js';
+import type { ExtractParams } from '../../src/types/index.js';
+import type { SearchResponse } from '../../src/types/index.js';
 import { article, balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from './helpers.js';
 
 const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;

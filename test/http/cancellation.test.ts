@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
 import { ManualClock, scriptedSource, startPageServer } from '../../src/testing/index.js';
-import type { CallContext, Engine } from '../../src/types.js';
+import type { CallContext, Engine } from '../../src/types/index.js';
 
 const servers: Server[] = [];
 const clocks: ManualClock[] = [];

@@ -4,7 +4,7 @@ import { createEngine, type EngineOptions } from '../../src/engine/create-engine
 import { createFetchHandler } from '../../src/http/index.js';
 import type { FetchHandlerOptions } from '../../src/http/index.js';
 import { ManualClock, scriptedSource, type Script } from '../../src/testing/index.js';
-import type { Engine, SearchSource } from '../../src/types.js';
+import type { Engine, SearchSource } from '../../src/types/index.js';
 
 export const RESULTS = {
   results: [

@@ -12,7 +12,7 @@ import { createEngine } from '../../src/index.js';
 import { redisCacheStore, redisFlights } from '../../src/redis/index.js';
 import type { Flights } from '../../src/ports/flights.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { Engine, SearchSource, SourceAnswer } from '../../src/types.js';
+import type { Engine, SearchSource, SourceAnswer } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
 import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
 

@@ -14,7 +14,7 @@ import type { KeyStore } from '../../src/ports/key-store.js';
 import { createEngine } from '../../src/index.js';
 import { redisKeyEvents, type RedisKeyEvents } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
 import { inspector, REDIS_URL, testPrefix } from './redis-kit.js';
 

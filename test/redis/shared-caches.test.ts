@@ -12,7 +12,7 @@ import { ManualClock } from '../../src/testing/manual-clock.js';
 import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
 import type { CacheStore } from '../../src/ports/cache.js';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { article, html } from '../extract/helpers.js';
 import { serviceAvailable } from '../support/services.js';
 import { deleteKeys, REDIS_URL, testPrefix } from './redis-kit.js';

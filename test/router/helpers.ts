@@ -1,6 +1,6 @@
 // Shared helpers for the router tests: a parsed query, a seeded random source, an event log.
 
-import type { SearchQuery, SourceResult } from '../../src/types.js';
+import type { SearchQuery, SourceResult } from '../../src/types/index.js';
 import type { SourceAttemptEvent } from '../../src/core/router/router.js';
 import { seededRandom } from '../../src/testing/seeded-random.js';
 

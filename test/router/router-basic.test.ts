@@ -6,7 +6,7 @@ import { createRouter } from '../../src/core/router/router.js';
 import { SourceError, SourceTimeoutError, RouteDeadlineError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
-import type { SearchSource, SourceContext } from '../../src/types.js';
+import type { SearchSource, SourceContext } from '../../src/types/index.js';
 import { eventLog, hit, query, seeded, settle } from './helpers.js';
 
 describe('router: sequential routing', () => {

@@ -9,7 +9,7 @@ import { ClockTimer, TIMER_CLEARED } from '../../src/core/router/timer.js';
 import { SourceTimeoutError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
-import type { Clock, SearchSource } from '../../src/types.js';
+import type { Clock, SearchSource } from '../../src/types/index.js';
 import { hit, query } from './helpers.js';
 
 /** A ManualClock that records every sleep's duration and signal. */

@@ -7,7 +7,7 @@ import { createRouter, type RouterOptions } from '../../src/core/router/router.j
 import { RouteDeadlineError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
-import type { SearchSource } from '../../src/types.js';
+import type { SearchSource } from '../../src/types/index.js';
 import { eventLog, hit, query } from './helpers.js';
 
 const WARM = 20;

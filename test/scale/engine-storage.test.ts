@@ -4,7 +4,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { scriptedSource } from '../../src/testing/index.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
 

@@ -11,7 +11,7 @@ import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { seededRandom } from '../../src/testing/index.js';
-import type { Engine } from '../../src/types.js';
+import type { Engine } from '../../src/types/index.js';
 import { adminPool, dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
 import { Cluster, type Reply } from './cluster.js';

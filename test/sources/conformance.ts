@@ -1,7 +1,7 @@
 // One conformance suite that every SearchSource in websift/sources passes (unstorage's testDriver idea).
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SearchSource } from '../../src/types.js';
+import type { SearchSource } from '../../src/types/index.js';
 import { ctx, q, rejection } from './helpers.js';
 
 export interface ConformanceSubject {

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
 import { brave, googleCse, wikipedia } from '../../src/sources/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { EmptySearchResponse, SearchResponse } from '../../src/types.js';
+import type { EmptySearchResponse, SearchResponse } from '../../src/types/index.js';
 import { fixture, json, startFixtureServer, type FixtureServer } from './fixture-server.js';
 
 const ORG = { organization: 'acme' };

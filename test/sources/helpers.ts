@@ -1,7 +1,7 @@
 // Small helpers shared by the source tests.
 
 import { parseQuery } from '../../src/core/search/query.js';
-import type { SearchQuery, SourceContext } from '../../src/types.js';
+import type { SearchQuery, SourceContext } from '../../src/types/index.js';
 
 export const q = (text: string): SearchQuery => parseQuery(text);
 

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalIndex, localIndex } from '../../src/sources/index.js';
-import type { ExtractResponse } from '../../src/types.js';
+import type { ExtractResponse } from '../../src/types/index.js';
 import { describeSourceConformance } from './conformance.js';
 import { ctx, q, rejection } from './helpers.js';
 

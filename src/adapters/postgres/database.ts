@@ -3,7 +3,7 @@
 // connects, and migrates; later queries go straight to the pool. A handle made from a connection
 // string owns its pool and ends it on close; a pool the caller passed in is never ended by websift.
 
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
 import { loadPg, pgModule, type OwnedPool, type PgLoader, type PostgresPool, type PostgresPoolConfig } from './driver.js';
 import { checkSchemaName, migrate, quoted } from './schema.js';

@@ -7,7 +7,7 @@
 
 import { LedgerUnavailableError } from '../../errors.js';
 import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type Ledger, type Settlement, type UsageCounts } from '../../ports/ledger.js';
-import type { OrganizationInfo } from '../../types.js';
+import type { OrganizationInfo } from '../../types/index.js';
 import { checkCredits } from '../sqlite/amounts.js';
 import { closedError, handleFrom, type PostgresHandle, type PostgresOptions } from './database.js';
 import { InstanceLease } from './instance-lease.js';

@@ -14,7 +14,7 @@ import { systemClock } from '../../adapters/system-clock.js';
 import { SingleFlight } from '../../core/single-flight.js';
 import type { Flights } from '../../ports/flights.js';
 import { untilAborted } from '../../signals.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { RedisConnection, type RedisClientLike, type RedisConnectionOptions } from './client.js';
 import { subscribeChannel, type Subscription } from './subscription.js';
 

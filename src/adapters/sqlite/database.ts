@@ -5,7 +5,7 @@
 
 import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
 import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, isBusy, withLockWait } from './lock-wait.js';
 import { currentProcess, processAlive, type ProcessIdentity } from './process-alive.js';

@@ -11,7 +11,7 @@
 
 import { LedgerUnavailableError } from '../../errors.js';
 import type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts } from '../../ports/ledger.js';
-import type { Clock, OrganizationInfo } from '../../types.js';
+import type { Clock, OrganizationInfo } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
 import { checkCredits } from './amounts.js';
 import type { SqliteDatabase } from './database.js';

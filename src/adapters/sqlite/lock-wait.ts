@@ -6,7 +6,7 @@
 // LedgerUnavailableError (503, retryable) and nothing has been written (the transaction never began).
 
 import { LedgerUnavailableError } from '../../errors.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 
 /** SQLite's own wait per attempt (PRAGMA busy_timeout), the only time the event loop is held. */
 export const BUSY_TIMEOUT_MS = 2;

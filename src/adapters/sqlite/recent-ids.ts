@@ -5,7 +5,7 @@
 // only come from the handle that made up the id. Everything that holds or moves credits is traced on
 // disk (see schema.ts, migration 2).
 
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 
 export class RecentIds {
   readonly #seen = new Map<string, number>(); // insertion order = time order (for a clock that only advances)

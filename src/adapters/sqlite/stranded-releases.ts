@@ -6,7 +6,7 @@
 
 import { LedgerUnavailableError } from '../../errors.js';
 import type { Settlement } from '../../ports/ledger.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 
 const RETRY_MS = 1_000;
 

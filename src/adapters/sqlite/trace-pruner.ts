@@ -13,7 +13,7 @@
 // Pending reservations are never deleted here: `finished = 1` is false for them.
 
 import type Database from 'better-sqlite3';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 
 /** Default retention of finished ids: an hour, far longer than any request (an extract's deadline is 30 s). */
 export const FINISHED_RETENTION_MS = 60 * 60 * 1000;

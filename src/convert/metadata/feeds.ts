@@ -1,7 +1,7 @@
 // Metadata of a feed (RSS/RDF or Atom) rather than an HTML page: its title, description and language,
 // read from the parsed XML root.
 
-import type { PageMetadata } from '../../types.js';
+import type { PageMetadata } from '../../types/index.js';
 import type { XmlKind } from '../formats/index.js';
 import { MAX_DESCRIPTION_CHARS, MAX_TITLE_CHARS } from './limits.js';
 import { cleanText, firstOf, languageTag } from './text.js';

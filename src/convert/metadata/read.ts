@@ -5,7 +5,7 @@
 // and capped, and a value that does not parse (a date, a URL, a language tag) is left out, never guessed.
 // This file holds the element walk and the precedence among sources; the helpers are in this folder.
 
-import type { PageMetadata } from '../../types.js';
+import type { PageMetadata } from '../../types/index.js';
 import { descendants, tagOf } from '../dom-utils.js';
 import { articleTime, normalizeDate } from './dates.js';
 import { readJsonLd } from './json-ld.js';

@@ -3,7 +3,7 @@
 import { InvalidRequestError, type FieldProblem } from '../../errors.js';
 import type { KeyStore } from '../../ports/key-store.js';
 import type { Ledger } from '../../ports/ledger.js';
-import type { Clock, OrganizationInfo, UsageResponse } from '../../types.js';
+import type { Clock, OrganizationInfo, UsageResponse } from '../../types/index.js';
 import { KeyCache, keyDigest, lookupKey, newApiKey, type KeyCacheOptions } from './api-keys.js';
 import type { KeyEvents } from '../../ports/key-events.js';
 import { unknownOrganization } from './credits.js';

@@ -5,7 +5,7 @@
 import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KeyEvents } from '../../ports/key-events.js';
 import type { KeyStore } from '../../ports/key-store.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 
 export const KEY_PREFIX = 'ws_live_';
 /** Anything longer can't be one of our keys; refuse before hashing. */

@@ -6,7 +6,7 @@
 
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { timeOrderedIds } from './request-id.js';
 
 export interface Hold {

@@ -6,7 +6,7 @@
 import { createHash } from 'node:crypto';
 import { IdempotencyInProgressError, InvalidRequestError } from '../../errors.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import type { Call } from '../call.js';
 import type { HoldOptions } from './credits.js';
 

@@ -2,7 +2,7 @@
 // only when a request is charged and is never extended by the free repeats it serves.
 
 import type { CacheStore } from '../../ports/cache.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { REPEAT_WINDOW_MS } from './billing.js';
 
 export interface RepeatEntry<T = unknown> {

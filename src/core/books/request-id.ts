@@ -7,7 +7,7 @@
 // millisecond), as with any UUIDv7.
 
 import { randomUUID } from 'node:crypto';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 
 export function timeOrderedIds(clock: Clock): () => string {
   let counter = 0;

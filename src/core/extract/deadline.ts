@@ -2,7 +2,7 @@
 
 import { setMaxListeners } from 'node:events';
 import { limitedSignal, type TimeLimit } from '../../signals.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { ClockTimer } from '../router/index.js';
 
 export class DeadlineError extends Error {

@@ -2,7 +2,7 @@
 // Both `extract` and search's `include_content` use it, so the error mapping lives here once.
 
 import { isFetchFailure } from '../../ports/fetcher.js';
-import type { ContentError, ExtractErrorType, PageMetadata } from '../../types.js';
+import type { ContentError, ExtractErrorType, PageMetadata } from '../../types/index.js';
 
 export type PageOutcome =
   | {

@@ -5,7 +5,7 @@
 import type { Renderer } from '../../ports/renderer.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
 import { timeLimit } from '../../signals.js';
-import type { PageMetadata } from '../../types.js';
+import type { PageMetadata } from '../../types/index.js';
 import { failureOutcome, type PageOutcome } from './page-outcome.js';
 
 /** The fetch pipeline (src/fetch/load-page.ts): robots, type gating, size cap, redirects, decoding. */

@@ -9,7 +9,7 @@ export { MAX_URLS } from '../../schema/extract.js';
 
 export type ExtractFormat = 'markdown' | 'html';
 
-/** The parsed extract request (the wire body's type is types.ts's ExtractParams). */
+/** The parsed extract request (the wire body's type is ExtractParams of src/types/). */
 export interface ExtractParams {
   urls: string[];
   format: ExtractFormat;

@@ -4,7 +4,7 @@
 
 import { ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
 import type { CacheStore } from '../../ports/cache.js';
-import type { Clock, ExtractResponse, ExtractResultItem, PageMetadata } from '../../types.js';
+import type { Clock, ExtractResponse, ExtractResultItem, PageMetadata } from '../../types/index.js';
 import { extractUrlPrice, REPEAT_WINDOW_MS } from '../books/index.js';
 import type { Credits } from '../books/index.js';
 import type { RepeatWindows } from '../books/index.js';

@@ -1,6 +1,6 @@
 // include_content: the top result pages fetched through the extract pipeline under one deadline.
 
-import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types.js';
+import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types/index.js';
 import { clockDeadline } from './deadline.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
 import { loadPage, withFinalUrl, withPageLimit, type PageSourceDeps } from './page-source.js';

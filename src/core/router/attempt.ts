@@ -7,7 +7,7 @@
 // source) needs no timer and no abort listener; the timeout and the route deadline are armed only when
 // the call is still pending then. Either way the timeout fires `timeoutMs` after the call started.
 
-import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../../types.js';
+import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../../types/index.js';
 import { ClockTimer } from './timer.js';
 import { SourceError, SourceTimeoutError } from './source-error.js';
 

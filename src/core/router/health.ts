@@ -2,7 +2,7 @@
 // trigger), and the circuit breaker (closed → open after consecutive failures or a suspending error →
 // half_open after the cool-down → closed on a good answer, open again on a failed trial).
 
-import type { SourceHealth } from '../../types.js';
+import type { SourceHealth } from '../../types/index.js';
 import { isSourceError } from './source-error.js';
 
 /** Weight of the newest observation in the EWMAs: about the last ten calls matter. */

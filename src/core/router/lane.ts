@@ -3,7 +3,7 @@
 // source may be retried. Never throws. When a retry runs is the router's call: only once no untried
 // source is left, so a failure hands over to the next source at once (docs/router.md, "Retries").
 
-import type { SearchQuery, SearchSource, SourceResult } from '../../types.js';
+import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.js';
 import type { ResolvedRouterOptions } from './options.js';
 import { suspensionFor, type SourceHealthTracker } from './health.js';
 import { runAttempt, type AttemptVerdict } from './attempt.js';

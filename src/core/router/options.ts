@@ -1,7 +1,7 @@
 // Router options: the public shape, the defaults, and validation (bad options fail at construction
 // with a message naming the option, never later inside a search).
 
-import type { Clock, SearchSource } from '../../types.js';
+import type { Clock, SearchSource } from '../../types/index.js';
 
 export interface SourceAttemptEvent {
   source: string;

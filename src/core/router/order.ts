@@ -3,7 +3,7 @@
 // order, which breaks every tie. Open breakers are left out. A half-open source keeps its place by cost:
 // ranking it last would starve it of the one trial call that can close it again.
 
-import type { SearchSource } from '../../types.js';
+import type { SearchSource } from '../../types/index.js';
 import type { SourceHealthTracker } from './health.js';
 
 export interface RankedSource {

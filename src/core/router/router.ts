@@ -4,7 +4,7 @@
 // its recent p95 latency, the next source is asked too; the first lane with results wins and the other is
 // aborted. See docs/router.md for the policy and the rule for which sources count as routed to.
 
-import type { SearchQuery, SearchSource, SourceHealth } from '../../types.js';
+import type { SearchQuery, SearchSource, SourceHealth } from '../../types/index.js';
 import type { RouteOptions, RouteResult, Router, SourceOutcome } from './route-types.js';
 import { resolveRouterOptions, type ResolvedRouterOptions, type RouterOptions } from './options.js';
 import { SourceHealthTracker } from './health.js';

@@ -4,7 +4,7 @@
 // so arming late does not move it. Profiling showed the eager version (an AbortController per timer,
 // cleared with `abort()`, which builds a DOMException with a stack trace) as most of the router's cost.
 
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 
 /**
  * The reason a cleared timer's sleep is aborted with. Built once: `controller.abort()` without a reason

@@ -1,7 +1,7 @@
 // Telling the two search answers apart. TypeScript does not narrow an object on a nested field, so
 // `r.metadata.status === 'no_results'` narrows only `r.metadata`; this guard narrows `r` itself.
 
-import type { EmptySearchResponse, SearchAnswer } from '../../types.js';
+import type { EmptySearchResponse, SearchAnswer } from '../../types/index.js';
 
 /**
  * True for the empty answer (`metadata.status: 'no_results'`, `results: []`, a `message`); false for a

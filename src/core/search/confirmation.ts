@@ -1,6 +1,6 @@
 // Confirmed empty (spec "Empty search rules", contract §4.4), decided from the router's outcomes alone.
 
-import type { SearchQuery } from '../../types.js';
+import type { SearchQuery } from '../../types/index.js';
 import type { SourceOutcome } from '../router/index.js';
 
 export type UnconfirmedReason = 'source_failed' | 'no_notice' | 'too_few_notices' | 'negative_site_only';

@@ -3,7 +3,7 @@
 // so content options don't change it.
 
 import type { CacheStore } from '../../ports/cache.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { CONFIRMED_EMPTY_TTL_MS } from '../books/index.js';
 
 export interface ConfirmedEmpty {

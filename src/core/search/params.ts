@@ -7,7 +7,7 @@ import { DEFAULT_CONTENT_RESULTS } from '../../schema/search.js';
 
 export { DEFAULT_CONTENT_RESULTS, MAX_CONTENT_RESULTS, MAX_QUERY_LENGTH } from '../../schema/search.js';
 
-/** The parsed search (the wire body's type is types.ts's SearchParams). */
+/** The parsed search (the wire body's type is SearchParams of src/types/). */
 export interface SearchParams {
   /** Trimmed, whitespace collapsed. */
   q: string;

@@ -1,7 +1,7 @@
 // Query parsing (quoted phrases, site:, -site:, filetype:, terms) and query sameness.
 
 import { collapseWhitespace } from '../../schema/index.js';
-import type { SearchQuery } from '../../types.js';
+import type { SearchQuery } from '../../types/index.js';
 
 /**
  * Splits a query into its operators. A `"…"` pair is a phrase; an unclosed quote is dropped and the

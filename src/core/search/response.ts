@@ -1,7 +1,7 @@
 // Building the spec's search bodies: success (200), empty (200, status no_results).
 
 import { randomUUID } from 'node:crypto';
-import type { EmptySearchResponse, SearchResponse, SearchResultItem, SourceResult } from '../../types.js';
+import type { EmptySearchResponse, SearchResponse, SearchResultItem, SourceResult } from '../../types/index.js';
 import type { Timing } from '../timing.js';
 
 /** Content counts, present only on include_content requests. */

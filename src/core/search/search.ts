@@ -3,8 +3,8 @@
 // route → decide success / confirmed empty / unconfirmed empty / 503 → settle.
 
 import { SearchUnavailableError } from '../../errors.js';
-import type { EmptySearchResponse, SearchResponse, SearchResultItem } from '../../types.js';
-import type { Clock } from '../../types.js';
+import type { EmptySearchResponse, SearchResponse, SearchResultItem } from '../../types/index.js';
+import type { Clock } from '../../types/index.js';
 import { searchPrice, searchReserve } from '../books/index.js';
 import { emptyMessage, judgeEmpty, type EmptyVerdict } from './confirmation.js';
 import type { Credits } from '../books/index.js';

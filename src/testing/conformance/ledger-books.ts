@@ -6,7 +6,7 @@ import { Accounts } from '../../core/books/index.js';
 import { Credits } from '../../core/books/index.js';
 import type { KeyStore } from '../../ports/key-store.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
-import type { Clock } from '../../types.js';
+import type { Clock } from '../../types/index.js';
 import { NOW, type LedgerSubject } from './ledger-subject.js';
 import { rejectionOf, type SuiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
