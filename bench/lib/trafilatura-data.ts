@@ -2,10 +2,10 @@
 // and divides it into a fixed, seeded tuning part (80 %) and a held-out part (20 %), as
 // wcxb-data.ts does for WCXB: tuning never looks at the held-out pages.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { corpusAvailable, corpusDir, hash01 } from './corpus-dir.js';
 
 export interface TrafilaturaEntry {
   id: string;
@@ -17,24 +17,13 @@ export interface TrafilaturaEntry {
   without: string[];
 }
 
-const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
 /** `$TRAFILATURA_DIR`, else `../shared/data/trafilatura-eval` beside the repository. */
 export function trafilaturaDir(): string {
-  return process.env['TRAFILATURA_DIR'] ?? resolve(REPO_ROOT, '..', 'shared', 'data', 'trafilatura-eval');
+  return corpusDir('TRAFILATURA_DIR', 'trafilatura-eval');
 }
 
 export function trafilaturaAvailable(dir = trafilaturaDir()): boolean {
-  return existsSync(join(dir, 'pages.json')) && existsSync(join(dir, 'html'));
-}
-
-function hash01(seed: string, id: string): number {
-  let h = 0x811c9dc5;
-  for (const ch of `${seed}:${id}`) {
-    h ^= ch.charCodeAt(0);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h / 2 ** 32;
+  return corpusAvailable(dir);
 }
 
 export const TRAFILATURA_SPLIT_SEED = 'websift-trafilatura-validation-v1';

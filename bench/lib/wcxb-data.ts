@@ -1,10 +1,10 @@
 // Loads the WCXB development split and divides it into a fixed, seeded, per-type stratified
 // train part (80%) and validation part (20%) so tuning never sees the validation pages.
 
-import { existsSync, readFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { gunzipSync } from 'node:zlib';
+import { corpusAvailable, corpusDir, hash01 } from './corpus-dir.js';
 
 export interface WcxbPage {
   id: string;
@@ -25,25 +25,13 @@ export interface WcxbIndexEntry {
   rank: number;
 }
 
-const REPO_ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)));
-
 /** `$WCXB_DIR`, else `../shared/data/wcxb-dev` beside the repository. */
 export function wcxbDir(): string {
-  return process.env['WCXB_DIR'] ?? resolve(REPO_ROOT, '..', 'shared', 'data', 'wcxb-dev');
+  return corpusDir('WCXB_DIR', 'wcxb-dev');
 }
 
 export function wcxbAvailable(dir = wcxbDir()): boolean {
-  return existsSync(join(dir, 'pages.json')) && existsSync(join(dir, 'html'));
-}
-
-/** FNV-1a over a seed and the id, mapped to [0, 1): the split never depends on file order. */
-function hash01(seed: string, id: string): number {
-  let h = 0x811c9dc5;
-  for (const ch of `${seed}:${id}`) {
-    h ^= ch.charCodeAt(0);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h / 2 ** 32;
+  return corpusAvailable(dir);
 }
 
 export const SPLIT_SEED = 'websift-wcxb-validation-v1';
