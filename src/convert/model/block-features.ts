@@ -3,7 +3,8 @@
 // names and the learned class/id lexicon, repeated siblings, the containers around it, the title),
 // the page (structured data, size) and whether rule-based clean-up (boilerplate.ts) would drop it.
 // The names are stored with the model, so a model trained on another feature list is refused
-// rather than misread.
+// rather than misread. One file and one walk on purpose: every feature is filled in the same pass over
+// the elements (the conversion's hottest loop), so splitting it would mean walking the page again.
 
 import { looksLikeBoilerplate } from './boilerplate.js';
 import { classTokens } from './class-tokens.js';
