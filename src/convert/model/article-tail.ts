@@ -51,7 +51,7 @@ interface Story {
   end: number;
 }
 
-function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | null {
+export function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | null {
   const blocks = rows.blocks;
   let total = 0;
   let largest = -1;
@@ -128,6 +128,28 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   keepLead(rows, kept, s);
   keepStoryQuotes(rows, kept, s);
   dropArticleTail(rows, kept, declared, s);
+  dropLinkLines(rows, kept);
+}
+
+/** A story page's links-only blocks go unless they make more than this share of its kept words. */
+const LINK_LINE_SHARE = 0.2;
+
+/**
+ * On a story page, a kept block whose every word is a link (a teaser title, a "related" line, a
+ * breadcrumb, a tag, a menu item) points elsewhere: dropped, wherever it sits. Unless such blocks
+ * hold more than a fifth of the kept words: then the links are the page (a listing, a hub, a
+ * documentation index that says og:type article).
+ */
+function dropLinkLines(rows: BlockRows, kept: Set<number>): void {
+  let total = 0;
+  let links = 0;
+  for (const b of rows.blocks) {
+    if (!kept.has(b.id)) continue;
+    total += b.tokens;
+    if (b.linkTokens >= b.tokens) links += b.tokens;
+  }
+  if (links > LINK_LINE_SHARE * total) return;
+  for (const b of rows.blocks) if (kept.has(b.id) && b.linkTokens >= b.tokens) kept.delete(b.id);
 }
 
 /** Removes from `kept` the ids of comment and related blocks after the story's end. */
@@ -388,7 +410,7 @@ function commentContainer(el: Element): boolean {
  * The page says it is one story: JSON-LD declares an Article (NewsArticle, BlogPosting…) and no
  * many-item type, or Open Graph's `og:type` is `article` and JSON-LD declares nothing else.
  */
-function declaresStory(data: StructuredData): boolean {
+export function declaresStory(data: StructuredData): boolean {
   if (declaresArticle(data)) return true;
   for (const t of data.types) if (NOT_STORY.has(t)) return false;
   return /^article\b/.test(data.openGraphType);
