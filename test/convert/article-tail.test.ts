@@ -116,3 +116,14 @@ describe('dropLinkLines', () => {
     expect(dropped(html)).toEqual([]);
   });
 });
+
+describe('site menus on a story page', () => {
+  it('drops a long list of links outside the story, even when its links outweigh the story', () => {
+    const items = Array.from({ length: 150 }, (_, i) => `<li><a href="/s${i}">Section number ${i} of the site</a></li>`).join('');
+    const html = `<html><head><meta property="og:type" content="article"></head><body><div class="menu"><ul>${items}</ul></div>
+      <div class="story">${story}</div><ul class="facts"><li>A short list item of the page with no link in it at all.</li></ul></body></html>`;
+    const gone = dropped(html);
+    expect(gone).toHaveLength(150);
+    expect(gone).not.toContain('A short list item of the page with no link in it at all.');
+  });
+});

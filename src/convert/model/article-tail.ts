@@ -14,6 +14,7 @@
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
 import { countWords } from './text-stats.js';
+import { dropLinkLines } from './story-links.js';
 import { declaresArticle, type StructuredData } from '../structured-data.js';
 
 /** Class/id words of a comment or reply container (several languages). */
@@ -38,7 +39,7 @@ const HEADING = /^h([1-6])$/;
 const PROSE_TOKENS = 12;
 
 /** The story on the page: the smallest container around the largest kept block with half the kept words. */
-interface Story {
+export interface Story {
   /** The largest kept block's ancestors, innermost first, and their indexes. */
   chain: Element[];
   chainIndex: Map<Element, number>;
@@ -128,28 +129,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   keepLead(rows, kept, s);
   keepStoryQuotes(rows, kept, s);
   dropArticleTail(rows, kept, declared, s);
-  dropLinkLines(rows, kept);
-}
-
-/** A story page's links-only blocks go unless they make more than this share of its kept words. */
-const LINK_LINE_SHARE = 0.2;
-
-/**
- * On a story page, a kept block whose every word is a link (a teaser title, a "related" line, a
- * breadcrumb, a tag, a menu item) points elsewhere: dropped, wherever it sits. Unless such blocks
- * hold more than a fifth of the kept words: then the links are the page (a listing, a hub, a
- * documentation index that says og:type article).
- */
-function dropLinkLines(rows: BlockRows, kept: Set<number>): void {
-  let total = 0;
-  let links = 0;
-  for (const b of rows.blocks) {
-    if (!kept.has(b.id)) continue;
-    total += b.tokens;
-    if (b.linkTokens >= b.tokens) links += b.tokens;
-  }
-  if (links > LINK_LINE_SHARE * total) return;
-  for (const b of rows.blocks) if (kept.has(b.id) && b.linkTokens >= b.tokens) kept.delete(b.id);
+  dropLinkLines(rows, kept, s);
 }
 
 /** Removes from `kept` the ids of comment and related blocks after the story's end. */
