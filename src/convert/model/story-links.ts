@@ -17,7 +17,8 @@ const MENU_LINK_SHARE = 0.9;
  *   largest kept block, with at least 20 kept items, 90 % of its words links) is the site's
  *   navigation (a mega-menu of 150 links);
  * - a kept block whose every word is a link (a teaser title, a "related" line, a breadcrumb, a
- *   tag, a menu item) points elsewhere: dropped, wherever it sits — unless such blocks hold more
+ *   tag, a menu item) points elsewhere: dropped, wherever it sits (but a heading inside the story's
+ *   container: a linked section title) — unless such blocks hold more
  *   than a fifth of the kept words: then the links are the page (a listing, a hub, a
  *   documentation index that says og:type article).
  */
@@ -71,7 +72,14 @@ export function dropLinkLines(rows: BlockRows, kept: Set<number>, s: Story): voi
     if (b.linkTokens >= b.tokens) links += b.tokens;
   }
   if (links > LINK_LINE_SHARE * total) return;
-  for (const b of blocks) if (kept.has(b.id) && b.linkTokens >= b.tokens) kept.delete(b.id);
+  blocks.forEach((b, r) => {
+    if (!kept.has(b.id) || b.linkTokens < b.tokens) return;
+    // A linked heading inside the story's container (or beside its largest block) may be one of its
+    // section titles: it stays.
+    if (s.rowLca[r]! <= Math.max(s.story, 1) && HEADING.test(b.el.localName)) return;
+    kept.delete(b.id);
+  });
 }
 
 const LIST_TAGS = new Set(['ul', 'ol', 'menu']);
+const HEADING = /^h[1-6]$/;
