@@ -3,7 +3,7 @@
 // (convert/model/block-model.ts; rule-based clean-up, convert/model/boilerplate.ts, is one of its features), turndown, tidy,
 // and JSON-LD text the DOM hides.
 
-import { adjustStory } from './model/index.js';
+import { adjustStory, dropHiddenCopies } from './model/index.js';
 import { keepBlocks } from './model/index.js';
 import type { HtmlToMarkdownOptions } from './markdown-options.js';
 import { blockFeatures, type BlockRows, type Lexicon } from './model/index.js';
@@ -67,6 +67,7 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   if (!page) return '';
   const kept = keptBlocks(page.rows, classifier);
   adjustStory(page.rows, kept, page.data);
+  dropHiddenCopies(page.rows.blocks, kept);
   dropChoiceLabels(page.blocks, kept, page.choiceLabels);
   keepBlocks(page.body, page.blocks, kept);
   // Links are resolved on what is left (no feature reads them): most of a page's links are dropped.

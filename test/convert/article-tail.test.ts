@@ -95,3 +95,35 @@ describe('dropArticleTail', () => {
     expect(dropped(html)).toEqual(['Subscribe now to our print edition for the full story.']);
   });
 });
+
+describe('dropLinkLines', () => {
+  const head = '<html><head><meta property="og:type" content="article"></head><body>';
+  it('drops blocks that are all links on a story page, wherever they sit', () => {
+    const html = `${head}<ul class="crumbs"><li><a href="/">Home</a></li><li><a href="/news">News</a></li></ul>
+      <div class="story">${story}<p><a href="/x">A teaser title pointing to another story</a></p>
+      <p>A closing paragraph of the story with <a href="/y">one link</a> in the middle of its prose.</p></div></body></html>`;
+    expect(dropped(html)).toEqual(['Home', 'News', 'A teaser title pointing to another story']);
+  });
+
+  it('keeps them when links-only blocks hold more than a fifth of the kept words (a listing)', () => {
+    const items = Array.from({ length: 6 }, (_, i) => `<li><a href="/s${i}">Title of listed story number ${i} on the hub</a></li>`).join('');
+    const html = `${head}<div class="story">${story}<ul>${items}</ul></div></body></html>`;
+    expect(dropped(html)).toEqual([]);
+  });
+
+  it('leaves threads alone', () => {
+    const html = `<html><head><script type="application/ld+json">{"@type":"QAPage"}</script></head><body>${story}<p><a href="/x">A link alone on its line</a></p></body></html>`;
+    expect(dropped(html)).toEqual([]);
+  });
+});
+
+describe('site menus on a story page', () => {
+  it('drops a long list of links outside the story, even when its links outweigh the story', () => {
+    const items = Array.from({ length: 150 }, (_, i) => `<li><a href="/s${i}">Section number ${i} of the site</a></li>`).join('');
+    const html = `<html><head><meta property="og:type" content="article"></head><body><div class="menu"><ul>${items}</ul></div>
+      <div class="story">${story}</div><ul class="facts"><li>A short list item of the page with no link in it at all.</li></ul></body></html>`;
+    const gone = dropped(html);
+    expect(gone).toHaveLength(150);
+    expect(gone).not.toContain('A short list item of the page with no link in it at all.');
+  });
+});

@@ -14,6 +14,7 @@
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
 import { countWords } from './text-stats.js';
+import { dropLinkLines } from './story-links.js';
 import { declaresArticle, type StructuredData } from '../structured-data.js';
 
 /** Class/id words of a comment or reply container (several languages). */
@@ -38,7 +39,7 @@ const HEADING = /^h([1-6])$/;
 const PROSE_TOKENS = 12;
 
 /** The story on the page: the smallest container around the largest kept block with half the kept words. */
-interface Story {
+export interface Story {
   /** The largest kept block's ancestors, innermost first, and their indexes. */
   chain: Element[];
   chainIndex: Map<Element, number>;
@@ -51,7 +52,7 @@ interface Story {
   end: number;
 }
 
-function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | null {
+export function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | null {
   const blocks = rows.blocks;
   let total = 0;
   let largest = -1;
@@ -128,6 +129,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   keepLead(rows, kept, s);
   keepStoryQuotes(rows, kept, s);
   dropArticleTail(rows, kept, declared, s);
+  dropLinkLines(rows, kept, s);
 }
 
 /** Removes from `kept` the ids of comment and related blocks after the story's end. */
@@ -388,7 +390,7 @@ function commentContainer(el: Element): boolean {
  * The page says it is one story: JSON-LD declares an Article (NewsArticle, BlogPosting…) and no
  * many-item type, or Open Graph's `og:type` is `article` and JSON-LD declares nothing else.
  */
-function declaresStory(data: StructuredData): boolean {
+export function declaresStory(data: StructuredData): boolean {
   if (declaresArticle(data)) return true;
   for (const t of data.types) if (NOT_STORY.has(t)) return false;
   return /^article\b/.test(data.openGraphType);

@@ -1,6 +1,7 @@
 // The main-content model: text blocks and their features, the two-stage GBDT and its weights
 // (block-model.json, read on first use), rule-based boilerplate, and the article rules applied after it.
 export { adjustStory } from './article-tail.js';
+export { dropHiddenCopies } from './hidden-copy.js';
 export { blockFeatures } from './block-features.js';
 export type { BlockRows, Lexicon } from './block-features.js';
 export { keepBlocks } from './block-filter.js';

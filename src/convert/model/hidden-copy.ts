@@ -1,0 +1,54 @@
+// A second, hidden copy of text the page already shows (issue 20): a `display:none` or `hidden`
+// block holding the article body again (a copy for structured data, a print or mobile duplicate)
+// would be printed after the visible story. Collapsed content is kept on purpose (tabs, accordions:
+// clean-dom.ts), so only a hidden block whose whole text is already in the kept visible blocks goes.
+// Linear: the walk up to a hidden ancestor is memoised per element, and the visible text is joined
+// once, only when a kept block is hidden.
+
+import type { Block } from './blocks.js';
+
+const DISPLAY_NONE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
+
+function hiddenHere(e: Element): boolean {
+  if (e.hasAttribute('hidden')) return true;
+  const style = e.getAttribute('style');
+  return style !== null && DISPLAY_NONE.test(style);
+}
+
+const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/** Removes from `kept` the hidden blocks whose text the kept visible blocks already hold. */
+export function dropHiddenCopies(blocks: readonly Block[], kept: Set<number>): void {
+  const memo = new Map<Element, boolean>();
+  const hidden = (el: Element): boolean => {
+    const walked: Element[] = [];
+    let result = false;
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const m = memo.get(e);
+      if (m !== undefined) {
+        result = m;
+        break;
+      }
+      walked.push(e);
+      if (hiddenHere(e)) {
+        result = true;
+        break;
+      }
+    }
+    for (const w of walked) memo.set(w, result);
+    return result;
+  };
+  const copies: Block[] = [];
+  const shown: string[] = [];
+  for (const b of blocks) {
+    if (!kept.has(b.id) || b.tokens === 0) continue;
+    if (hidden(b.el)) copies.push(b);
+    else shown.push(collapse(b.text));
+  }
+  if (copies.length === 0) return;
+  const visible = ` ${shown.join(' ')} `;
+  for (const b of copies) {
+    const text = collapse(b.text);
+    if (text !== '' && visible.includes(text)) kept.delete(b.id);
+  }
+}
