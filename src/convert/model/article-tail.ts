@@ -13,9 +13,10 @@
 
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
-import { countWords } from './text-stats.js';
 import { dropLinkLines } from './story-links.js';
-import { declaresArticle, type StructuredData } from '../structured-data.js';
+import type { StructuredData } from '../structured-data.js';
+import { declaresStory, findStory, isEntry, NOT_STORY, sibling, type Story } from './story.js';
+import { dropReadAlso } from './story-lines.js';
 
 /** Class/id words of a comment or reply container (several languages). */
 const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|replies|reply|kommentare?|commentaires?|comentarios?|komentarze|disqus)(?:[-_\s]|$)/i;
@@ -38,77 +39,6 @@ const HEADING = /^h([1-6])$/;
 /** A block of prose: this many words or more, few of them links. */
 const PROSE_TOKENS = 12;
 
-/** The story on the page: the smallest container around the largest kept block with half the kept words. */
-export interface Story {
-  /** The largest kept block's ancestors, innermost first, and their indexes. */
-  chain: Element[];
-  chainIndex: Map<Element, number>;
-  /** Index in `chain` of the story's container. */
-  story: number;
-  /** Per row: index in `chain` of the row's lowest common ancestor with the largest kept block. */
-  rowLca: Int32Array;
-  /** First and last kept rows inside the story. */
-  start: number;
-  end: number;
-}
-
-export function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | null {
-  const blocks = rows.blocks;
-  let total = 0;
-  let largest = -1;
-  blocks.forEach((b, r) => {
-    if (!kept.has(b.id)) return;
-    total += b.tokens;
-    if (largest < 0 || b.tokens > blocks[largest]!.tokens) largest = r;
-  });
-  if (largest < 0) return null;
-  // Each block's lowest common ancestor with the largest kept block, memoised per element so the
-  // walks up are linear in the page.
-  const chain: Element[] = [];
-  const chainIndex = new Map<Element, number>();
-  for (let e: Element | null = blocks[largest]!.el; e; e = e.parentElement) {
-    chainIndex.set(e, chain.length);
-    chain.push(e);
-  }
-  const lcaMemo = new Map<Element, number>();
-  const lca = (el: Element): number => {
-    const walked: Element[] = [];
-    let e: Element | null = el;
-    let found = chain.length - 1;
-    while (e) {
-      const direct = chainIndex.get(e) ?? lcaMemo.get(e);
-      if (direct !== undefined) {
-        found = direct;
-        break;
-      }
-      walked.push(e);
-      e = e.parentElement;
-    }
-    for (const w of walked) lcaMemo.set(w, found);
-    return found;
-  };
-  const within = new Float64Array(chain.length);
-  const rowLca = new Int32Array(blocks.length);
-  blocks.forEach((b, r) => {
-    const i = lca(b.el);
-    rowLca[r] = i;
-    if (kept.has(b.id)) within[i] = within[i]! + b.tokens;
-  });
-  let story = 0;
-  for (let acc = 0; story < chain.length - 1; story++) {
-    acc += within[story]!;
-    if (acc >= 0.5 * total) break;
-  }
-  let start = -1;
-  let end = -1;
-  blocks.forEach((b, r) => {
-    if (kept.has(b.id) && rowLca[r]! <= story) {
-      if (start < 0) start = r;
-      end = r;
-    }
-  });
-  return { chain, chainIndex, story, rowLca, start, end };
-}
 
 /** Adjusts `kept` (ids of kept blocks) around the page's story: its lead kept, its tail dropped. */
 export function adjustStory(rows: BlockRows, kept: Set<number>, data: StructuredData): void {
@@ -296,104 +226,8 @@ function keepStoryQuotes(rows: BlockRows, kept: Set<number>, s: Story): void {
 }
 const QUOTE_TOKENS = 3;
 
-/** A line that sends the reader to other stories ("Read also:", "Mehr zum Thema", "Czytaj też"). */
-const READ_ALSO = new RegExp(
-  '^[\\s"“„«]*(' +
-    [
-      String.raw`read (also|more|next)|also read|see also|related( (stories|articles|posts|content|reading|coverage))?|more (on|about) this|more from|recommended( (stories|articles|reading))?|you (might|may) also like|most (read|popular)`,
-      String.raw`lesen sie (auch|hier|mehr)|lesenswert|mehr (zum thema|zu[mr]? |aus |dazu)|zum weiterlesen|weiterlesen|schon gelesen|das (thema )?könnte (dich|sie) auch interessieren|auch interessant|auch auf |weitere (artikel|beiträge|nachrichten|meldungen|infos|informationen)|weiterführende (informationen|links|artikel)|ähnliche (artikel|beiträge|nachrichten)|beliebte (artikel|beiträge)|aktuelle berichte|meistgelesen|empfehlungen|lust auf mehr`,
-      String.raw`à lire aussi|a lire aussi|lire aussi|voir aussi|sur le même sujet|articles les plus lus|les plus lus`,
-      String.raw`le puede interesar|te puede interesar|puedes ver|vea también|lee también|lea también|leer más|notas relacionadas|noticias relacionadas|leia também|leggi anche|czytaj (też|także|więcej|również)|zobacz (też|także|również)|dowiedz się więcej|polecamy|mire:`,
-    ].join('|') +
-    ')',
-  'i',
-);
-/** A short line about the comment form or a rating widget: "Leave a comment", "Kommentare geschlossen". */
-const COMMENT_LINE = new RegExp(
-  '^[\\s(]*(' +
-    [
-      String.raw`(leave|post|write|add) a (reply|comment)|comments? (are )?closed|no comments( yet)?|comment by|be the first to comment|rate this|(noch )?keine (kommentare|bewertungen)|bisher keine kommentare`,
-      String.raw`kommentar(e)? (schreiben|verfassen|geschlossen)|kommentieren|bewerten:|wie bewerten sie|laisser un commentaire|deja un comentario|dodaj komentarz`,
-    ].join('|') +
-    ')',
-  'i',
-);
-/** A photo credit alone on its line ("Foto: …", "Crédits photos : …"): the picture's, not the story's. */
-const CREDIT_LINE = /^[\s(]*(fotos?|photos?|bild|kuva|cr[ée]dits?( photos?)?|credit|image|imagen|zdj[eę]cie|fot\.)\s*[:©]/i;
-/** A call to subscribe, follow, donate or come back ("Subscribe now to our …", "Unterstütze …"). */
-const PROMO_LINE = new RegExp(
-  '^[\\s"“„«¿¡]*(' +
-    [
-      String.raw`subscribe (now|today|to)|to (view|read) the full (story|article)|first-time subscribers|for the latest (stories|news|updates)|follow (us|the \S+|[\w.]+) on (twitter|facebook|instagram)|if you (enjoyed|liked) (reading )?this|sign up (now |today )?for our|support (us|our journalism)`,
-      String.raw`unterstütze|unterstützen sie (uns|unsere)|jede (kleine )?spende|gefällt (dir|ihnen) unser|besuchen sie unseren|abonniere|abonnieren sie|ya sabías que|suscríbete|abonnez-vous|soutenez`,
-    ].join('|') +
-    ')',
-  'i',
-);
-/** A promotion line is at most this long (a paragraph that starts alike is left to the model). */
-const PROMO_WORDS = 30;
-/** Control and credit lines are this short. */
-const CONTROL_WORDS = 6;
-
-/** A read-also line is short, or the rest of it is links (the stories it points to). */
-const READ_ALSO_WORDS = 8;
-
-/**
- * Lines that point to other stories, inside or beside the story ("LE PUEDE INTERESAR: …",
- * "Zum Weiterlesen:", a "Weitere Artikel" heading): dropped when short or mostly links.
- */
-function dropReadAlso(rows: BlockRows, kept: Set<number>): void {
-  for (const b of rows.blocks) {
-    if (!kept.has(b.id)) continue;
-    if ((b.tokens <= CONTROL_WORDS && (COMMENT_LINE.test(b.text) || CREDIT_LINE.test(b.text))) || (b.tokens <= PROMO_WORDS && PROMO_LINE.test(b.text))) {
-      kept.delete(b.id);
-      continue;
-    }
-    const m = READ_ALSO.exec(b.text);
-    if (!m) continue;
-    const short = b.tokens <= READ_ALSO_WORDS;
-    const rest = countWords(b.text.slice(m[0].length), true);
-    if (short || b.linkTokens >= 0.5 * rest) kept.delete(b.id);
-  }
-}
-
-/**
- * An element that marks one entry: an <article>, a microformats `hentry`, or schema.org microdata of
- * an Article or BlogPosting (`itemtype`) or its body (`itemprop="articleBody"`).
- */
-function isEntry(e: Element): boolean {
-  if (e.localName === 'article') return true;
-  const cls = e.getAttribute('class');
-  if (cls !== null && /(?:^|\s)hentry(?:\s|$)/.test(cls)) return true;
-  const type = e.getAttribute('itemtype');
-  if (type !== null && /schema\.org\/\w*(Article|BlogPosting)\b/i.test(type)) return true;
-  return /^(articleBody|blogPost)$/.test(e.getAttribute('itemprop') ?? '');
-}
-
-/** The nearest entry sibling of `el` before (-1) or after (1) it, within a few elements. */
-function sibling(el: Element, dir: -1 | 1): boolean {
-  let e: Element | null = el;
-  for (let i = 0; i < 3; i++) {
-    e = dir < 0 ? e.previousElementSibling : e.nextElementSibling;
-    if (!e) return false;
-    if (isEntry(e)) return true;
-  }
-  return false;
-}
 
 function commentContainer(el: Element): boolean {
   const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   return names.length > 1 && COMMENT_NAME.test(names);
 }
-
-/**
- * The page says it is one story: JSON-LD declares an Article (NewsArticle, BlogPosting…) and no
- * many-item type, or Open Graph's `og:type` is `article` and JSON-LD declares nothing else.
- */
-export function declaresStory(data: StructuredData): boolean {
-  if (declaresArticle(data)) return true;
-  for (const t of data.types) if (NOT_STORY.has(t)) return false;
-  return /^article\b/.test(data.openGraphType);
-}
-
-const NOT_STORY = new Set(['Product', 'ProductGroup', 'Offer', 'AggregateOffer', 'ItemList', 'CollectionPage', 'SearchResultsPage', 'Recipe', 'Event', 'JobPosting', 'QAPage', 'DiscussionForumPosting', 'Question']);

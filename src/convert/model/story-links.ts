@@ -3,7 +3,7 @@
 // memoised per element).
 
 import type { BlockRows } from './block-features.js';
-import type { Story } from './article-tail.js';
+import type { Story } from './story.js';
 
 /** A story page's links-only blocks go unless they make more than this share of its kept words. */
 const LINK_LINE_SHARE = 0.2;
