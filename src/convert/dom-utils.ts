@@ -38,3 +38,30 @@ export function hasText(root: Node): boolean {
   }
   return false;
 }
+
+/**
+ * A test of whether `el` or one of its ancestors matches `match`, stopping below the first ancestor
+ * for which `stop` holds. Memoised per element: asked of every block on a page, each element is
+ * walked once, so the rules that use it stay linear.
+ */
+export function memoizedAncestorTest(match: (e: Element) => boolean, stop: (e: Element) => boolean = () => false): (el: Element) => boolean {
+  const memo = new Map<Element, boolean>();
+  return (el) => {
+    const walked: Element[] = [];
+    let result = false;
+    for (let e: Element | null = el; e && !stop(e); e = e.parentElement) {
+      const m = memo.get(e);
+      if (m !== undefined) {
+        result = m;
+        break;
+      }
+      walked.push(e);
+      if (match(e)) {
+        result = true;
+        break;
+      }
+    }
+    for (const w of walked) memo.set(w, result);
+    return result;
+  };
+}

@@ -13,6 +13,7 @@
 
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
+import { memoizedAncestorTest } from '../dom-utils.js';
 import { dropLinkLines } from './story-links.js';
 import type { StructuredData } from '../structured-data.js';
 import { declaresStory, findStory, isEntry, NOT_STORY, sibling, type Story } from './story.js';
@@ -71,46 +72,11 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
   if (commentContainer(storyEl)) return;
   // Without a declaration, a block inside an <article> of its own (a thread's post, a comment
   // marked up as one) is not judged here.
-  const articleMemo = new Map<Element, boolean>();
-  const inOwnArticle = (el: Element): boolean => {
-    const walked: Element[] = [];
-    let result = false;
-    for (let e: Element | null = el; e && !chainIndex.has(e); e = e.parentElement) {
-      const m = articleMemo.get(e);
-      if (m !== undefined) {
-        result = m;
-        break;
-      }
-      walked.push(e);
-      if (e.localName === 'article') {
-        result = true;
-        break;
-      }
-    }
-    for (const w of walked) articleMemo.set(w, result);
-    return result;
-  };
+  const onChain = (e: Element) => chainIndex.has(e);
+  const inOwnArticle = memoizedAncestorTest((e) => e.localName === 'article', onChain);
 
-  // Comment containers between a block and the story's ancestors, memoised per element.
-  const commentMemo = new Map<Element, boolean>();
-  const inComments = (el: Element): boolean => {
-    const walked: Element[] = [];
-    let result = false;
-    for (let e: Element | null = el; e && !chainIndex.has(e); e = e.parentElement) {
-      const m = commentMemo.get(e);
-      if (m !== undefined) {
-        result = m;
-        break;
-      }
-      walked.push(e);
-      if (commentContainer(e)) {
-        result = true;
-        break;
-      }
-    }
-    for (const w of walked) commentMemo.set(w, result);
-    return result;
-  };
+  // Comment containers between a block and the story's ancestors.
+  const inComments = memoizedAncestorTest(commentContainer, onChain);
 
   // Inside the story's container, its prose ends at the last kept paragraph of prose: what follows
   // there under a comment or related heading is a tail too (a "Related" list inside the container).
@@ -123,26 +89,8 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
     }
   }
   // Widgets that close a story (author box, tags, categories, share and rating bars, the entry's
-  // meta line), memoised per element like the comment containers.
-  const widgetMemo = new Map<Element, boolean>();
-  const inTailWidget = (el: Element): boolean => {
-    const walked: Element[] = [];
-    let result = false;
-    for (let e: Element | null = el; e && !chainIndex.has(e); e = e.parentElement) {
-      const m = widgetMemo.get(e);
-      if (m !== undefined) {
-        result = m;
-        break;
-      }
-      walked.push(e);
-      if (classTokens(e).some((t) => TAIL_WIDGET_WORDS.has(t))) {
-        result = true;
-        break;
-      }
-    }
-    for (const w of walked) widgetMemo.set(w, result);
-    return result;
-  };
+  // meta line), like the comment containers.
+  const inTailWidget = memoizedAncestorTest((e) => classTokens(e).some((t) => TAIL_WIDGET_WORDS.has(t)), onChain);
   let tailLevel = 0; // > 0: inside a tail section opened by a heading of this level
   for (let r = Math.max(0, proseEnd + 1); r < blocks.length; r++) {
     const b = blocks[r]!;

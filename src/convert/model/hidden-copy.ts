@@ -6,6 +6,7 @@
 // once, only when a kept block is hidden.
 
 import type { Block } from './blocks.js';
+import { memoizedAncestorTest } from '../dom-utils.js';
 
 const DISPLAY_NONE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
 
@@ -19,25 +20,7 @@ const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** Removes from `kept` the hidden blocks whose text the kept visible blocks already hold. */
 export function dropHiddenCopies(blocks: readonly Block[], kept: Set<number>): void {
-  const memo = new Map<Element, boolean>();
-  const hidden = (el: Element): boolean => {
-    const walked: Element[] = [];
-    let result = false;
-    for (let e: Element | null = el; e; e = e.parentElement) {
-      const m = memo.get(e);
-      if (m !== undefined) {
-        result = m;
-        break;
-      }
-      walked.push(e);
-      if (hiddenHere(e)) {
-        result = true;
-        break;
-      }
-    }
-    for (const w of walked) memo.set(w, result);
-    return result;
-  };
+  const hidden = memoizedAncestorTest(hiddenHere);
   const copies: Block[] = [];
   const shown: string[] = [];
   for (const b of blocks) {
