@@ -3,12 +3,6 @@
 // collect elements with one plain walk (`descendants`, an array: removal while iterating is safe)
 // and test tag names and attributes themselves.
 
-export function childElements(el: Element): Element[] {
-  const out: Element[] = [];
-  for (let c = el.firstElementChild; c; c = c.nextElementSibling) out.push(c);
-  return out;
-}
-
 /** Lower-cased tag name, as CSS type selectors match it in an HTML document. */
 export const tagOf = (el: Element): string => el.localName.toLowerCase();
 

@@ -1,8 +1,8 @@
 // Validation of the search request body (contract §3) against its schema (src/schema/search.ts): every
 // bad field is listed in one 400.
 
-import { InvalidRequestError, type FieldProblem } from '../../errors.js';
-import { BOOLEAN_MESSAGE, problemsOf, searchRequest, wireForms } from '../../schema/index.js';
+import { InvalidRequestError } from '../../errors.js';
+import { problemsOf, searchRequest, wireForms } from '../../schema/index.js';
 import { DEFAULT_CONTENT_RESULTS } from '../../schema/search.js';
 
 export { DEFAULT_CONTENT_RESULTS, MAX_CONTENT_RESULTS, MAX_QUERY_LENGTH } from '../../schema/search.js';
@@ -36,14 +36,4 @@ export function requireObjectBody(body: unknown): asserts body is Record<string,
   if (body === null || typeof body !== 'object' || Array.isArray(body)) {
     throw new InvalidRequestError([{ field: 'body', message: 'must be a JSON object' }]);
   }
-}
-
-/** A boolean, or (for GET pass-through) one of the strings true/false/1/0. Undefined when absent. */
-export function parseBooleanParam(value: unknown, field: string, problems: FieldProblem[]): boolean | undefined {
-  if (value === undefined || value === null) return undefined;
-  if (typeof value === 'boolean') return value;
-  if (value === 'true' || value === '1') return true;
-  if (value === 'false' || value === '0') return false;
-  problems.push({ field, message: BOOLEAN_MESSAGE });
-  return undefined;
 }
