@@ -12,6 +12,7 @@ import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { readStructuredData } from '../../src/convert/structured-data.js';
 import { computeTextStats } from '../../src/convert/model/text-stats.js';
 import { blockMatch, blockMatches, indexGroundTruth } from '../../tools/train/block-labels.js';
+import { snippetLabels } from '../../tools/train/snippet-labels.js';
 
 /** A one-leaf model: every row gets `score`. */
 const constant = (score: number, features: readonly string[] = FEATURES): GbdtModel => ({
@@ -207,5 +208,23 @@ describe('training labels', () => {
     const twice = indexGroundTruth(`${post}. Someone quoted: ${post}.`);
     expect(blockMatches([post, post, post], twice)).toEqual([1, 1, 0]);
     expect(blockMatches(['Contact us', 'Contact us'], gt)).toEqual([1, 1]); // short blocks: as before
+  });
+});
+
+describe('training labels from snippets (trafilatura-eval)', () => {
+  const blocks = ['Home', 'The  story begins\nhere.', 'It goes on', 'and ends.', 'Related: the story begins', 'Share'];
+
+  it('labels the blocks a `with` snippet spans 1, those a `without` snippet touches 0, the rest unknown', () => {
+    expect(snippetLabels(blocks, ['on and ends'], ['Share'])).toEqual([-1, -1, 1, 1, -1, 0]);
+  });
+
+  it('a `with` snippet found twice labels nothing; every copy of a `without` snippet is 0', () => {
+    expect(snippetLabels(blocks, ['story begins'], [])).toEqual([-1, -1, -1, -1, -1, -1]);
+    expect(snippetLabels(['Share', 'text', 'Share'], [], ['Share'])).toEqual([0, -1, 0]);
+  });
+
+  it('a block both snippets touch is 0, and a snippet that is not there labels nothing', () => {
+    expect(snippetLabels(blocks, ['It goes'], ['goes on'])).toEqual([-1, -1, 0, -1, -1, -1]);
+    expect(snippetLabels(blocks, ['not on the page'], [''])).toEqual([-1, -1, -1, -1, -1, -1]);
   });
 });

@@ -8,6 +8,8 @@ import { dirname } from 'node:path';
 import { FEATURES, GROUP_LEVELS, type Lexicon } from '../../src/convert/model/block-features.js';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
 import { blockMatches, indexGroundTruth } from './block-labels.js';
+import { snippetLabels } from './snippet-labels.js';
+import { loadTrafilaturaHtml, type TrafilaturaEntry } from '../../bench/lib/trafilatura-data.js';
 import { loadPage, type WcxbIndexEntry } from '../../bench/lib/wcxb-data.js';
 import { scoreTokens, tokens } from '../../bench/lib/wcxb-metric.js';
 
@@ -43,7 +45,50 @@ export interface BlockDataset {
 /** Bumped when what a row stores changes (the feature list is checked by name). */
 const VERSION = `3:${GROUP_LEVELS.join(',')}`;
 
-export function buildDataset(entries: readonly WcxbIndexEntry[], lexicon: Lexicon, onPage?: (i: number) => void): BlockDataset {
+/** One training page: its HTML, and how its blocks are labelled (blockMatches' scale, -1 unknown). */
+export interface TrainingPage {
+  id: string;
+  pageType: string;
+  split: 'train' | 'validation';
+  html: string;
+  url: string;
+  /** Ground-truth tokens (empty when the ground truth is snippets). */
+  reference: string[];
+  label(texts: readonly string[]): (number | null)[];
+}
+
+/** WCXB dev pages, labelled by their whole ground truth. */
+export function wcxbPages(entries: readonly WcxbIndexEntry[]): Iterable<TrainingPage> {
+  return (function* () {
+    for (const entry of entries) {
+      const page = loadPage(entry);
+      const gt = indexGroundTruth(page.mainContent);
+      yield {
+        id: entry.id, pageType: entry.pageType, split: entry.split, html: page.html, url: page.url,
+        reference: tokens(page.mainContent), label: (texts) => blockMatches(texts, gt),
+      };
+    }
+  })();
+}
+
+/** Trafilatura-eval tuning pages, labelled by their snippets (snippet-labels.ts); page type "snippets". */
+export function snippetPages(entries: readonly TrafilaturaEntry[]): Iterable<TrainingPage> {
+  return (function* () {
+    for (const entry of entries) {
+      if (entry.split !== 'train') continue; // the held-out part never trains
+      yield {
+        id: `t${entry.id}`, pageType: 'snippets', split: 'train' as const, html: loadTrafilaturaHtml(entry), url: entry.url,
+        reference: [], label: (texts) => snippetLabels(texts, entry.with, entry.without),
+      };
+    }
+  })();
+}
+
+export function buildDataset(
+  source: Iterable<TrainingPage>, lexicon: Lexicon, onPage?: (i: number) => void,
+  /** Each page's row texts, for the snippet metric. */
+  onTexts?: (id: string, texts: string[]) => void,
+): BlockDataset {
   const cols = FEATURES.length;
   const chunks: Float32Array[] = [];
   const match: number[] = [];
@@ -52,18 +97,18 @@ export function buildDataset(entries: readonly WcxbIndexEntry[], lexicon: Lexico
   const groups: number[] = [];
   const pages: PageRows[] = [];
   let rows = 0;
-  entries.forEach((entry, i) => {
-    const page = loadPage(entry);
+  let i = 0;
+  for (const page of source) {
     const analyzed = analyzeHtml(page.html, page.url, lexicon);
-    const reference = tokens(page.mainContent);
-    const base = { id: entry.id, pageType: entry.pageType, split: entry.split, start: rows, reference };
+    const base = { id: page.id, pageType: page.pageType, split: page.split, start: rows, reference: page.reference };
     if (!analyzed) {
       pages.push({ ...base, count: 0, heuristic: [] });
     } else {
-      const gt = indexGroundTruth(page.mainContent);
       const n = analyzed.rows.blocks.length;
       chunks.push(analyzed.rows.x);
-      for (const m of blockMatches(analyzed.rows.blocks.map((b) => b.text), gt)) match.push(m ?? -1);
+      const texts = analyzed.rows.blocks.map((b) => b.text);
+      for (const m of page.label(texts)) match.push(m ?? -1);
+      onTexts?.(page.id, texts);
       for (const b of analyzed.rows.blocks) {
         rowTokens.push(tokens(b.text));
         blockTokens.push(b.tokens);
@@ -77,8 +122,8 @@ export function buildDataset(entries: readonly WcxbIndexEntry[], lexicon: Lexico
       pages.push({ ...base, count: n, heuristic });
       rows += n;
     }
-    onPage?.(i + 1);
-  });
+    onPage?.(++i);
+  }
   const x = new Float32Array(rows * cols);
   let o = 0;
   for (const c of chunks) {
@@ -88,6 +133,25 @@ export function buildDataset(entries: readonly WcxbIndexEntry[], lexicon: Lexico
   return {
     features: [...FEATURES], x, rows, cols, match: Float32Array.from(match), rowTokens,
     blockTokens: Float32Array.from(blockTokens), groups: Int32Array.from(groups), pages,
+  };
+}
+
+/** `b`'s rows after `a`'s. */
+export function concatDatasets(a: BlockDataset, b: BlockDataset): BlockDataset {
+  const cat = <T extends Float32Array | Int32Array>(p: T, q: T, make: (n: number) => T): T => {
+    const out = make(p.length + q.length);
+    out.set(p);
+    out.set(q, p.length);
+    return out;
+  };
+  return {
+    features: a.features, cols: a.cols, rows: a.rows + b.rows,
+    x: cat(a.x, b.x, (n) => new Float32Array(n)),
+    match: cat(a.match, b.match, (n) => new Float32Array(n)),
+    rowTokens: [...a.rowTokens, ...b.rowTokens],
+    blockTokens: cat(a.blockTokens, b.blockTokens, (n) => new Float32Array(n)),
+    groups: cat(a.groups, b.groups, (n) => new Int32Array(n)),
+    pages: [...a.pages, ...b.pages.map((p) => ({ ...p, start: p.start + a.rows }))],
   };
 }
 

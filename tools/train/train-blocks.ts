@@ -9,7 +9,8 @@
 // Scoring here is fast (kept blocks' tokens); `npx tsx bench/quality.ts` scores the real Markdown.
 // The dataset is cached in bench/.cache/ (rebuilt when the feature list changes, or with --rebuild).
 
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { GbdtModel } from '../../src/convert/model/gbdt.js';
@@ -18,11 +19,13 @@ import { selectRows, type Calibration } from '../../src/convert/model/block-mode
 import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
 import { featureHash, formatModelFile, MODEL_FORMAT, modelFileUrl, readModelFile } from '../../src/convert/model/block-model-file.js';
 import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
-import { buildDataset, loadDataset, pageF1, saveDataset, type BlockDataset, type PageRows } from './block-dataset.js';
+import { buildDataset, concatDatasets, loadDataset, pageF1, saveDataset, snippetPages, wcxbPages, type BlockDataset, type PageRows } from './block-dataset.js';
 import { trainGbdt } from './gbdt-train.js';
 import { buildLexicon } from './block-lexicon.js';
 import { foldOf, saveFoldClassifiers } from './block-folds.js';
 import { loadIndex } from '../../bench/lib/wcxb-data.js';
+import { loadTrafilaturaIndex } from '../../bench/lib/trafilatura-data.js';
+import { scoreSnippets } from '../../bench/lib/trafilatura-run.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -39,12 +42,14 @@ const opts = {
   weighting: num('weighting', 1),
   labelCut: num('label-cut', 0.5),
   seed: num('seed', 7),
+  snippets: num('snippets', 0),
 };
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 const cacheFile = resolve(here, '.cache', 'blocks');
 const lexiconFile = resolve(here, '.cache', 'lexicon.json');
-const stageOneFile = resolve(here, '.cache', 'stage1.json');
+// Stage one's cache, one file per training key (so runs with other options keep theirs).
+const stageOneFile = (key: string) => resolve(here, '.cache', `stage1-${createHash('sha256').update(key).digest('hex').slice(0, 12)}.json`);
 // The lexicon is learned from dev-train pages only; the dataset is built with it.
 let lexicon: Record<string, number>;
 let data = flag('rebuild') || !existsSync(lexiconFile) ? null : loadDataset(cacheFile);
@@ -55,11 +60,26 @@ if (!data) {
   mkdirSync(dirname(lexiconFile), { recursive: true });
   writeFileSync(lexiconFile, JSON.stringify(lexicon));
   console.log(`lexicon: ${Object.keys(lexicon).length} words in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  data = buildDataset(entries, lexicon, (i) => process.stderr.isTTY && i % 50 === 0 && process.stderr.write(`\r${i}/${entries.length}`));
+  data = buildDataset(wcxbPages(entries), lexicon, (i) => process.stderr.isTTY && i % 50 === 0 && process.stderr.write(`\r${i}/${entries.length}`));
   saveDataset(cacheFile, data);
-  rmSync(stageOneFile, { force: true }); // trained on the old dataset
+  for (const f of readdirSync(dirname(lexiconFile))) if (f.startsWith('stage1')) rmSync(resolve(dirname(lexiconFile), f)); // trained on the old dataset
   console.log(`dataset: ${data.rows} rows from ${data.pages.length} pages in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 } else lexicon = JSON.parse(readFileSync(lexiconFile, 'utf8'));
+// --snippets W adds trafilatura-eval's tuning pages (never its held-out part), labelled by their
+// snippets (snippet-labels.ts), each weighing W times a WCXB page: article evidence WCXB lacks.
+const snippetFile = resolve(here, '.cache', 'snippets');
+if (opts.snippets > 0) {
+  let snippets = loadDataset(snippetFile);
+  if (!snippets || flag('rebuild') || !existsSync(`${snippetFile}.texts.json`)) {
+    const t0 = Date.now();
+    const texts: Record<string, string[]> = {};
+    snippets = buildDataset(snippetPages(loadTrafilaturaIndex()), lexicon, undefined, (id, t) => (texts[id] = t));
+    saveDataset(snippetFile, snippets);
+    writeFileSync(`${snippetFile}.texts.json`, JSON.stringify(texts));
+    console.log(`snippet dataset: ${snippets.rows} rows from ${snippets.pages.length} pages in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+  }
+  data = concatDatasets(data, snippets);
+}
 const d: BlockDataset = data;
 // Ablation: --drop a,b blanks those features (to measure what each is worth).
 const dropIdx = args.indexOf('--drop');
@@ -77,6 +97,16 @@ function labels(d: BlockDataset): { y: Uint8Array; w: Float32Array } {
     let total = 0;
     for (let r = p.start; r < p.start + p.count; r++) total += d.rowTokens[r]!.length;
     const norm = opts.weighting === 1 ? Math.max(1, total) : Math.sqrt(Math.max(1, total)) * 10;
+    if (p.pageType === 'snippets') {
+      // Each labelled block weighs the same: the corpus metric counts snippets, not words.
+      let labelled = 0;
+      for (let r = p.start; r < p.start + p.count; r++) if (d.match[r]! >= 0) labelled++;
+      for (let r = p.start; r < p.start + p.count; r++) {
+        y[r] = d.match[r]! >= 0.5 ? 1 : 0;
+        w[r] = d.match[r]! < 0 ? 0 : (opts.snippets * 100) / Math.max(1, labelled);
+      }
+      continue;
+    }
     for (let r = p.start; r < p.start + p.count; r++) {
       const m = d.match[r]!;
       y[r] = m >= opts.labelCut ? 1 : 0;
@@ -159,12 +189,12 @@ function withContext(s1: Float64Array): Matrix {
 function cachedStageOne(fit: () => ReturnType<typeof crossFit>): ReturnType<typeof crossFit> {
   // What stage one's training reads: options, dataset, blanked features, labels.
   const key = JSON.stringify([opts, d.features, d.rows, dropIdx >= 0 ? args[dropIdx + 1] : null, flag('short-context')]);
-  if (existsSync(stageOneFile)) {
-    const cached = JSON.parse(readFileSync(stageOneFile, 'utf8'));
+  if (existsSync(stageOneFile(key))) {
+    const cached = JSON.parse(readFileSync(stageOneFile(key), 'utf8'));
     if (cached.key === key) return { scores: Float64Array.from(cached.scores), final: cached.final, folds: cached.folds };
   }
   const fitted = fit();
-  writeFileSync(stageOneFile, JSON.stringify({ key, scores: Array.from(fitted.scores), final: fitted.final, folds: fitted.folds }));
+  writeFileSync(stageOneFile(key), JSON.stringify({ key, scores: Array.from(fitted.scores), final: fitted.final, folds: fitted.folds }));
   return fitted;
 }
 
@@ -174,12 +204,12 @@ function crossFit(m: Matrix): { scores: Float64Array; final: GbdtModel; folds: G
   const folds: GbdtModel[] = [];
   const t0 = Date.now();
   for (let k = 0; k < opts.folds; k++) {
-    const model = train(m, trainPages.filter((p) => fold(p.id) !== k), y, w);
+    const model = train(m, fitPages.filter((p) => fold(p.id) !== k), y, w);
     folds.push(model);
-    score(model, m, trainPages.filter((p) => fold(p.id) === k), scores);
+    score(model, m, fitPages.filter((p) => fold(p.id) === k), scores);
     process.stderr.write(`fold ${k + 1}/${opts.folds} ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   }
-  const final = train(m, trainPages, y, w);
+  const final = train(m, fitPages, y, w);
   score(final, m, validationPages, scores);
   return { scores, final, folds };
 }
@@ -211,7 +241,9 @@ function report(name: string, pages: PageRows[], f1: (p: PageRows) => number): n
 }
 
 const { y, w } = labels(d);
-const trainPages = d.pages.filter((p) => p.split === 'train');
+// Fitting uses the snippet pages too; calibration and the figures are WCXB's.
+const fitPages = d.pages.filter((p) => p.split === 'train');
+const trainPages = fitPages.filter((p) => p.pageType !== 'snippets');
 const validationPages = d.pages.filter((p) => p.split === 'validation');
 const fold = (id: string) => foldOf(id, opts.folds);
 
@@ -248,6 +280,33 @@ for (const [name, pages] of [['dev-train (out of fold)', trainPages], ['validati
   report('stage 1', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => kept1[r] === 1)));
   if (stage2) report('stage 2', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => kept2[r] === 1)));
   report('labels (ceiling)', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => y[r] === 1)));
+  console.log('');
+}
+
+// The snippet pages' corpus metric, from kept blocks' text alone (no rules after the model, no
+// Markdown): a proxy that ranks models out of fold; bench/quality.ts gives the real figures.
+const snippetPagesOf = d.pages.filter((p) => p.pageType === 'snippets');
+if (snippetPagesOf.length > 0) {
+  const entries = new Map(loadTrafilaturaIndex().map((e) => [`t${e.id}`, e]));
+  const texts = JSON.parse(readFileSync(`${snippetFile}.texts.json`, 'utf8')) as Record<string, string[]>;
+  const proxy = (keep: (r: number) => boolean) => {
+    const sum = { tp: 0, fn: 0, fp: 0, tn: 0 };
+    for (const p of snippetPagesOf) {
+      const e = entries.get(p.id)!;
+      const t = texts[p.id] ?? [];
+      const kept = t.filter((_, i) => keep(p.start + i)).join(' ');
+      const c = scoreSnippets(kept, e.with, e.without);
+      sum.tp += c.tp; sum.fn += c.fn; sum.fp += c.fp; sum.tn += c.tn;
+    }
+    const pr = sum.tp / (sum.tp + sum.fp);
+    const rc = sum.tp / (sum.tp + sum.fn);
+    return `F1 ${((2 * pr * rc) / (pr + rc)).toFixed(3)} (P ${pr.toFixed(3)}, R ${rc.toFixed(3)}; TP ${sum.tp} FP ${sum.fp})`;
+  };
+  const cleanedCol = d.features.indexOf('in_cleaned');
+  console.log('trafilatura-eval tuning pages, out of fold, blocks only:');
+  console.log(`  rule-based clean-up ${proxy((r) => d.x[r * d.cols + cleanedCol] === 1)}`);
+  console.log(`  stage 1 ${proxy((r) => kept1[r] === 1)}`);
+  if (stage2) console.log(`  stage 2 ${proxy((r) => kept2[r] === 1)}`);
   console.log('');
 }
 

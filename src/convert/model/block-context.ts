@@ -9,7 +9,14 @@ export const CONTEXT_FEATURES = [
   'score', 'prev1', 'prev2', 'next1', 'next2',
   ...GROUP_LEVELS.flatMap((k) => [`group${k}_score`, `group${k}_token_share`, `group${k}_rows`]),
   'page_score', 'page_kept_share',
+  // Where the row stands against the story: the share of the page's likely content before and after
+  // it, and how many rows lie between it and the nearest likely paragraph on each side (a caption or
+  // teaser inside the story sits close to prose; a related list after the story's end does not).
+  'kept_before_share', 'kept_after_share', 'prose_gap_before', 'prose_gap_after',
 ] as const;
+
+/** A row the first stage keeps with at least this many tokens counts as a paragraph of the story. */
+const PROSE_TOKENS = 15;
 
 const MISSING = -8;
 
@@ -44,6 +51,19 @@ export function contextFeatures(rows: Pick<BlockRows, 'groups'>, scores: ArrayLi
     }
     return sum;
   });
+  // Rows since the last likely paragraph, and until the next one.
+  const gapBefore = new Float32Array(n);
+  const gapAfter = new Float32Array(n);
+  const prose = (r: number) => scores[r]! >= 0 && tokens[r]! >= PROSE_TOKENS;
+  for (let r = 0, last = -1; r < n; r++) {
+    gapBefore[r] = last < 0 ? MISSING : Math.log1p(r - last);
+    if (prose(r)) last = r;
+  }
+  for (let r = n - 1, next = -1; r >= 0; r--) {
+    gapAfter[r] = next < 0 ? MISSING : Math.log1p(next - r);
+    if (prose(r)) next = r;
+  }
+  let keptBefore = 0;
   for (let r = 0; r < n; r++) {
     const o = r * cols;
     out[o] = scores[r]!;
@@ -59,6 +79,12 @@ export function contextFeatures(rows: Pick<BlockRows, 'groups'>, scores: ArrayLi
     }
     out[o + 5 + levels * 3] = pageTokens > 0 ? pageWeighted / pageTokens : MISSING;
     out[o + 6 + levels * 3] = keptTokens / Math.max(1, pageTokens);
+    const mine = scores[r]! >= 0 ? tokens[r]! : 0;
+    out[o + 7 + levels * 3] = keptBefore / Math.max(1, keptTokens);
+    out[o + 8 + levels * 3] = (keptTokens - keptBefore - mine) / Math.max(1, keptTokens);
+    out[o + 9 + levels * 3] = gapBefore[r]!;
+    out[o + 10 + levels * 3] = gapAfter[r]!;
+    keptBefore += mine;
   }
   return out;
 }
