@@ -39,7 +39,8 @@ export interface TrafOptions {
 /** The fixed sample the CI regression test scores (first pages of the seeded rank, both parts). */
 export const TRAFILATURA_SAMPLE_SIZE = 200;
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+/** The metric's text normalisation: whitespace runs collapsed to one space, ends trimmed. */
+export const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 /** The corpus metric's counts for one page's plain text. */
 export function scoreSnippets(text: string, withs: readonly string[], withouts: readonly string[]) {

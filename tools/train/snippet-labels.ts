@@ -6,15 +6,16 @@
 // A `with` snippet found more than once is ambiguous (a headline also in a teaser list) and labels
 // nothing; a `without` snippet labels every copy, since any copy that is kept is a leak.
 
-const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
+import { collapse } from '../../bench/lib/trafilatura-run.js';
 
 export function snippetLabels(texts: readonly string[], withs: readonly string[], withouts: readonly string[]): number[] {
   const labels = texts.map(() => -1);
+  const collapsed = texts.map(collapse);
   let hay = '';
   const starts: number[] = [];
-  for (const t of texts) {
+  for (const t of collapsed) {
     starts.push(hay.length);
-    hay += `${collapse(t)} `;
+    hay += `${t} `;
   }
   // The block holding character `pos` of `hay`.
   const blockAt = (pos: number) => {
@@ -35,7 +36,7 @@ export function snippetLabels(texts: readonly string[], withs: readonly string[]
     return out;
   };
   const mark = ([a, b]: [number, number], label: number) => {
-    for (let k = a; k <= b; k++) if (collapse(texts[k]!) !== '') labels[k] = label; // `without` runs last: it wins
+    for (let k = a; k <= b; k++) if (collapsed[k] !== '') labels[k] = label; // `without` runs last: it wins
   };
   for (const s of withs) {
     const found = spans(s);

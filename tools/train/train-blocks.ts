@@ -1,13 +1,15 @@
-// Trains the block classifier (src/convert/model/block-model.ts) on WCXB dev-train and reports it the
-// way the quality benchmark does, per page type:
+// Trains the block classifier (src/convert/model/block-model.ts) on WCXB dev-train (and, with
+// --snippets W, trafilatura-eval's tuning part) and reports it the way the quality benchmark does,
+// per page type:
 //   npx tsx tools/train/train-blocks.ts [--rebuild] [--folds 5] [--trees 120] [--depth 6] [--lr 0.1] [--write]
 //     [--dump] [--drop f1,f2] [--weighting 1|2] [--label-cut 0.5] [--short-context] [--one-stage] [--seed 7]
+//     [--snippets W]
 // - dev-train figures are out-of-fold (each page scored by a model that never saw it, k folds);
 // - validation figures come from the final model trained on all of dev-train, never tuned on;
 // - the calibration of scores into probabilities (selectRows) is chosen on the out-of-fold predictions only;
 // - --write stores the final model and calibration in src/convert/model/block-model.json.
 // Scoring here is fast (kept blocks' tokens); `npx tsx bench/quality.ts` scores the real Markdown.
-// The dataset is cached in bench/.cache/ (rebuilt when the feature list changes, or with --rebuild).
+// The datasets are cached in tools/train/.cache/ (rebuilt when the feature list changes, or with --rebuild).
 
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -182,7 +184,7 @@ function withContext(s1: Float64Array): Matrix {
 }
 
 /**
- * Stage one depends only on the dataset and the options: cached in bench/.cache/stage1.json
+ * Stage one depends only on the dataset and the options: cached in tools/train/.cache/stage1-KEY.json
  * (removed when the dataset is rebuilt), so trying stage-two context features retrains stage two
  * alone.
  */
