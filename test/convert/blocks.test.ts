@@ -80,4 +80,29 @@ describe('contextFeatures', () => {
     expect(at(0, 'group1_token_share')).toBeCloseTo(40 / 60);
     expect(at(2, 'page_kept_share')).toBeCloseTo(50 / 60);
   });
+
+  it('places each row against the story: kept content before and after it, rows to the nearest likely paragraph', () => {
+    const levels = GROUP_LEVELS.length;
+    // Rows: a kept paragraph (20 tokens), a dropped caption (5), a kept short line (4), a kept paragraph (30), a dropped teaser (8).
+    const scores = [1, -1, 1, 2, -3];
+    const tokens = [20, 5, 4, 30, 8];
+    const out = contextFeatures({ groups: new Int32Array(5 * levels) }, scores, tokens);
+    const cols = CONTEXT_FEATURES.length;
+    const at = (r: number, name: (typeof CONTEXT_FEATURES)[number]) => out[r * cols + CONTEXT_FEATURES.indexOf(name)];
+    // Kept tokens: 20 + 4 + 30 = 54; a row's own tokens count on neither side.
+    expect(at(0, 'kept_before_share')).toBe(0);
+    expect(at(0, 'kept_after_share')).toBeCloseTo(34 / 54);
+    expect(at(1, 'kept_before_share')).toBeCloseTo(20 / 54);
+    expect(at(1, 'kept_after_share')).toBeCloseTo(34 / 54);
+    expect(at(4, 'kept_before_share')).toBeCloseTo(1);
+    expect(at(4, 'kept_after_share')).toBe(0);
+    // Likely paragraphs: kept with 15 tokens or more (rows 0 and 3; the kept 4-token line is not one).
+    expect(at(0, 'prose_gap_before')).toBe(-8);
+    expect(at(1, 'prose_gap_before')).toBeCloseTo(Math.log1p(1));
+    expect(at(2, 'prose_gap_before')).toBeCloseTo(Math.log1p(2));
+    expect(at(2, 'prose_gap_after')).toBeCloseTo(Math.log1p(1));
+    expect(at(0, 'prose_gap_after')).toBeCloseTo(Math.log1p(3));
+    expect(at(4, 'prose_gap_before')).toBeCloseTo(Math.log1p(1));
+    expect(at(4, 'prose_gap_after')).toBe(-8);
+  });
 });
