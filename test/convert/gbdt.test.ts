@@ -2,7 +2,7 @@
 // (tools/train/gbdt-train.ts).
 
 import { describe, expect, it } from 'vitest';
-import { logLoss, trainGbdt, type GbdtData } from '../../tools/train/gbdt-train.js';
+import { averageModels, logLoss, trainGbdt, type GbdtData } from '../../tools/train/gbdt-train.js';
 import { predictProbability, predictRaw, type GbdtModel } from '../../src/convert/model/gbdt.js';
 
 /** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
@@ -73,7 +73,37 @@ describe('gbdt inference', () => {
   it('reads a row at an offset in a row-major buffer', () => {
     expect(predictRaw(model, [9, 9, 2.5, 0], 2)).toBe(predictRaw(model, [2.5, 0]));
   });
+
+  it('reaches a shallow leaf whatever the padding below it reads (NaN included)', () => {
+    // Tree 0's leaf 3 sits at depth 1 of a 2-deep tree: the packed walk pads it with a split on f0.
+    for (const f0 of [-1e30, 0, 5, Infinity, Number.NaN]) expect(predictRaw(model, [f0, 0.6])).toBe(0.5 + 3 - 0.25);
+  });
+
+  it('refuses a tree deeper than the packed layout holds', () => {
+    const deep = (n: number): GbdtModel['trees'][number] => ({
+      // A chain: node i splits on f0, its left child is the next node, its right a leaf.
+      feature: [...Array.from({ length: n }, () => 0), ...Array.from({ length: n + 1 }, () => -1)],
+      threshold: Array.from({ length: 2 * n + 1 }, (_, i) => i),
+      left: Array.from({ length: 2 * n + 1 }, (_, i) => (i < n - 1 ? i + 1 : i < n ? n : -1)),
+      right: Array.from({ length: 2 * n + 1 }, (_, i) => (i < n ? n + 1 + i : -1)),
+      value: Array.from({ length: 2 * n + 1 }, (_, i) => i),
+    });
+    expect(predictRaw({ ...model, trees: [deep(16)] }, [-1, 0])).toBe(0.5 + 16);
+    expect(predictRaw({ ...model, trees: [deep(16)] }, [100, 0])).toBe(0.5 + 17);
+    expect(() => predictRaw({ ...model, trees: [deep(17)] }, [0, 0])).toThrow(/deeper than 16/);
+  });
 });
+
+/** The plain pointer walk the packed layout must agree with, bit for bit. */
+function walk(m: GbdtModel, x: ArrayLike<number>, offset = 0): number {
+  let s = m.baseScore;
+  for (const t of m.trees) {
+    let i = 0;
+    while (t.feature[i] !== -1) i = x[offset + t.feature[i]!]! <= t.threshold[i]! ? t.left[i]! : t.right[i]!;
+    s += t.value[i]!;
+  }
+  return s;
+}
 
 describe('gbdt training', () => {
   const train = xorData(4000, 1);
@@ -135,6 +165,24 @@ describe('gbdt training', () => {
     const model = trainGbdt({ x, rows, cols: 2, y }, { ...opts, trees: 10, featureNames: ['a', 'b'] });
     expect(predictProbability(model, [Number.NaN, 0.5])).toBeGreaterThan(0.9);
     expect(predictProbability(model, [0.5, 0.5])).toBeLessThan(0.1);
+  });
+
+  it('predicts exactly what the pointer walk does, missing values included', () => {
+    const model = trainGbdt(train, { ...opts, trees: 30, depth: 5, minLeafWeight: 40 });
+    const x = Float32Array.from(test.x, (v, i) => (i % 7 === 3 ? Number.NaN : v));
+    for (let r = 0; r < test.rows; r++) expect(predictRaw(model, x, r * test.cols)).toBe(walk(model, x, r * test.cols));
+  });
+
+  it('averages models: the raw score is the mean of theirs', () => {
+    const o = { ...opts, trees: 10, rowSample: 0.7, colSample: 0.8 };
+    const models = [1, 2, 3].map((seed) => trainGbdt(train, { ...o, seed }));
+    const mean = averageModels(models);
+    expect(mean.trees).toHaveLength(30);
+    for (let r = 0; r < 50; r++) {
+      const each = models.map((m) => predictRaw(m, test.x, r * test.cols));
+      expect(predictRaw(mean, test.x, r * test.cols)).toBeCloseTo(each.reduce((a, b) => a + b, 0) / 3, 10);
+    }
+    expect(() => averageModels([models[0]!, { ...models[1]!, features: ['other'] }])).toThrow(/features/);
   });
 
   it('round-trips through JSON with identical predictions', () => {

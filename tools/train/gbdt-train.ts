@@ -378,3 +378,21 @@ export function logLoss(model: GbdtModel, data: GbdtData): number {
   }
   return sw > 0 ? sum / sw : 0;
 }
+
+/**
+ * One model whose raw score is the mean of the given models' raw scores: their trees side by side,
+ * each leaf divided by the count, and the mean base score. Averaging models trained on other row and
+ * feature samples (other seeds) cuts the variance one seed's sampling leaves in the verdicts.
+ */
+export function averageModels(models: GbdtModel[]): GbdtModel {
+  if (models.length === 0) throw new Error('gbdt: nothing to average');
+  const features = models[0]!.features;
+  if (models.some((m) => m.features.join(',') !== features.join(','))) throw new Error('gbdt: models differ in features');
+  const k = models.length;
+  return {
+    version: 1,
+    features: features.slice(),
+    baseScore: models.reduce((s, m) => s + m.baseScore, 0) / k,
+    trees: models.flatMap((m) => m.trees.map((t) => ({ ...t, value: t.value.map((v) => v / k) }))),
+  };
+}

@@ -3,7 +3,7 @@
 // per page type:
 //   npx tsx tools/train/train-blocks.ts [--rebuild] [--folds 5] [--trees 120] [--depth 6] [--lr 0.1] [--write]
 //     [--dump] [--drop f1,f2] [--weighting 1|2] [--label-cut 0.5] [--short-context] [--one-stage] [--seed 7]
-//     [--snippets W]
+//     [--snippets W] [--seeds K]
 // - dev-train figures are out-of-fold (each page scored by a model that never saw it, k folds);
 // - validation figures come from the final model trained on all of dev-train, never tuned on;
 // - the calibration of scores into probabilities (selectRows) is chosen on the out-of-fold predictions only;
@@ -22,7 +22,7 @@ import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
 import { featureHash, formatModelFile, MODEL_FORMAT, modelFileUrl, readModelFile } from '../../src/convert/model/block-model-file.js';
 import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
 import { buildDataset, concatDatasets, loadDataset, pageF1, saveDataset, snippetPages, wcxbPages, type BlockDataset, type PageRows } from './block-dataset.js';
-import { trainGbdt } from './gbdt-train.js';
+import { averageModels, trainGbdt } from './gbdt-train.js';
 import { buildLexicon } from './block-lexicon.js';
 import { foldOf, saveFoldClassifiers } from './block-folds.js';
 import { loadIndex } from '../../bench/lib/wcxb-data.js';
@@ -44,6 +44,7 @@ const opts = {
   weighting: num('weighting', 1),
   labelCut: num('label-cut', 0.5),
   seed: num('seed', 7),
+  seeds: num('seeds', 1),
   snippets: num('snippets', 0),
 };
 
@@ -150,11 +151,13 @@ function subset(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array) {
   return { x, rows: n, cols: m.cols, y: ys, weight: ws };
 }
 
+/** --seeds K: the mean of K models, each on its own row and feature samples (seeds seed … seed+K−1). */
 function train(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array): GbdtModel {
-  return trainGbdt(subset(m, pages, y, w), {
+  const data = subset(m, pages, y, w);
+  return averageModels(Array.from({ length: opts.seeds }, (_, i) => trainGbdt(data, {
     trees: opts.trees, depth: opts.depth, learningRate: opts.learningRate, minLeafWeight: opts.minLeafWeight,
-    bins: 64, rowSample: 0.8, colSample: 0.8, l2: 1, seed: opts.seed, featureNames: m.names,
-  });
+    bins: 64, rowSample: 0.8, colSample: 0.8, l2: 1, seed: opts.seed + i, featureNames: m.names,
+  })));
 }
 
 function score(model: GbdtModel, m: Matrix, pages: PageRows[], into: Float64Array): void {

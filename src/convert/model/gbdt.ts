@@ -23,44 +23,67 @@ export interface GbdtModel {
   trees: GbdtTree[];
 }
 
-/** A model's trees packed into typed arrays, one node table for all trees, built on its first prediction
- * (a model is not changed once it predicts: the trainer predicts with finished models only). */
+/**
+ * A model's trees packed into typed arrays, built on its first prediction (a model is not changed once
+ * it predicts: the trainer predicts with finished models only). Each tree is laid out complete, in
+ * heap order (the children of node i are 2i+1 and 2i+2): a walk is `depth` steps of one load and one
+ * comparison, with no child pointers to read, about a third faster than following them. A leaf above
+ * the tree's depth is padded with splits whose every descendant holds its value, so any direction
+ * (NaN included) reaches the same sum, in the same order, as the pointer walk.
+ */
 interface Packed {
   baseScore: number;
-  /** Index of each tree's root in the node table. */
-  roots: Int32Array;
+  depth: Int32Array;
+  /** Per tree, the offset of its inner nodes in `feature`/`threshold` and of its leaves in `value`. */
+  inner: Int32Array;
+  leaves: Int32Array;
   feature: Int32Array;
   threshold: Float64Array;
-  left: Int32Array;
-  right: Int32Array;
   value: Float64Array;
 }
 
 const packedModels = new WeakMap<GbdtModel, Packed>();
+const MAX_DEPTH = 16;
+
+function treeDepth(t: GbdtTree, i = 0): number {
+  return t.feature[i] === -1 ? 0 : 1 + Math.max(treeDepth(t, t.left[i]!), treeDepth(t, t.right[i]!));
+}
 
 function pack(model: GbdtModel): Packed {
-  let nodes = 0;
-  for (const t of model.trees) nodes += t.feature.length;
+  const depths = model.trees.map((t) => treeDepth(t));
+  // The complete layout holds 2^depth leaves a tree; the trainer's trees are 6 deep.
+  if (depths.some((d) => d > MAX_DEPTH)) throw new Error(`gbdt: a tree deeper than ${MAX_DEPTH}`);
+  let innerNodes = 0;
+  for (const d of depths) innerNodes += 2 ** d - 1;
   const p: Packed = {
     baseScore: model.baseScore,
-    roots: new Int32Array(model.trees.length),
-    feature: new Int32Array(nodes),
-    threshold: new Float64Array(nodes),
-    left: new Int32Array(nodes),
-    right: new Int32Array(nodes),
-    value: new Float64Array(nodes),
+    depth: Int32Array.from(depths),
+    inner: new Int32Array(model.trees.length),
+    leaves: new Int32Array(model.trees.length),
+    feature: new Int32Array(innerNodes),
+    threshold: new Float64Array(innerNodes),
+    value: new Float64Array(innerNodes + model.trees.length),
   };
-  let o = 0;
+  let inner = 0;
+  let leaves = 0;
   model.trees.forEach((t, k) => {
-    p.roots[k] = o;
-    for (let i = 0; i < t.feature.length; i++) {
-      p.feature[o + i] = t.feature[i]!;
-      p.threshold[o + i] = t.threshold[i]!;
-      p.left[o + i] = o + t.left[i]!;
-      p.right[o + i] = o + t.right[i]!;
-      p.value[o + i] = t.value[i]!;
-    }
-    o += t.feature.length;
+    const depth = depths[k]!;
+    p.inner[k] = inner;
+    p.leaves[k] = leaves;
+    const place = (node: number, pos: number, d: number): void => {
+      if (d === depth) {
+        p.value[leaves + pos - (2 ** depth - 1)] = t.value[node]!;
+        return;
+      }
+      const leaf = t.feature[node] === -1;
+      p.feature[inner + pos] = leaf ? 0 : t.feature[node]!;
+      p.threshold[inner + pos] = leaf ? Infinity : t.threshold[node]!;
+      place(leaf ? node : t.left[node]!, 2 * pos + 1, d + 1);
+      place(leaf ? node : t.right[node]!, 2 * pos + 2, d + 1);
+    };
+    place(0, 0, 0);
+    inner += 2 ** depth - 1;
+    leaves += 2 ** depth;
   });
   packedModels.set(model, p);
   return p;
@@ -70,16 +93,14 @@ function pack(model: GbdtModel): Packed {
  * row inside a larger row-major buffer without slicing it. */
 export function predictRaw(model: GbdtModel, x: ArrayLike<number>, offset = 0): number {
   const p = packedModels.get(model) ?? pack(model);
-  const { roots, feature, threshold, left, right, value } = p;
+  const { depth, inner, leaves, feature, threshold, value } = p;
   let score = p.baseScore;
-  for (let t = 0; t < roots.length; t++) {
-    let i = roots[t]!;
-    let f = feature[i]!;
-    while (f !== -1) {
-      i = x[offset + f]! <= threshold[i]! ? left[i]! : right[i]!;
-      f = feature[i]!;
-    }
-    score += value[i]!;
+  for (let t = 0; t < depth.length; t++) {
+    const base = inner[t]!;
+    const d = depth[t]!;
+    let i = 0;
+    for (let level = 0; level < d; level++) i = 2 * i + (x[offset + feature[base + i]!]! <= threshold[base + i]! ? 1 : 2);
+    score += value[leaves[t]! + i - ((1 << d) - 1)]!;
   }
   return score;
 }
