@@ -6,7 +6,7 @@
 //   npx tsx bench/convert-hashes.ts --out after.json --compare before.json
 
 import { createHash } from 'node:crypto';
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -46,6 +46,7 @@ for (const p of pages()) {
   hashes[p.id] = sha(md);
 }
 const out = arg('out') ?? 'convert-hashes.json';
+mkdirSync(CACHE, { recursive: true }); // absent on a fresh clone
 writeFileSync(join(CACHE, out), JSON.stringify(hashes, null, 1));
 console.log(`${Object.keys(hashes).length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s → bench/.cache/${out}`);
 
