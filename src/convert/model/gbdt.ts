@@ -26,17 +26,18 @@ export interface GbdtModel {
 /**
  * A model's trees packed into typed arrays, built on its first prediction (a model is not changed once
  * it predicts: the trainer predicts with finished models only). Each tree is laid out complete, in
- * heap order (the children of node i are 2i+1 and 2i+2): a walk is `depth` steps of one load and one
- * comparison, with no child pointers to read, about a third faster than following them. A leaf above
- * the tree's depth is padded with splits whose every descendant holds its value, so any direction
- * (NaN included) reaches the same sum, in the same order, as the pointer walk.
+ * heap order (the children of node i are 2i+1 and 2i+2, the leaves the last 2^depth nodes): a walk is
+ * `depth` steps of one load and one comparison, with no child pointers to read, about a third faster
+ * than following them. A leaf above the tree's depth is padded with splits whose every descendant
+ * holds its value, so any direction (NaN included) reaches the same sum, in the same order, as the
+ * pointer walk.
  */
 interface Packed {
   baseScore: number;
   depth: Int32Array;
-  /** Per tree, the offset of its inner nodes in `feature`/`threshold` and of its leaves in `value`. */
-  inner: Int32Array;
-  leaves: Int32Array;
+  /** Per tree, the offset of its node 0 in the node tables. */
+  base: Int32Array;
+  /** Inner nodes: feature and threshold; leaves: value. */
   feature: Int32Array;
   threshold: Float64Array;
   value: Float64Array;
@@ -53,37 +54,33 @@ function pack(model: GbdtModel): Packed {
   const depths = model.trees.map((t) => treeDepth(t));
   // The complete layout holds 2^depth leaves a tree; the trainer's trees are 6 deep.
   if (depths.some((d) => d > MAX_DEPTH)) throw new Error(`gbdt: a tree deeper than ${MAX_DEPTH}`);
-  let innerNodes = 0;
-  for (const d of depths) innerNodes += 2 ** d - 1;
+  let nodes = 0;
+  for (const d of depths) nodes += 2 ** (d + 1) - 1;
   const p: Packed = {
     baseScore: model.baseScore,
     depth: Int32Array.from(depths),
-    inner: new Int32Array(model.trees.length),
-    leaves: new Int32Array(model.trees.length),
-    feature: new Int32Array(innerNodes),
-    threshold: new Float64Array(innerNodes),
-    value: new Float64Array(innerNodes + model.trees.length),
+    base: new Int32Array(model.trees.length),
+    feature: new Int32Array(nodes),
+    threshold: new Float64Array(nodes),
+    value: new Float64Array(nodes),
   };
-  let inner = 0;
-  let leaves = 0;
+  let base = 0;
   model.trees.forEach((t, k) => {
     const depth = depths[k]!;
-    p.inner[k] = inner;
-    p.leaves[k] = leaves;
+    p.base[k] = base;
     const place = (node: number, pos: number, d: number): void => {
       if (d === depth) {
-        p.value[leaves + pos - (2 ** depth - 1)] = t.value[node]!;
+        p.value[base + pos] = t.value[node]!;
         return;
       }
       const leaf = t.feature[node] === -1;
-      p.feature[inner + pos] = leaf ? 0 : t.feature[node]!;
-      p.threshold[inner + pos] = leaf ? Infinity : t.threshold[node]!;
+      p.feature[base + pos] = leaf ? 0 : t.feature[node]!;
+      p.threshold[base + pos] = leaf ? Infinity : t.threshold[node]!;
       place(leaf ? node : t.left[node]!, 2 * pos + 1, d + 1);
       place(leaf ? node : t.right[node]!, 2 * pos + 2, d + 1);
     };
     place(0, 0, 0);
-    inner += 2 ** depth - 1;
-    leaves += 2 ** depth;
+    base += 2 ** (depth + 1) - 1;
   });
   packedModels.set(model, p);
   return p;
@@ -93,14 +90,14 @@ function pack(model: GbdtModel): Packed {
  * row inside a larger row-major buffer without slicing it. */
 export function predictRaw(model: GbdtModel, x: ArrayLike<number>, offset = 0): number {
   const p = packedModels.get(model) ?? pack(model);
-  const { depth, inner, leaves, feature, threshold, value } = p;
+  const { depth, base, feature, threshold, value } = p;
   let score = p.baseScore;
   for (let t = 0; t < depth.length; t++) {
-    const base = inner[t]!;
+    const b = base[t]!;
     const d = depth[t]!;
     let i = 0;
-    for (let level = 0; level < d; level++) i = 2 * i + (x[offset + feature[base + i]!]! <= threshold[base + i]! ? 1 : 2);
-    score += value[leaves[t]! + i - ((1 << d) - 1)]!;
+    for (let level = 0; level < d; level++) i = 2 * i + (x[offset + feature[b + i]!]! <= threshold[b + i]! ? 1 : 2);
+    score += value[b + i]!;
   }
   return score;
 }
