@@ -91,8 +91,9 @@ export interface TrafAggregate {
   tn: number;
 }
 
-export function aggregateTrafilatura(rows: readonly TrafRow[]): TrafAggregate {
-  const sum = (f: (r: TrafRow) => number) => rows.reduce((s, r) => s + f(r), 0);
+/** Corpus-level precision, recall and F1 from the rows' summed counts. */
+export function aggregateTrafilatura(rows: readonly Pick<TrafRow, 'tp' | 'fn' | 'fp' | 'tn' | 'ms'>[]): TrafAggregate {
+  const sum = (f: (r: Pick<TrafRow, 'tp' | 'fn' | 'fp' | 'tn' | 'ms'>) => number) => rows.reduce((s, r) => s + f(r), 0);
   const tp = sum((r) => r.tp);
   const fn = sum((r) => r.fn);
   const fp = sum((r) => r.fp);

@@ -27,7 +27,7 @@ import { buildLexicon } from './block-lexicon.js';
 import { foldOf, saveFoldClassifiers } from './block-folds.js';
 import { loadIndex } from '../../bench/lib/wcxb-data.js';
 import { loadTrafilaturaIndex } from '../../bench/lib/trafilatura-data.js';
-import { scoreSnippets } from '../../bench/lib/trafilatura-run.js';
+import { aggregateTrafilatura, scoreSnippets } from '../../bench/lib/trafilatura-run.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -295,17 +295,12 @@ if (snippetPagesOf.length > 0) {
   const entries = new Map(loadTrafilaturaIndex().map((e) => [`t${e.id}`, e]));
   const texts = JSON.parse(readFileSync(`${snippetFile}.texts.json`, 'utf8')) as Record<string, string[]>;
   const proxy = (keep: (r: number) => boolean) => {
-    const sum = { tp: 0, fn: 0, fp: 0, tn: 0 };
-    for (const p of snippetPagesOf) {
+    const a = aggregateTrafilatura(snippetPagesOf.map((p) => {
       const e = entries.get(p.id)!;
-      const t = texts[p.id] ?? [];
-      const kept = t.filter((_, i) => keep(p.start + i)).join(' ');
-      const c = scoreSnippets(kept, e.with, e.without);
-      sum.tp += c.tp; sum.fn += c.fn; sum.fp += c.fp; sum.tn += c.tn;
-    }
-    const pr = sum.tp / (sum.tp + sum.fp);
-    const rc = sum.tp / (sum.tp + sum.fn);
-    return `F1 ${((2 * pr * rc) / (pr + rc)).toFixed(3)} (P ${pr.toFixed(3)}, R ${rc.toFixed(3)}; TP ${sum.tp} FP ${sum.fp})`;
+      const kept = (texts[p.id] ?? []).filter((_, i) => keep(p.start + i)).join(' ');
+      return { ...scoreSnippets(kept, e.with, e.without), ms: 0 };
+    }));
+    return `F1 ${a.f1.toFixed(3)} (P ${a.precision.toFixed(3)}, R ${a.recall.toFixed(3)}; TP ${a.tp} FP ${a.fp})`;
   };
   const cleanedCol = d.features.indexOf('in_cleaned');
   console.log('trafilatura-eval tuning pages, out of fold, blocks only:');
