@@ -60,6 +60,14 @@ describe('selectRows: the most probable blocks, as many as make the expected F1 
     expect(selectRows([3, 0.5, -3], ten(3), { scale: 1, shift: -2 })).toEqual([true, false, false]);
   });
 
+  it('adds productShift to the shift on a page that declares a Product, and only there', () => {
+    const shop = { scale: 1, shift: 0, productShift: -2 };
+    expect(selectRows([3, 0.5, -3], ten(3), shop, true)).toEqual([true, false, false]);
+    expect(selectRows([3, 0.5, -3], ten(3), shop, false)).toEqual([true, true, false]);
+    // A calibration without the field (an older model file) shifts nothing.
+    expect(selectRows([3, 0.5, -3], ten(3), plain, true)).toEqual([true, true, false]);
+  });
+
   it('keeps ties and blocks without tokens with the cut', () => {
     expect(selectRows([2, 2, -3], [10, 0, 10], plain)).toEqual([true, true, false]);
     expect(selectRows([], [], plain)).toEqual([]);
@@ -85,6 +93,27 @@ describe('blockClassifier', () => {
     // Every row at -2 (p ≈ 0.12): the page's best region (here, all of it, tied) is kept, never nothing.
     const unsure = blockClassifier({ stageOne: constant(-2), stageTwo: null, calibration: { scale: 1, shift: 0 }, lexicon: {} });
     expect(keptBlocks(rows, unsure).size).toBe(rows.blocks.length);
+  });
+
+  it('applies the product shift on a page whose JSON-LD offers a Product for sale, and on no other', () => {
+    // The first block scores 3, the second 0.5: both kept (p ≈ 0.95, 0.62); shifted by -3 the second
+    // (p ≈ 0.08) is dropped beside the first (p ≈ 0.5).
+    const model: GbdtModel = {
+      version: 1, features: [...FEATURES], baseScore: 0,
+      trees: [{ feature: [FEATURES.indexOf('row_position'), -1, -1], threshold: [0.25, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 3, 0.5] }],
+    };
+    const c = blockClassifier({ stageOne: model, stageTwo: null, calibration: { scale: 1, shift: 0, productShift: -3 }, lexicon: {} });
+    const kept = (data: string) => {
+      const ld = `<script type="application/ld+json">{"@context":"https://schema.org",${data},"name":"Kettle"}</script>`;
+      const rows = rowsOf(`<html><head>${ld}</head><body><p>The kettle boils a litre in two minutes.</p><p>Free returns within thirty days.</p></body></html>`);
+      return rows.blocks.filter((b) => keptBlocks(rows, c).has(b.id)).map((b) => b.text.trim());
+    };
+    const both = ['The kettle boils a litre in two minutes.', 'Free returns within thirty days.'];
+    expect(kept('"@type":"Product","offers":{"@type":"Offer","price":"25.00"}')).toEqual([both[0]]);
+    expect(kept('"@type":"ProductGroup","offers":{"@type":"AggregateOffer","lowPrice":"20"}')).toEqual([both[0]]);
+    // A Product named but not offered (a company's page about what it makes), or no Product: no shift.
+    expect(kept('"@type":"Product"')).toEqual(both);
+    expect(kept('"@type":"Article","offers":{"@type":"Offer"}')).toEqual(both);
   });
 });
 

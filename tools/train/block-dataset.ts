@@ -24,6 +24,8 @@ export interface PageRows {
   reference: string[];
   /** Tokens of the blocks rule-based clean-up keeps (for comparison). */
   heuristic: string[];
+  /** BlockRows.offersProduct: the calibration's productShift applies. */
+  offersProduct: boolean;
 }
 
 export interface BlockDataset {
@@ -43,7 +45,7 @@ export interface BlockDataset {
 }
 
 /** Bumped when what a row stores changes (the feature list is checked by name). */
-const VERSION = `3:${GROUP_LEVELS.join(',')}`;
+const VERSION = `4:${GROUP_LEVELS.join(',')}`;
 
 /** One training page: its HTML, and how its blocks are labelled (blockMatches' scale, -1 unknown). */
 export interface TrainingPage {
@@ -102,7 +104,7 @@ export function buildDataset(
     const analyzed = analyzeHtml(page.html, page.url, lexicon);
     const base = { id: page.id, pageType: page.pageType, split: page.split, start: rows, reference: page.reference };
     if (!analyzed) {
-      pages.push({ ...base, count: 0, heuristic: [] });
+      pages.push({ ...base, count: 0, heuristic: [], offersProduct: false });
     } else {
       const n = analyzed.rows.blocks.length;
       chunks.push(analyzed.rows.x);
@@ -119,7 +121,7 @@ export function buildDataset(
       analyzed.rows.blocks.forEach((b, r) => {
         if (analyzed.rows.x[r * cols + cleanedCol] === 1) heuristic.push(...tokens(b.text));
       });
-      pages.push({ ...base, count: n, heuristic });
+      pages.push({ ...base, count: n, heuristic, offersProduct: analyzed.rows.offersProduct });
       rows += n;
     }
     onPage?.(++i);

@@ -72,6 +72,12 @@ export interface BlockRows {
    * those levels (rows sharing it sit in one container), for the context features of block-context.ts.
    */
   groups: Int32Array;
+  /**
+   * The page's JSON-LD declares a Product with an Offer: a product on sale, the page of a shop (a
+   * company's page that names its Product without selling it is not). The calibration's
+   * productShift applies to such a page (block-model.ts).
+   */
+  offersProduct: boolean;
 }
 
 /** Ancestor levels whose containers group rows (1 = the block element's parent). */
@@ -418,7 +424,7 @@ export function blockFeatures(
     set('text_price', PRICE.test(text) ? 1 : 0);
     set('text_meta', META.test(text) ? 1 : 0);
   });
-  return { x, blocks: rows, groups };
+  return { x, blocks: rows, groups, offersProduct: page.product === 1 && (sd.has('Offer') || sd.has('AggregateOffer')) };
 }
 
 const signature = (el: Element) => `${el.localName}|${el.getAttribute('class') ?? ''}`;

@@ -16,10 +16,16 @@ export interface BlockClassifier {
   lexicon: Lexicon;
 }
 
-/** A block's probability of being content: sigmoid(scale · score + shift), fitted out of fold. */
+/**
+ * A block's probability of being content: sigmoid(scale · score + shift), fitted out of fold. On a
+ * page that offers a product for sale (BlockRows.offersProduct), productShift is added to shift:
+ * trained with article pages too, the model overrates a shop's offer, review and marketing blocks,
+ * and a shift fitted on those pages alone drops them without retraining (absent: 0).
+ */
 export interface Calibration {
   scale: number;
   shift: number;
+  productShift?: number;
 }
 
 const usable = (m: GbdtModel | null, names: readonly string[]) => (m && m.features.join(',') === names.join(',') ? m : null);
@@ -70,9 +76,10 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassif
  * almost nothing (see hasNoContent) keeps nothing. Ties and blocks without tokens go with the
  * cut's probability.
  */
-export function selectRows(scores: ArrayLike<number>, tokens: ArrayLike<number>, c: Calibration): boolean[] {
+export function selectRows(scores: ArrayLike<number>, tokens: ArrayLike<number>, c: Calibration, product = false): boolean[] {
   const n = scores.length;
-  const p = Array.from({ length: n }, (_, r) => 1 / (1 + Math.exp(-(c.scale * scores[r]! + c.shift))));
+  const shift = c.shift + (product ? (c.productShift ?? 0) : 0);
+  const p = Array.from({ length: n }, (_, r) => 1 / (1 + Math.exp(-(c.scale * scores[r]! + shift))));
   let expected = 0;
   let total = 0;
   for (let r = 0; r < n; r++) {
@@ -118,7 +125,7 @@ export function keptBlocks(rows: BlockRows, c: BlockClassifier = defaultClassifi
     rows.blocks.forEach((b, r) => cleaned(r) === 1 && kept.add(b.id));
     return kept;
   }
-  const keep = selectRows(scores, rows.blocks.map((b) => b.tokens), c.calibration);
+  const keep = selectRows(scores, rows.blocks.map((b) => b.tokens), c.calibration, rows.offersProduct);
   keepLeadingTitle(rows, keep);
   keepCodeAfterContent(rows, keep);
   keepSectionHeadings(rows, keep);
