@@ -136,6 +136,15 @@ describe('keptBlocks: rules over the scores', () => {
     expect(keptTexts(trailing, penalize('heading_level'))).toEqual(['Body words of the page.']);
   });
 
+  it('on a page that offers a product, keeps the cells of a table row with a kept cell; elsewhere not', () => {
+    const table = '<h1>Oak Desk</h1><p>A solid oak desk with dovetailed drawers and an oiled top.</p><table><tr><th>Width</th><td>140</td></tr><tr><th>Wood</th><td>White oak</td></tr></table>';
+    const offer = '<script type="application/ld+json">{"@type":"Product","name":"Oak Desk","offers":{"@type":"Offer","price":"499"}}</script>';
+    // The model drops the all-digit cell ("140") alone.
+    expect(keptTexts(`<html><head>${offer}</head><body>${table}</body></html>`, penalize('digit_rate'))).toContain('140');
+    expect(keptTexts(`<html><body>${table}</body></html>`, penalize('digit_rate'))).not.toContain('140');
+    expect(keptTexts(`<html><body>${table}</body></html>`, penalize('digit_rate'))).toContain('White oak');
+  });
+
   it('keeps a code block right after kept text, not one before it', () => {
     const html = '<html><body><pre>code before</pre><p>Body words of the page.</p><pre>code after</pre></body></html>';
     expect(keptTexts(html, penalize('tag_pre'))).toEqual(['Body words of the page.', 'code after']);

@@ -131,6 +131,7 @@ export function keptBlocks(rows: BlockRows, c: BlockClassifier = defaultClassifi
   keepSectionHeadings(rows, keep);
   keepDefinitionTerms(rows, keep);
   keepTableHeaders(rows, keep);
+  keepTableRows(rows, keep);
   rows.blocks.forEach((b, r) => keep[r] && kept.add(b.id));
   return kept;
 }
@@ -209,6 +210,26 @@ function keepTableHeaders(rows: BlockRows, keep: boolean[]): void {
     if (keep[r] || !isCell(b.el) || (b.el.localName !== 'th' && b.el.parentElement?.parentElement?.localName !== 'thead')) return;
     const table = b.el.closest('table');
     if (table && tablesWithContent.has(table)) keep[r] = true;
+  });
+}
+
+/**
+ * On a page that offers a product for sale, a table row with a kept cell keeps its other cells: a
+ * spec row is its name and its value, and the shop pages' lower cut (productShift) can drop a
+ * short value ("| Width |  |"). Runs after keepTableHeaders, so a kept spec table's row headers
+ * bring their rows. Elsewhere not: an article's comparison table whose header column alone was
+ * kept would come back whole (WCXB dev-train: two review pages lost 0.13 and 0.22).
+ */
+function keepTableRows(rows: BlockRows, keep: boolean[]): void {
+  if (!rows.offersProduct) return;
+  const isCell = (el: Element) => el.localName === 'td' || el.localName === 'th';
+  const keptRows = new Set<Element>();
+  rows.blocks.forEach((b, r) => {
+    if (keep[r] && isCell(b.el) && b.el.parentElement?.localName === 'tr') keptRows.add(b.el.parentElement);
+  });
+  if (keptRows.size === 0) return;
+  rows.blocks.forEach((b, r) => {
+    if (!keep[r] && isCell(b.el) && b.el.parentElement && keptRows.has(b.el.parentElement)) keep[r] = true;
   });
 }
 
