@@ -75,7 +75,7 @@ export interface BlockRows {
   /**
    * The page's JSON-LD declares a Product with an Offer: a product on sale, the page of a shop (a
    * company's page that names its Product without selling it is not). The calibration's
-   * productShift applies to such a page (block-model.ts).
+   * productShift and the table-row rule apply to such a page (block-model.ts).
    */
   offersProduct: boolean;
 }
