@@ -268,7 +268,7 @@ const keptBy = (scores: Float64Array, c: Calibration) => {
   }
   return keep;
 };
-const meanF1 = (pages: PageRows[], c: Calibration) => {
+const sumF1 = (pages: PageRows[], c: Calibration) => {
   let s = 0;
   for (const p of pages) {
     const sel = selectRows(finalScores.subarray(p.start, p.start + p.count), d.blockTokens.subarray(p.start, p.start + p.count), c);
@@ -281,16 +281,18 @@ const shifts = (from: number, to: number) => Array.from({ length: Math.round((to
 const groups = flag('no-product-shift') ? [trainPages] : [trainPages.filter((p) => !p.offersProduct), trainPages.filter((p) => p.offersProduct)];
 let best = { scale: 1, shift: 0, productShift: 0, f1: -1 };
 for (let scale = 0.4; scale <= 1.201; scale += 0.1) {
-  const [plain, product = plain] = groups.map((pages, g) => {
+  // Per group, its best shift and the F1 sum over its pages at that shift.
+  const tops = groups.map((pages, g) => {
     let top = { shift: 0, sum: -1 };
     for (const shift of g === 0 ? shifts(-1.5, 0.5) : shifts(-3, 0.5)) {
-      const sum = meanF1(pages, { scale, shift });
+      const sum = sumF1(pages, { scale, shift });
       if (sum > top.sum) top = { shift, sum };
     }
     return top;
   });
-  const f1 = (groups.length === 1 ? plain!.sum : plain!.sum + product!.sum) / trainPages.length;
-  if (f1 > best.f1) best = { scale: Number(scale.toFixed(2)), shift: plain!.shift, productShift: product!.shift - plain!.shift, f1 };
+  const f1 = tops.reduce((a, t) => a + t.sum, 0) / trainPages.length;
+  const shift = tops[0]!.shift;
+  if (f1 > best.f1) best = { scale: Number(scale.toFixed(2)), shift, productShift: (tops[1]?.shift ?? shift) - shift, f1 };
 }
 const calibration: Calibration = { scale: best.scale, shift: best.shift, productShift: best.productShift };
 const kept1 = keptBy(stage1.scores, calibration);

@@ -194,12 +194,13 @@ function keepDefinitionTerms(rows: BlockRows, keep: boolean[]): void {
   }
 }
 
+const isCell = (el: Element) => el.localName === 'td' || el.localName === 'th';
+
 /**
  * A header cell (<th>, or any cell of a <thead>) of a table with a kept cell names that cell's
  * column or row: kept, so a kept table keeps its header row.
  */
 function keepTableHeaders(rows: BlockRows, keep: boolean[]): void {
-  const isCell = (el: Element) => el.localName === 'td' || el.localName === 'th';
   const tablesWithContent = new Set<Element>();
   rows.blocks.forEach((b, r) => {
     const table = keep[r] && isCell(b.el) ? b.el.closest('table') : null;
@@ -222,7 +223,6 @@ function keepTableHeaders(rows: BlockRows, keep: boolean[]): void {
  */
 function keepTableRows(rows: BlockRows, keep: boolean[]): void {
   if (!rows.offersProduct) return;
-  const isCell = (el: Element) => el.localName === 'td' || el.localName === 'th';
   const keptRows = new Set<Element>();
   rows.blocks.forEach((b, r) => {
     if (keep[r] && isCell(b.el) && b.el.parentElement?.localName === 'tr') keptRows.add(b.el.parentElement);
