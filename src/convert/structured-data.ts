@@ -154,3 +154,13 @@ export function declaresArticle(data: StructuredData): boolean {
   return article;
 }
 
+/**
+ * The page offers a product for sale: a Product or ProductGroup with an Offer or AggregateOffer, and
+ * no Article type (a news story's paywall markup declares its subscription as a Product on offer).
+ */
+export function offersProduct(data: StructuredData): boolean {
+  const t = data.types;
+  if ([...t].some((x) => ARTICLE_TYPES.has(x))) return false;
+  return (t.has('Product') || t.has('ProductGroup')) && (t.has('Offer') || t.has('AggregateOffer'));
+}
+

@@ -114,6 +114,8 @@ describe('blockClassifier', () => {
     // A Product named but not offered (a company's page about what it makes), or no Product: no shift.
     expect(kept('"@type":"Product"')).toEqual(both);
     expect(kept('"@type":"Article","offers":{"@type":"Offer"}')).toEqual(both);
+    // A news story whose paywall markup declares its subscription as a Product on offer: a story.
+    expect(kept('"@type":"NewsArticle","isPartOf":{"@type":["CreativeWork","Product"],"offers":{"@type":"Offer"}}')).toEqual(both);
   });
 });
 

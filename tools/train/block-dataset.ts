@@ -45,7 +45,7 @@ export interface BlockDataset {
 }
 
 /** Bumped when what a row stores changes (the feature list is checked by name). */
-const VERSION = `4:${GROUP_LEVELS.join(',')}`;
+const VERSION = `5:${GROUP_LEVELS.join(',')}`;
 
 /** One training page: its HTML, and how its blocks are labelled (blockMatches' scale, -1 unknown). */
 export interface TrainingPage {

@@ -10,7 +10,7 @@ import { looksLikeBoilerplate } from './boilerplate.js';
 import { classTokens } from './class-tokens.js';
 import { CHROME_ROLES } from '../clean-dom.js';
 import type { Block } from './blocks.js';
-import { declaresArticle, type StructuredData } from '../structured-data.js';
+import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
 import type { TextStats } from './text-stats.js';
 
 export const FEATURES = [
@@ -73,9 +73,10 @@ export interface BlockRows {
    */
   groups: Int32Array;
   /**
-   * The page's JSON-LD declares a Product with an Offer: a product on sale, the page of a shop (a
-   * company's page that names its Product without selling it is not). The calibration's
-   * productShift and the table-row rule apply to such a page (block-model.ts).
+   * The page offers a product for sale (structured-data.ts offersProduct): a shop's page, not a
+   * company's page that names its Product without selling it, nor a news story whose paywall
+   * markup declares its subscription as one. The calibration's productShift and the table-row rule
+   * apply to such a page (block-model.ts).
    */
   offersProduct: boolean;
 }
@@ -424,7 +425,7 @@ export function blockFeatures(
     set('text_price', PRICE.test(text) ? 1 : 0);
     set('text_meta', META.test(text) ? 1 : 0);
   });
-  return { x, blocks: rows, groups, offersProduct: page.product === 1 && (sd.has('Offer') || sd.has('AggregateOffer')) };
+  return { x, blocks: rows, groups, offersProduct: offersProduct(data) };
 }
 
 const signature = (el: Element) => `${el.localName}|${el.getAttribute('class') ?? ''}`;
