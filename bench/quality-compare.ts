@@ -6,7 +6,7 @@
 // A file from an older bench/quality.ts that holds the WCXB rows as a bare array is read too.
 
 import { readFileSync } from 'node:fs';
-import { formatPaired, pairedDiffs } from './lib/paired.js';
+import { changed, formatPaired, pairedDiffs, pairPages } from './lib/paired.js';
 import type { PageResult } from './lib/quality-run.js';
 import type { TrafRow } from './lib/trafilatura-run.js';
 
@@ -35,15 +35,12 @@ if (before.wcxb.length && after.wcxb.length) {
   console.log('## WCXB dev: websift F1, after − before, paired by page (mean ± standard error)\n');
   console.log(formatPaired(pairedDiffs(before.wcxb, after.wcxb)));
   if (pages > 0) {
-    const old = new Map(before.wcxb.filter((r) => r.system === 'websift').map((r) => [r.id, r.f1]));
-    const changed = after.wcxb
-      .filter((r) => r.system === 'websift' && old.has(r.id))
-      .map((r) => ({ r, d: r.f1 - old.get(r.id)! }))
-      .filter(({ d }) => Math.abs(d) > 1e-9)
-      .sort((a, b) => Math.abs(b.d) - Math.abs(a.d))
+    const largest = pairPages(before.wcxb, after.wcxb)
+      .filter((p) => changed(p.diff))
+      .sort((a, b) => Math.abs(b.diff) - Math.abs(a.diff))
       .slice(0, pages);
     console.log('');
-    for (const { r, d } of changed) console.log(`${r.id} ${r.pageType} ${r.split} ${old.get(r.id)!.toFixed(3)} → ${r.f1.toFixed(3)} (${d >= 0 ? '+' : ''}${d.toFixed(3)})`);
+    for (const { after: r, before: f1, diff } of largest) console.log(`${r.id} ${r.pageType} ${r.split} ${f1.toFixed(3)} → ${r.f1.toFixed(3)} (${diff >= 0 ? '+' : ''}${diff.toFixed(3)})`);
   }
 }
 

@@ -160,7 +160,7 @@ export function declaresArticle(data: StructuredData): boolean {
  */
 export function offersProduct(data: StructuredData): boolean {
   const t = data.types;
-  if ([...t].some((x) => ARTICLE_TYPES.has(x))) return false;
+  for (const x of t) if (ARTICLE_TYPES.has(x)) return false;
   return (t.has('Product') || t.has('ProductGroup')) && (t.has('Offer') || t.has('AggregateOffer'));
 }
 
