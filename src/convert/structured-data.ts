@@ -139,7 +139,8 @@ function htmlToText(s: string): string {
 }
 
 const ARTICLE_TYPES = new Set(['Article', 'NewsArticle', 'BlogPosting', 'TechArticle', 'ScholarlyArticle', 'Report', 'LiveBlogPosting']);
-const NON_ARTICLE_TYPES = new Set([
+/** Types of a page that holds many items or is not one article (a shop, a thread, a list). */
+export const NON_ARTICLE_TYPES = new Set([
   'Product', 'ProductGroup', 'Offer', 'AggregateOffer', 'QAPage', 'Question', 'DiscussionForumPosting',
   'ItemList', 'CollectionPage', 'SearchResultsPage', 'Recipe', 'Event', 'JobPosting',
 ]);

@@ -15,8 +15,8 @@ import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
 import { memoizedAncestorTest } from '../dom-utils.js';
 import { dropLinkLines } from './story-links.js';
-import type { StructuredData } from '../structured-data.js';
-import { declaresStory, findStory, isEntry, NOT_STORY, sibling, type Story } from './story.js';
+import { NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
+import { declaresStory, findStory, isEntry, sibling, type Story } from './story.js';
 import { dropReadAlso } from './story-lines.js';
 
 /** Class/id words of a comment or reply container (several languages). */
@@ -50,7 +50,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   const s = findStory(rows, kept);
   if (!s) return;
   const declared = declaresStory(data);
-  if (!declared) for (const t of data.types) if (NOT_STORY.has(t)) return;
+  if (!declared) for (const t of data.types) if (NON_ARTICLE_TYPES.has(t)) return;
   // A list of posts (a category or archive page, og:type article or not) is no story: the
   // <article> around the largest kept block has <article> siblings.
   const own = s.chain.find(isEntry);

@@ -3,7 +3,7 @@
 // microdata) that mark one story or a list of them, and whether the page declares one story.
 
 import type { BlockRows } from './block-features.js';
-import { declaresArticle, type StructuredData } from '../structured-data.js';
+import { declaresArticle, NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
 
 /** The story on the page: the smallest container around the largest kept block with half the kept words. */
 export interface Story {
@@ -107,8 +107,6 @@ export function sibling(el: Element, dir: -1 | 1): boolean {
  */
 export function declaresStory(data: StructuredData): boolean {
   if (declaresArticle(data)) return true;
-  for (const t of data.types) if (NOT_STORY.has(t)) return false;
+  for (const t of data.types) if (NON_ARTICLE_TYPES.has(t)) return false;
   return /^article\b/.test(data.openGraphType);
 }
-
-export const NOT_STORY = new Set(['Product', 'ProductGroup', 'Offer', 'AggregateOffer', 'ItemList', 'CollectionPage', 'SearchResultsPage', 'Recipe', 'Event', 'JobPosting', 'QAPage', 'DiscussionForumPosting', 'Question']);
