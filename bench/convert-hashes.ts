@@ -6,15 +6,14 @@
 //   npx tsx bench/convert-hashes.ts --out after.json --compare before.json
 
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gunzipSync } from 'node:zlib';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
+import { loadTrafilaturaHtml, loadTrafilaturaIndex, trafilaturaAvailable } from './lib/trafilatura-data.js';
 import { loadIndex, loadPage, wcxbAvailable } from './lib/wcxb-data.js';
 
 const CACHE = resolve(fileURLToPath(new URL('.', import.meta.url)), '.cache');
-const TRAFILATURA = resolve(fileURLToPath(new URL('../..', import.meta.url)), 'shared', 'data', 'trafilatura-eval');
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,15 +22,11 @@ function arg(name: string): string | undefined {
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
+// The corpora as quality.ts reads them ($WCXB_DIR, $TRAFILATURA_DIR; a trafilatura-eval page that
+// is not UTF-8 decoded by the charset it declares).
 function* pages(): Generator<{ id: string; url: string; html: string }> {
   if (wcxbAvailable()) for (const e of loadIndex()) yield { id: `wcxb:${e.id}`, url: e.url, html: loadPage(e).html };
-  if (existsSync(join(TRAFILATURA, 'pages.json'))) {
-    const list = JSON.parse(readFileSync(join(TRAFILATURA, 'pages.json'), 'utf8')) as Array<{ id: string; url: string }>;
-    for (const p of list) {
-      const file = join(TRAFILATURA, 'html', `${p.id}.html.gz`);
-      if (existsSync(file)) yield { id: `traf:${p.id}`, url: p.url, html: gunzipSync(readFileSync(file)).toString('utf8') };
-    }
-  }
+  if (trafilaturaAvailable()) for (const e of loadTrafilaturaIndex()) yield { id: `traf:${e.id}`, url: e.url, html: loadTrafilaturaHtml(e) };
 }
 
 const hashes: Record<string, string> = {};
