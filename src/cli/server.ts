@@ -1,12 +1,14 @@
 // The CLI's HTTP server: the node handler behind node:http, one log line per request, and a shutdown
 // that stops accepting, lets in-flight requests finish (so settled charges are answered) and then
-// closes the engine.
+// closes the engine. Connections are bounded (src/cli/server-limits.ts): their number, and how long one may
+// sit idle or take to send its request.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../http/node-handler.js';
 import type { Engine } from '../types/index.js';
 import { say } from './output.js';
+import { checkServerLimits, DEFAULT_SERVER_LIMITS, TIMEOUT_CHECK_INTERVAL_MS, type ServerLimits } from './server-limits.js';
 
 export interface ServeOptions {
   engine: Engine;
@@ -15,6 +17,8 @@ export interface ServeOptions {
   /** Answers a request before the API does (the demo serves its corpus); false: not handled. */
   preHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
   log?: (line: string) => void;
+  /** Default DEFAULT_SERVER_LIMITS, limit by limit. */
+  limits?: Partial<ServerLimits>;
 }
 
 export interface RunningServer {
@@ -29,23 +33,42 @@ export interface RunningServer {
 
 export async function startServer(options: ServeOptions): Promise<RunningServer> {
   const log = options.log ?? say;
+  const limits = { ...DEFAULT_SERVER_LIMITS, ...options.limits };
+  checkServerLimits(limits);
   const api = createNodeHandler(options.engine, {
+    // The handler's own bound on a body (a JSON 408) is the request timeout, node:http's its backstop.
+    bodyTimeoutMs: limits.requestTimeoutMs,
     onError: (error, request) => log(`error ${request.method} ${new URL(request.url).pathname}: ${(error as Error)?.stack ?? String(error)}`),
   });
   let inFlight = 0;
   let idle: (() => void) | undefined;
-  const server = createServer((req, res) => {
-    const started = performance.now();
-    inFlight++;
-    res.once('close', () => {
-      inFlight--;
-      const path = (req.url ?? '/').split('?')[0];
-      log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
-      if (inFlight === 0) idle?.();
-    });
-    if (options.preHandler?.(req, res)) return;
-    api(req, res);
-  });
+  const server = createServer(
+    {
+      headersTimeout: limits.headersTimeoutMs,
+      requestTimeout: limits.requestTimeoutMs,
+      keepAliveTimeout: limits.idleTimeoutMs,
+      connectionsCheckingInterval: TIMEOUT_CHECK_INTERVAL_MS,
+    },
+    (req, res) => {
+      // The request has begun: from here the header and request timeouts bound it, not the idle one.
+      req.socket.setTimeout(0);
+      const started = performance.now();
+      inFlight++;
+      res.once('close', () => {
+        inFlight--;
+        const path = (req.url ?? '/').split('?')[0];
+        log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+        if (inFlight === 0) idle?.();
+      });
+      if (options.preHandler?.(req, res)) return;
+      api(req, res);
+    },
+  );
+  server.maxConnections = limits.maxConnections;
+  // node:http starts its timeouts at a request's first byte: a connection that sends nothing would be
+  // kept forever. An idle socket's 'timeout' with no listener destroys it (node:http's socketOnTimeout).
+  server.on('connection', (socket) => socket.setTimeout(limits.idleTimeoutMs));
+  server.on('drop', reportDrops(limits.maxConnections, log));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port, options.host, () => {
@@ -80,6 +103,20 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
   };
 }
+
+/** Logs refused connections at most once per DROP_REPORT_MS: a flood must not flood the log too. */
+function reportDrops(max: number, log: (line: string) => void): () => void {
+  let dropped = 0;
+  return () => {
+    if (dropped++ > 0) return;
+    setTimeout(() => {
+      log(`${new Date().toISOString()} refused ${dropped} connection(s): ${max} already open (--max-connections)`);
+      dropped = 0;
+    }, DROP_REPORT_MS).unref();
+  };
+}
+
+const DROP_REPORT_MS = 10_000;
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits at once. */
 export function untilSignal(): Promise<NodeJS.Signals> {

@@ -32,7 +32,7 @@ const ROUTES: Record<string, Route> = {
     apiKeyHeader: true,
     async run(engine, request, organization, state, options) {
       const params =
-        request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options.maxBodyBytes);
+        request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options);
       if (usesDeprecatedEngine(params)) state.deprecated = true;
       // The wire JSON goes to the engine as-is: it validates it (every problem in one 400).
       return engine.search(params as unknown as SearchParams, callContext(organization, request, true));
@@ -42,7 +42,7 @@ const ROUTES: Record<string, Route> = {
     methods: ['POST'],
     apiKeyHeader: false,
     async run(engine, request, organization, _state, options) {
-      const body = await readJsonObject(request, options.maxBodyBytes);
+      const body = await readJsonObject(request, options);
       return engine.extract(body as unknown as ExtractParams, callContext(organization, request, true));
     },
   },

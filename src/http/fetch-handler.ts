@@ -14,7 +14,7 @@ export type FetchHandler = (request: Request) => Promise<Response>;
  * running on Node ≥ 20.18.1 (e.g. Hono via `@hono/node-server`): the engine needs Node.
  *
  * @param engine The engine to serve (not closed by the handler).
- * @param options `basePath`, `maxBodyBytes`, `deprecationLink`, `onError`, `clock`.
+ * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`.
  * @throws {TypeError} at creation for a bad option (a `basePath` without a leading `/`, a
  *   `maxBodyBytes` that is not a positive integer, a `deprecationLink` that is not an absolute URL).
  * @example

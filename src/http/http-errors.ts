@@ -21,6 +21,17 @@ export class MethodNotAllowedError extends WebsiftError {
   }
 }
 
+/**
+ * 408 `request_timeout`: the request body did not arrive within `bodyTimeoutMs`. Retryable (nothing was
+ * read into a call, nothing charged); a client on a slow link sends a smaller body, or the operator raises the limit.
+ */
+export class RequestTimeoutError extends WebsiftError {
+  override name = 'RequestTimeoutError' as const;
+  constructor(limitMs: number) {
+    super(408, 'request_timeout', `The request body did not arrive within ${limitMs} ms; nothing was charged`, { retryable: true });
+  }
+}
+
 /** 413 `payload_too_large`: the body is over `maxBodyBytes` (`max_body_bytes` in the body). Send a shorter body. */
 export class PayloadTooLargeError extends WebsiftError {
   override name = 'PayloadTooLargeError' as const;

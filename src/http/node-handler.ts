@@ -19,7 +19,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * aborts its call (nothing is charged if it lands before settlement).
  *
  * @param engine The engine to serve (not closed by the handler).
- * @param options `basePath`, `maxBodyBytes`, `deprecationLink`, `onError`, `clock`.
+ * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`.
  * @throws {TypeError} at creation for a bad option (as `createFetchHandler`).
  * @example
  * ```ts

@@ -23,6 +23,7 @@ const commonErrors = {
     'WWW-Authenticate': { schema: { const: 'Bearer' } },
   }),
   '402': errorReply('Not enough credits for the worst case of the request; nothing was charged', ref('InsufficientCreditsError')),
+  '408': errorReply('The request body did not arrive within the limit (30 s by default); retryable, nothing charged'),
   '413': errorReply('Request body larger than the limit (64 KiB by default)', ref('PayloadTooLargeError')),
   '429': errorReply('Rate limit exceeded', ref('RateLimitError'), {
     'Retry-After': { schema: int, description: 'Seconds to wait' },

@@ -11,6 +11,12 @@ export interface FetchHandlerOptions {
   /** Largest accepted request body in bytes; larger bodies answer 413. Default 64 KiB. */
   maxBodyBytes?: number;
   /**
+   * Longest time the request body may take to arrive, from the handler's first read; slower → 408
+   * `request_timeout`. It bounds a trickled body whatever the host server's own timeouts are (node:http's
+   * `requestTimeout` is 300 s by default). Default 30 s.
+   */
+  bodyTimeoutMs?: number;
+  /**
    * Target of the `Link: <…>; rel="deprecation"` header sent when `engine`/`engines` is used: an absolute
    * URL (else TypeError). Default: the "Deprecated search parameters" section of docs/http.md in the repository.
    */
@@ -24,6 +30,7 @@ export interface FetchHandlerOptions {
 export interface ResolvedOptions {
   basePath: string;
   maxBodyBytes: number;
+  bodyTimeoutMs: number;
   deprecationLink: string;
   onError: (error: unknown, request: RequestInfo) => void;
   clock: Pick<Clock, 'now'>;
@@ -31,6 +38,8 @@ export interface ResolvedOptions {
 
 /** Default `maxBodyBytes`: 64 KiB. */
 export const DEFAULT_MAX_BODY_BYTES = 64 * 1024;
+/** Default `bodyTimeoutMs`: 30 s, time enough for 64 KiB at 2.2 KB/s. */
+export const DEFAULT_BODY_TIMEOUT_MS = 30_000;
 /** RFC 9745 structured date: 2026-01-01T00:00:00Z, when `engine`/`engines` became deprecated. */
 export const DEPRECATION_DATE = '@1767225600';
 /** Default target of the deprecation `Link` header: the section of docs/http.md on these parameters. */
@@ -41,6 +50,10 @@ export function resolveOptions(options: FetchHandlerOptions = {}): ResolvedOptio
   if (!Number.isSafeInteger(maxBodyBytes) || maxBodyBytes < 1) {
     throw new TypeError(`maxBodyBytes must be a positive integer, got ${String(options.maxBodyBytes)}`);
   }
+  const bodyTimeoutMs = options.bodyTimeoutMs ?? DEFAULT_BODY_TIMEOUT_MS;
+  if (!Number.isSafeInteger(bodyTimeoutMs) || bodyTimeoutMs < 1) {
+    throw new TypeError(`bodyTimeoutMs must be a positive integer, got ${String(options.bodyTimeoutMs)}`);
+  }
   const deprecationLink = options.deprecationLink ?? DEFAULT_DEPRECATION_LINK;
   if (typeof deprecationLink !== 'string' || !URL.canParse(deprecationLink) || /[\s<>"]/.test(deprecationLink)) {
     throw new TypeError(`deprecationLink must be an absolute URL without spaces, quotes or angle brackets, got ${String(options.deprecationLink)}`);
@@ -48,6 +61,7 @@ export function resolveOptions(options: FetchHandlerOptions = {}): ResolvedOptio
   return {
     basePath: normalizeBasePath(options.basePath ?? ''),
     maxBodyBytes,
+    bodyTimeoutMs,
     deprecationLink,
     onError: options.onError ?? ((error) => console.error('websift/http: unexpected error', error)),
     clock: options.clock ?? { now: () => Date.now() },

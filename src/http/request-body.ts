@@ -1,15 +1,20 @@
-// Reads a JSON request body under a byte limit, without buffering more than the limit.
+// Reads a JSON request body under a byte limit, without buffering more than the limit, and under a time
+// limit, so a client trickling its body can't hold the request (and its connection) open.
 
 import { InvalidRequestError } from '../errors.js';
 import type { ApiRequest } from './exchange.js';
-import { PayloadTooLargeError } from './http-errors.js';
+import { PayloadTooLargeError, RequestTimeoutError } from './http-errors.js';
+import type { ResolvedOptions } from './options.js';
+
+type BodyLimits = Pick<ResolvedOptions, 'maxBodyBytes' | 'bodyTimeoutMs'>;
 
 /**
  * The body as a JSON object; an absent or empty body is `{}` so the engine can name the missing fields.
- * Throws PayloadTooLargeError (stops reading at the limit) or InvalidRequestError (not a JSON object).
+ * Throws PayloadTooLargeError (stops reading at the size limit), RequestTimeoutError (stops at the time
+ * limit) or InvalidRequestError (not a JSON object).
  */
-export async function readJsonObject(request: ApiRequest, limit: number): Promise<Record<string, unknown>> {
-  const text = await readText(request, limit);
+export async function readJsonObject(request: ApiRequest, limits: BodyLimits): Promise<Record<string, unknown>> {
+  const text = await readText(request, limits);
   if (text.trim() === '') return {};
   let value: unknown;
   try {
@@ -33,28 +38,38 @@ export function refuseDeclaredOversize(request: ApiRequest, limit: number): void
   if (declared !== null && Number(declared) > limit) throw new PayloadTooLargeError(limit);
 }
 
-async function readText(request: ApiRequest, limit: number): Promise<string> {
+async function readText(request: ApiRequest, { maxBodyBytes: limit, bodyTimeoutMs }: BodyLimits): Promise<string> {
   if (request.body === null) return '';
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
-  for (;;) {
-    let chunk: ReadableStreamReadResult<Uint8Array>;
-    try {
-      chunk = await reader.read();
-    } catch {
-      // The client went away or broke the transfer: a bad request, not a server fault.
-      throw new InvalidRequestError([{ field: 'body', message: 'could not be read to its end' }]);
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), bodyTimeoutMs)));
+  try {
+    for (;;) {
+      let chunk: ReadableStreamReadResult<Uint8Array> | 'late';
+      try {
+        chunk = await Promise.race([reader.read(), late]);
+      } catch {
+        // The client went away or broke the transfer: a bad request, not a server fault.
+        throw new InvalidRequestError([{ field: 'body', message: 'could not be read to its end' }]);
+      }
+      if (chunk === 'late') {
+        // Stop reading: the rest is never pulled, and the reply closes the connection (node-handler's send()).
+        await reader.cancel().catch(() => {});
+        throw new RequestTimeoutError(bodyTimeoutMs);
+      }
+      const { done, value } = chunk;
+      if (done) break;
+      size += value.byteLength;
+      if (size > limit) {
+        await reader.cancel().catch(() => {});
+        throw new PayloadTooLargeError(limit);
+      }
+      chunks.push(value);
     }
-    const { done, value } = chunk;
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      // Stop reading: the rest of the body is never pulled.
-      await reader.cancel().catch(() => {});
-      throw new PayloadTooLargeError(limit);
-    }
-    chunks.push(value);
+  } finally {
+    clearTimeout(timer);
   }
   const bytes = new Uint8Array(size);
   let offset = 0;

@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'method_not_allowed'
   | 'idempotency_in_progress'
   | 'payload_too_large'
+  | 'request_timeout'
   | 'rate_limited'
   | 'internal_error'
   | 'search_unavailable'

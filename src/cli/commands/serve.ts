@@ -7,11 +7,16 @@ import type { CliCommand } from '../help.js';
 import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
 import { startServer, untilSignal } from '../server.js';
+import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../server-limits.js';
 
 const OPTIONS: Options = {
   port: { type: 'string', value: 'N', help: 'port to listen on, 0 = any free one (default 8080)', env: 'WEBSIFT_PORT, else PORT' },
   host: { type: 'string', value: 'ADDR', help: 'address to bind (default 127.0.0.1; 0.0.0.0 exposes it)', env: 'WEBSIFT_HOST, else HOST' },
   grace: { type: 'string', value: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish (default 30)' },
+  'max-connections': { type: 'string', value: 'N', help: `open connections at most; more are closed on accept (default ${DEFAULT_SERVER_LIMITS.maxConnections})`, env: 'WEBSIFT_MAX_CONNECTIONS' },
+  'idle-timeout': { type: 'string', value: 'SECONDS', help: `close a connection that sends no request for this long (default ${DEFAULT_SERVER_LIMITS.idleTimeoutMs / 1000})`, env: 'WEBSIFT_IDLE_TIMEOUT' },
+  'header-timeout': { type: 'string', value: 'SECONDS', help: `a request's headers must arrive within this (default ${DEFAULT_SERVER_LIMITS.headersTimeoutMs / 1000})`, env: 'WEBSIFT_HEADER_TIMEOUT' },
+  'request-timeout': { type: 'string', value: 'SECONDS', help: `a request's headers and body must arrive within this (default ${DEFAULT_SERVER_LIMITS.requestTimeoutMs / 1000})`, env: 'WEBSIFT_REQUEST_TIMEOUT' },
 };
 
 export const serve: CliCommand = {
@@ -28,12 +33,13 @@ async function serveCommand(args: string[]): Promise<void> {
   const parsed = parse('serve', args, OPTIONS);
   expectPositionals(parsed, 'serve', []);
   const { port, host, hostFrom } = listenAddress(parsed);
-  const graceMs = secondsOption(stringOption(parsed, 'grace'), 30) * 1000;
+  const graceMs = secondsOption(stringOption(parsed, 'grace'), '--grace', 30) * 1000;
+  const limits = serverLimits(parsed);
   const config = loadConfig(stringOption(parsed, 'config'));
   const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
   let server;
   try {
-    server = await startServer({ engine: opened.engine, host, port });
+    server = await startServer({ engine: opened.engine, host, port, limits });
   } catch (error) {
     await opened.close();
     const code = (error as NodeJS.ErrnoException).code;
@@ -79,12 +85,36 @@ export function listenAddress(parsed: Parsed, env: NodeJS.ProcessEnv = process.e
   return { port, host: flagHost ?? '127.0.0.1' };
 }
 
-/** --grace: seconds (decimals allowed) to wait for in-flight requests on shutdown. */
-function secondsOption(raw: string | undefined, fallback: number): number {
+/** The connection limits (docs/cli.md, "Connection limits"): each flag, else its environment variable, else the default. */
+export function serverLimits(parsed: Parsed, env: NodeJS.ProcessEnv = process.env): ServerLimits {
+  const raw = (name: string, variable: string) => {
+    const flag = stringOption(parsed, name);
+    if (flag !== undefined) return { raw: flag, label: `--${name}` };
+    return env[variable] ? { raw: env[variable]!, label: `environment variable ${variable}` } : undefined;
+  };
+  const seconds = (name: string, variable: string, fallbackMs: number) => {
+    const given = raw(name, variable);
+    return given ? Math.round(secondsOption(given.raw, given.label, 0, 0.001) * 1000) : fallbackMs;
+  };
+  const connections = raw('max-connections', 'WEBSIFT_MAX_CONNECTIONS');
+  const limits: ServerLimits = {
+    maxConnections: connections ? toInt(connections.raw, connections.label, 1, 1_000_000) : DEFAULT_SERVER_LIMITS.maxConnections,
+    idleTimeoutMs: seconds('idle-timeout', 'WEBSIFT_IDLE_TIMEOUT', DEFAULT_SERVER_LIMITS.idleTimeoutMs),
+    headersTimeoutMs: seconds('header-timeout', 'WEBSIFT_HEADER_TIMEOUT', DEFAULT_SERVER_LIMITS.headersTimeoutMs),
+    requestTimeoutMs: seconds('request-timeout', 'WEBSIFT_REQUEST_TIMEOUT', DEFAULT_SERVER_LIMITS.requestTimeoutMs),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new CliError(`the header timeout (${limits.headersTimeoutMs / 1000} s) must not be longer than the request timeout (${limits.requestTimeoutMs / 1000} s)`);
+  }
+  return limits;
+}
+
+/** Seconds (decimals allowed) from `min` to 3600. */
+function secondsOption(raw: string | undefined, label: string, fallback: number, min = 0): number {
   if (raw === undefined) return fallback;
   const value = Number(raw);
-  if (raw.trim() === '' || !Number.isFinite(value) || value < 0 || value > 3600) {
-    throw new CliError(`--grace must be a number of seconds from 0 to 3600, got '${raw}'`);
+  if (raw.trim() === '' || !Number.isFinite(value) || value < min || value > 3600) {
+    throw new CliError(`${label} must be a number of seconds from ${min === 0 ? 0 : 'above 0'} to 3600, got '${raw}'`);
   }
   return value;
 }
