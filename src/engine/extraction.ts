@@ -128,7 +128,7 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
 
   return {
     pages,
-    pageCache: pageCacheStore(options.pageCacheBytes ?? 64 * 1024 * 1024),
+    pageCache: pageCacheStore(options.pageCacheBytes),
     contentFetcher: (results, count, signal) =>
       fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal),
     deadlineMs: options.extractDeadlineMs ?? 30_000,

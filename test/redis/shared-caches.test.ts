@@ -15,7 +15,7 @@ import type { RateLimiter } from '../../src/ports/rate-limiter.js';
 import type { Engine } from '../../src/types/index.js';
 import { article, html } from '../extract/helpers.js';
 import { serviceAvailable } from '../support/services.js';
-import { deleteKeys, REDIS_URL, testPrefix } from './redis-kit.js';
+import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
 
@@ -66,6 +66,37 @@ describe.skipIf(!redis)('engines sharing Redis', () => {
     expect(repeat.results[0]?.markdown).toContain('Page A');
     expect(server.requests.filter((r) => r.path === '/a')).toHaveLength(1);
     expect((await b.usage({ organization: 'acme' })).credits.balance).toBe(9);
+  });
+
+  it("the shared page cache is per organization: a repeat gets its own organization's copy, under its own key", async () => {
+    let edition = 0;
+    await server.close();
+    server = await startPageServer({
+      '/news': (_req, res) => {
+        edition++;
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end(article(`Edition ${edition}`));
+      },
+    });
+    const clock = new ManualClock('2026-10-01T00:00:00Z');
+    const [a, b] = [instance(clock), instance(clock)];
+    await a.admin.createOrganization('acme', { credits: 10 });
+    await a.admin.createOrganization('globex', { credits: 10 });
+    const url = server.url('/news');
+    expect((await a.extract({ urls: [url] }, { organization: 'acme' })).results[0]?.markdown).toContain('Edition 1');
+    expect((await b.extract({ urls: [url] }, { organization: 'globex' })).results[0]?.markdown).toContain('Edition 2');
+    await clock.advance(60_000);
+    const repeat = await b.extract({ urls: [url] }, { organization: 'acme' });
+    expect(repeat.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
+    expect(repeat.results[0]?.markdown).toContain('Edition 1');
+    expect(edition).toBe(2);
+    const client = inspector();
+    try {
+      const keys = await keysUnder(client, `${prefix}pages:`);
+      expect(keys.map((k) => k.slice(`${prefix}pages:cache:`.length).split('\u0000')[0]).sort()).toEqual(['acme', 'globex']);
+    } finally {
+      client.disconnect();
+    }
   });
 
   it('two instances with one Redis rate limiter admit one burst together', async () => {

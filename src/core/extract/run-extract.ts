@@ -16,6 +16,7 @@ import type { PageOutcome } from './page-outcome.js';
 import { loadPage, withPageLimit, type PageSourceDeps } from './page-source.js';
 import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
+import { pageCacheKey } from './page-cache-key.js';
 import type { Call } from '../call.js';
 
 /**
@@ -99,7 +100,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, call.signal);
   let outcomes: PageOutcome[];
   try {
-    const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, deadline.signal));
+    const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, org, deadline.signal));
     const timedOut = new Promise<never>((_, reject) => {
       deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
     });
@@ -121,7 +122,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
       await deps.repeats.open(org, t.key, start, true);
       const entry: CachedPage = { status: page.status, text: page.text, metadata: page.metadata };
       if (page.links) entry.links = page.links;
-      await deps.pageCache.set(t.key, entry, REPEAT_WINDOW_MS);
+      await deps.pageCache.set(pageCacheKey(org, t.key), entry, REPEAT_WINDOW_MS);
     }
     const seen = new Set<string>();
     let cachedFree = 0;
@@ -153,10 +154,10 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
   }
 }
 
-/** A free repeat is served from the content cache while it holds the page; otherwise fetched again. */
-async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, signal: AbortSignal): Promise<PageOutcome> {
+/** A free repeat is served from its organization's content cache while it holds the page; otherwise fetched again. */
+async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, org: string, signal: AbortSignal): Promise<PageOutcome> {
   if (t.free) {
-    const cached = await deps.pageCache.get(t.key);
+    const cached = await deps.pageCache.get(pageCacheKey(org, t.key));
     if (cached?.metadata) {
       const finalUrl = cached.metadata.final_url ?? t.url;
       return { ok: true, status: cached.status, finalUrl, mimeType: '', text: cached.text, metadata: cached.metadata, links: cached.links ?? [] };
