@@ -23,6 +23,8 @@ export interface ConvertedPage {
   metadata: PageMetadata;
   /** When asked for, and the document is HTML. */
   links?: string[];
+  /** With `want: 'metadata'` on HTML: whether its body has any text outside scripts and styles (else the `html` format is `empty`). */
+  hasText?: boolean;
 }
 
 export function convertPage(task: ConversionTask): ConvertedPage {

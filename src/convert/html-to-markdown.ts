@@ -21,6 +21,7 @@ import { absolutizeLinks, documentBase } from './markdown/index.js';
 import { tidyMarkdown } from './markdown/index.js';
 import { readPageMetadata, type PageFacts, type PageMetadataOptions } from './metadata/index.js';
 import { parseHtmlDocument } from './parse-html.js';
+import { hasReadableText } from './has-text.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
 import { prepareTables } from './markdown/index.js';
@@ -53,10 +54,10 @@ export function htmlToMarkdownWithMetadata(html: string, options: Omit<PageMetad
   return { markdown, ...facts };
 }
 
-/** The page's metadata alone (the `html` format): parsed, but not converted. */
-export function htmlMetadata(html: string, options: Omit<PageMetadataOptions, 'jsonLd'> = {}): PageFacts {
+/** The page's metadata alone (the `html` format): parsed, but not converted; `hasText`: see has-text.ts. */
+export function htmlMetadata(html: string, options: Omit<PageMetadataOptions, 'jsonLd'> = {}): PageFacts & { hasText: boolean } {
   const doc = parseHtmlDocument(html);
-  return readPageMetadata(doc, { ...options, jsonLd: readStructuredData(doc).jsonLd });
+  return { ...readPageMetadata(doc, { ...options, jsonLd: readStructuredData(doc).jsonLd }), hasText: hasReadableText(doc) };
 }
 
 type ParsedHook = (doc: Document, data: StructuredData) => void;

@@ -27,7 +27,8 @@ export type ExtractErrorType =
   | 'timeout'
   | 'network'
   | 'too_many_redirects'
-  | 'invalid_url';
+  | 'invalid_url'
+  | 'empty';
 
 export interface ExtractResultItem {
   url: string;

@@ -32,6 +32,8 @@ export interface ConvertedDocument {
   markdown: string;
   metadata: PageMetadata;
   links?: string[];
+  /** Metadata reads of HTML only: whether the page has any readable text. */
+  hasText?: boolean;
 }
 
 /** Converts off the event loop (src/conversion/); rejects with the signal's reason when it aborts first. */
@@ -84,15 +86,25 @@ export async function loadPage(deps: PageSourceDeps, request: PageRequest): Prom
     if (request.links) task.links = true;
     if (doc.contentLanguage !== undefined) task.contentLanguage = doc.contentLanguage;
     if (request.format === 'html') {
-      const facts = await readMetadata(deps, { ...task, want: 'metadata' }, request.signal);
+      const { hasText, ...facts } = await readMetadata(deps, { ...task, want: 'metadata' }, request.signal);
+      if (hasText === false || doc.text.trim() === '') throw emptyPage(doc.status);
       return { ok: true, ...page, text: doc.text, ...withFinalUrl(facts, doc.finalUrl) };
     }
     const converted = await convertDocument(deps, task, doc.status, request.signal);
+    if (converted.markdown.trim() === '') throw emptyPage(doc.status);
     return { ok: true, ...page, text: converted.markdown, ...withFinalUrl(converted, doc.finalUrl) };
   } catch (error) {
     if (request.signal.aborted) return failureOutcome(request.signal.reason ?? error);
     return failureOutcome(error);
   }
+}
+
+/**
+ * A page that gives no text is a per-URL failure, `empty`, not a delivery (so not charged), as
+ * include_content's `content_error: empty` (docs/extract.md, "Empty pages").
+ */
+function emptyPage(status: number): FetchFailure {
+  return new FetchFailure('empty', 'The page has no text (nothing was found to convert)', status);
 }
 
 /** A converted document's metadata with `final_url`, and its links when it has them. */
