@@ -9,7 +9,8 @@ import { capNesting } from './nesting-cap.js';
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 
 export function parseHtmlDocument(source: string): Document {
-  const html = capNesting(capElements(source));
+  const capped = capElements(source);
+  const html = capNesting(capped.html);
   let { document } = parseHTML(html) as unknown as { document: Document };
   if (document.documentElement?.localName !== 'html') {
     const body = html.replace(/^\s*<!doctype[^>]*>/i, '');
@@ -17,8 +18,19 @@ export function parseHtmlDocument(source: string): Document {
     document = (parseHTML(wrapped) as unknown as { document: Document }).document;
   }
   ensureHeadAndBody(document);
-  if (html.includes('<![CDATA[')) reopenCdata(document);
+  if (capped.deep !== undefined) appendDeep(document, capNesting(capped.deep));
+  if (html.includes('<![CDATA[') || capped.deep?.includes('<![CDATA[')) reopenCdata(document);
   return document;
+}
+
+/**
+ * The deeper stretch the element cap kept (element-cap.ts): parsed on its own, so it does not nest
+ * inside whatever the head part left open, then appended to the body.
+ */
+function appendDeep(doc: Document, deep: string): void {
+  const holder = doc.createElement('div');
+  holder.innerHTML = deep.replace(/<\/?(?:html|head|body)\b[^<>]*>/gi, '');
+  while (holder.firstChild) doc.body.appendChild(holder.firstChild);
 }
 
 // Elements whose `<![CDATA[` really is CDATA to a browser.
