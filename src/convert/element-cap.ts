@@ -80,6 +80,7 @@ function scanStartTags(html: string): { starts: number[]; proseBefore: number[];
     if (!letter) continue; // an end tag, comment, doctype or processing instruction
     starts.push(lt);
     proseBefore.push(prose);
+    if (c !== 115 && c !== 83) continue; // not s/S: neither <script nor <style
     const raw = RAW_TEXT.find((name) => html.slice(lt + 1, lt + 1 + name.length).toLowerCase() === name && !/[\w-]/.test(html[lt + 1 + name.length] ?? ''));
     if (raw === undefined) continue;
     // A script's or style's content is not markup: skip to its end tag (either case), or to the end.
