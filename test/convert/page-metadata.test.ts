@@ -241,6 +241,6 @@ describe('through the converter', () => {
     expect(convertPage({ mimeType: 'application/atom+xml', text: atom, finalUrl: URL_ }).metadata).toEqual({ title: 'Atom feed', language: 'de' });
     expect(convertPage({ mimeType: 'application/json', text: '{"title":"not metadata"}', finalUrl: URL_ }).metadata).toEqual({});
     expect(convertPage({ mimeType: 'text/plain', text: 'hello', finalUrl: URL_, contentLanguage: 'fr' }).metadata).toEqual({ language: 'fr' });
-    expect(convertPage({ mimeType: 'text/html', text: page('<title>Only</title>'), finalUrl: URL_, want: 'metadata' })).toEqual({ markdown: '', metadata: { title: 'Only' } });
+    expect(convertPage({ mimeType: 'text/html', text: page('<title>Only</title>'), finalUrl: URL_, want: 'metadata' })).toEqual({ markdown: '', metadata: { title: 'Only' }, hasText: true });
   });
 });
