@@ -35,6 +35,7 @@ describe('websift extract and index add URL (in-process, through engine.extract)
   const f = cliFixture({
     '/kites.html': { body: PAGE('Flying kites', 'A kite needs steady wind of about fifteen kilometres per hour and a long open field without power lines nearby, which matters more than the shape of the kite itself.') },
     '/tea.html': { body: PAGE('Green tea', 'Green tea is steeped below boiling, around seventy to eighty degrees, for two or three minutes, because hotter water draws out bitter tannins from the leaves quickly.') },
+    '/blank.html': { body: '<!doctype html><html><head><title>Blank</title></head><body></body></html>' },
   });
 
   it('extract prints the extract response, html on request', async () => {
@@ -59,6 +60,16 @@ describe('websift extract and index add URL (in-process, through engine.extract)
     const failed = await mainCaptured(['index', 'add', f.pages.url('/gone.html'), '--db', f.db, '--config', f.config]);
     expect(failed.code).toBe(1);
     expect(JSON.parse(failed.stdout).failed[0].source).toBe(f.pages.url('/gone.html'));
+  });
+
+  it('index add URL skips a page with no text like an empty file, uncharged', async () => {
+    const before = JSON.parse((await mainCaptured(['usage', '--db', f.db])).stdout).credits.balance;
+    const res = await mainCaptured(['index', 'add', f.pages.url('/blank.html'), f.pages.url('/kites.html'), '--db', f.db, '--config', f.config]);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout)).toMatchObject({ indexed: 1, failed: [], skipped: [{ source: f.pages.url('/blank.html'), reason: 'empty (no text once converted)' }] });
+    expect(res.stderr).toContain(`skipped ${f.pages.url('/blank.html')}: empty (no text once converted)`);
+    const after = JSON.parse((await mainCaptured(['usage', '--db', f.db])).stdout).credits.balance;
+    expect(before - after).toBeLessThanOrEqual(1); // the kites page (or a free repeat of it), never the blank one
   });
 
   it('without the config, loopback pages are refused (blocked_address)', async () => {

@@ -54,7 +54,7 @@ async function indexCommand(args: string[]): Promise<number> {
   return withEngine(parsed, async (opened) => {
     const fromFiles = listed.files.length > 0 ? await indexFiles(opened.index, listed.files, base!) : empty();
     const fromUrls = urls.length > 0 ? await indexUrls(opened, urls, await organizationOf(parsed, opened)) : empty();
-    const skipped = [...listed.skipped, ...fromFiles.skipped];
+    const skipped = [...listed.skipped, ...fromFiles.skipped, ...fromUrls.skipped];
     const failed = [...fromFiles.failed, ...fromUrls.failed];
     const indexed = fromFiles.indexed + fromUrls.indexed;
     for (const s of skipped) say(`skipped ${s.source}: ${s.reason}`);
@@ -99,7 +99,9 @@ async function indexUrls(opened: OpenedEngine, urls: string[], organization: str
     const response = await opened.engine.extract({ urls: batch, format: 'markdown' }, { organization });
     outcome.indexed += await opened.index.addExtracted(response);
     for (const result of response.results) {
-      if (!result.success) outcome.failed.push({ source: result.url, error: result.error ?? result.error_type ?? 'failed' });
+      // A page with no text is skipped, as an empty local file is (extract no longer charges for it).
+      if (result.error_type === 'empty') outcome.skipped.push({ source: result.url, reason: 'empty (no text once converted)' });
+      else if (!result.success) outcome.failed.push({ source: result.url, error: result.error ?? result.error_type ?? 'failed' });
       progress.tick(result.url);
     }
   }
