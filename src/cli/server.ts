@@ -105,7 +105,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
 }
 
 /** Logs refused connections at most once per DROP_REPORT_MS: a flood must not flood the log too. */
-function reportDrops(max: number, log: (line: string) => void): () => void {
+export function reportDrops(max: number, log: (line: string) => void): () => void {
   let dropped = 0;
   return () => {
     if (dropped++ > 0) return;
@@ -116,7 +116,7 @@ function reportDrops(max: number, log: (line: string) => void): () => void {
   };
 }
 
-const DROP_REPORT_MS = 10_000;
+export const DROP_REPORT_MS = 10_000;
 
 /** Resolves on the first SIGINT or SIGTERM; a second one exits at once. */
 export function untilSignal(): Promise<NodeJS.Signals> {
