@@ -65,8 +65,9 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     },
   );
   server.maxConnections = limits.maxConnections;
-  // node:http starts its timeouts at a request's first byte: a connection that sends nothing would be
-  // kept forever. An idle socket's 'timeout' with no listener destroys it (node:http's socketOnTimeout).
+  // node:http's timeouts are a request's: only the header timeout, checked now and then, ends a
+  // connection that sends nothing. The idle timeout ends it sooner: an idle socket's 'timeout' with no
+  // listener destroys it (node:http's socketOnTimeout).
   server.on('connection', (socket) => socket.setTimeout(limits.idleTimeoutMs));
   server.on('drop', reportDrops(limits.maxConnections, log));
   await new Promise<void>((resolve, reject) => {
