@@ -1,7 +1,9 @@
 // The host thread with big pages (issue 32): the event loop's lateness while 2 and 4 extracts of
 // ten ~10 MiB ordinary pages run at once, in the markdown and the html formats, at the defaults.
 // The pages come from another process, so that serving them costs this event loop nothing.
-// Usage: npx tsx bench/host-thread.ts [--extracts 2,4] [--format markdown,html]
+// Usage: npx tsx bench/host-thread.ts [--extracts 2,4] [--format markdown,html] [--answer-only]
+// Then a ~30 MB answer (three 10 MiB pages in the html format) made into an HTTP reply body, in one
+// piece (JSON.stringify and its UTF-8 copy, as before) and in pieces (src/http/json-pieces.ts).
 // Figures (bench/lib/loop-probe.ts): a 20 ms timer's largest lateness and monitorEventLoopDelay's max
 // (wall clock: they include waiting for a core on a loaded machine), and the most CPU time the host
 // thread itself spent between two ticks (its own work: what this code controls). A same-process
@@ -35,7 +37,8 @@ if (process.argv.includes('--serve')) {
     process.stdout.write(JSON.stringify({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bytes: pages[0]!.length }) + '\n');
   });
 } else {
-  await main();
+  if (!process.argv.includes('--answer-only')) await main();
+  await answer();
 }
 
 async function main() {
@@ -81,4 +84,17 @@ async function main() {
   }
   await engine.close();
   child.kill();
+}
+
+async function answer() {
+  const { answerReply, jsonReply } = await import('../src/http/responses.js');
+  const value = { success: true, results: [0, 1, 2].map((i) => ({ url: `https://x.test/${i}`, success: true, html: ordinaryPage(PAGE_BYTES, i) })) };
+  for (let round = 0; round < 3; round++) {
+    const whole = await probeLoop(async () => Buffer.from(jsonReply(200, value).body as string, 'utf8').length);
+    const pieces = await probeLoop(async () => ((await answerReply(200, value)).body as Uint8Array[]).length);
+    console.log(
+      `answer of ${(whole.result / 1e6).toFixed(1)} MB: one piece: host thread busy max ${whole.busyMaxMs.toFixed(0)} ms; ` +
+        `${pieces.result} pieces: busy max ${pieces.busyMaxMs.toFixed(0)} ms (late max ${pieces.lateMaxMs.toFixed(0)} ms)`,
+    );
+  }
 }
