@@ -40,7 +40,8 @@ export async function probeLoop<T>(work: () => Promise<T>): Promise<LoopFigures 
     const late = Math.max(0, now - due);
     const cpuNow = threadCpuMs();
     figures.lateMaxMs = Math.max(figures.lateMaxMs, late);
-    figures.busyMaxMs = Math.max(figures.busyMaxMs, cpuNow !== null && cpu !== null ? cpuNow - cpu : late);
+    const busy = cpuNow !== null && cpu !== null ? cpuNow - cpu : late;
+    figures.busyMaxMs = Math.max(figures.busyMaxMs, busy);
     figures.ticks++;
     cpu = cpuNow;
     due = Math.max(due + 20, now);

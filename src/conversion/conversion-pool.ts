@@ -11,6 +11,7 @@ import { Piscina } from 'piscina';
 import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
 import type { WorkerResult, WorkerTask } from './conversion-worker.js';
 import { FetchFailure } from '../ports/fetcher.js';
+import { isHandedOver } from '../fetch/owned-bytes.js';
 
 export interface ConversionPoolOptions {
   /** Worker threads (default: the machine's cores, at most 4). */
@@ -24,8 +25,8 @@ export interface ConversionPool {
   convert(doc: ConvertibleDocument, signal: AbortSignal): Promise<string>;
   /**
    * Markdown and the page's metadata (or only the metadata, `want: 'metadata'`, then with the decoded
-   * `text` of a bytes task); rejects as `convert` does. A task's `bytes` are taken: their buffer is
-   * transferred to the worker, and the caller's view is left empty.
+   * `text` of a bytes task); rejects as `convert` does. A task's `bytes` are copied to the worker, or
+   * moved there (the caller's view left empty) when websift handed them over (fetch/owned-bytes.ts).
    */
   convertPage(task: WorkerTask, signal: AbortSignal): Promise<WorkerResult>;
   /** Starts the pool's first worker now, so that its start-up overlaps a fetch. */
@@ -109,10 +110,9 @@ function workerTask(doc: WorkerTask): { task: WorkerTask; transferList: ArrayBuf
   };
   const common = { mimeType: doc.mimeType, finalUrl: doc.finalUrl, ...extra };
   if ('text' in doc) return { task: { ...common, text: doc.text }, transferList: [] };
-  // A view on part of a buffer (a small body on Node's shared pool) would clone or detach the whole
-  // buffer: copy it into its own first.
-  const whole = doc.bytes.byteOffset === 0 && doc.bytes.byteLength === doc.bytes.buffer.byteLength && doc.bytes.buffer instanceof ArrayBuffer;
-  const bytes = whole ? doc.bytes : doc.bytes.slice();
+  // websift's own bodies move to the worker; any other (a custom Fetcher's, which it may reuse) is
+  // copied first, as is a view on part of a buffer (cloning it would copy the whole buffer).
+  const bytes = isHandedOver(doc.bytes) ? doc.bytes : doc.bytes.slice();
   const contentType = doc.contentType !== undefined ? { contentType: doc.contentType } : {};
   return { task: { ...common, bytes, ...contentType }, transferList: [bytes.buffer as ArrayBuffer] };
 }

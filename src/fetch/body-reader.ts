@@ -7,6 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { FetchFailure } from '../ports/fetcher.js';
 import { nextTurn } from '../turns.js';
+import { handOver } from './owned-bytes.js';
 
 /** At most this many non-identity codings (CVE-2026-22036 was an unbounded chain). */
 const MAX_CODINGS = 2;
@@ -119,5 +120,6 @@ export async function readBody(body: Readable, decoders: Transform[], options: R
   // (one poll phase of the event loop) don't add up to one long stall.
   if (total > JOIN_IN_OWN_TURN_BYTES) await nextTurn();
   const out = Buffer.concat(chunks, total);
-  return new Uint8Array(out.buffer, out.byteOffset, out.byteLength);
+  // Read here, used once downstream: the conversion pool may move it to a worker rather than copy it.
+  return handOver(new Uint8Array(out.buffer, out.byteOffset, out.byteLength));
 }
