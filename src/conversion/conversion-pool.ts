@@ -2,8 +2,8 @@
 // (piscina), shared by extract, include_content and stealth. A conversion is abandoned when its
 // page's signal aborts (deadline, caller): piscina terminates the worker running it, so nothing keeps
 // converting a page nobody waits for. Each worker has a heap limit; a page that exceeds it fails
-// alone as `too_large` and the worker is replaced. A document fetched as bytes goes to the worker
-// as bytes, transferred (not copied), and is decoded there.
+// alone as `too_large` and the worker is replaced. A document fetched as bytes goes to the worker as
+// bytes, and is decoded there: moved (not copied) when websift read them itself.
 
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';

@@ -119,7 +119,7 @@ export function conversionRequest(doc: FetchedDocument): ConversionRequest {
 }
 
 /** A document's text, decoded on the host a slice at a time (the event loop keeps its turns). */
-export async function documentText(doc: DocumentBody): Promise<string> {
+async function documentText(doc: DocumentBody): Promise<string> {
   return 'text' in doc ? doc.text : (await decodeBodyInSlices(doc.bytes, doc.contentType)).text;
 }
 
