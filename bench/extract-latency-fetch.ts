@@ -4,6 +4,7 @@
 
 import zlib from 'node:zlib';
 import { Agent } from 'undici';
+import { decodeBody } from '../src/fetch/charset.js';
 import { createPageLoader } from '../src/fetch/load-page.js';
 import { createUndiciFetcher } from '../src/fetch/undici-fetcher.js';
 import { ManualClock } from '../src/testing/manual-clock.js';
@@ -29,7 +30,10 @@ const baseline = async (path: string): Promise<number> => {
 
 const fetcher = createUndiciFetcher({ allowEndpoints: [`127.0.0.1:${server.port}`] });
 const loader = createPageLoader({ fetcher, clock: new ManualClock(), userAgent: 'websift-bench/1.0' });
-const ours = async (path: string): Promise<number> => (await loader.load(server.url(path))).text.length;
+const ours = async (path: string): Promise<number> => {
+  const doc = await loader.load(server.url(path));
+  return decodeBody(doc.body, doc.contentType).text.length;
+};
 
 const quantile = (xs: number[], q: number): number => {
   const sorted = [...xs].sort((a, b) => a - b);

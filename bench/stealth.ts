@@ -6,6 +6,7 @@
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { documentToMarkdown } from '../src/convert/document-to-markdown.js';
+import { decodeBody } from '../src/fetch/charset.js';
 import { createPageLoader } from '../src/fetch/load-page.js';
 import { createUndiciFetcher } from '../src/fetch/undici-fetcher.js';
 import { createPlaywrightRenderer } from '../src/render/index.js';
@@ -82,7 +83,7 @@ async function extractCost(): Promise<void> {
   const signal = new AbortController().signal;
   const plain = async (path: string) => {
     const doc = await loader.load(server.url(path));
-    return documentToMarkdown({ mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl });
+    return documentToMarkdown({ mimeType: doc.mimeType, text: decodeBody(doc.body, doc.contentType).text, finalUrl: doc.finalUrl });
   };
   const stealth = async (path: string) => {
     const page = await renderer.render(server.url(path), { signal, maxBytes: MAX_BYTES });

@@ -2,14 +2,16 @@
 // (piscina), shared by extract, include_content and stealth. A conversion is abandoned when its
 // page's signal aborts (deadline, caller): piscina terminates the worker running it, so nothing keeps
 // converting a page nobody waits for. Each worker has a heap limit; a page that exceeds it fails
-// alone as `too_large` and the worker is replaced.
+// alone as `too_large` and the worker is replaced. A document fetched as bytes goes to the worker as
+// bytes, and is decoded there: moved (not copied) when websift read them itself.
 
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
-import type { ConversionTask, ConvertedPage } from './convert-page.js';
+import type { WorkerResult, WorkerTask } from './conversion-worker.js';
 import { FetchFailure } from '../ports/fetcher.js';
+import { isHandedOver } from '../fetch/owned-bytes.js';
 
 export interface ConversionPoolOptions {
   /** Worker threads (default: the machine's cores, at most 4). */
@@ -21,8 +23,12 @@ export interface ConversionPoolOptions {
 export interface ConversionPool {
   /** Markdown of `doc`; rejects with the signal's reason when it aborts first, FetchFailure('too_large') on the heap limit. */
   convert(doc: ConvertibleDocument, signal: AbortSignal): Promise<string>;
-  /** Markdown and the page's metadata (or only the metadata, `want: 'metadata'`); rejects as `convert` does. */
-  convertPage(task: ConversionTask, signal: AbortSignal): Promise<ConvertedPage>;
+  /**
+   * Markdown and the page's metadata (or only the metadata, `want: 'metadata'`, then with the decoded
+   * `text` of a bytes task); rejects as `convert` does. A task's `bytes` are copied to the worker, or
+   * moved there (the caller's view left empty) when websift handed them over (fetch/owned-bytes.ts).
+   */
+  convertPage(task: WorkerTask, signal: AbortSignal): Promise<WorkerResult>;
   /** Starts the pool's first worker now, so that its start-up overlaps a fetch. */
   warm(): void;
   /** Thread ids of the workers alive now (a worker cut off mid-page is gone from it). */
@@ -61,15 +67,12 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     }));
 
-  const convertPage = async (doc: ConversionTask, signal: AbortSignal): Promise<ConvertedPage> => {
+  const convertPage = async (doc: WorkerTask, signal: AbortSignal): Promise<WorkerResult> => {
     if (closed) throw new Error('websift: the conversion pool is closed');
     signal.throwIfAborted();
-    const task: ConversionTask = { mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl };
-    if (doc.want !== undefined) task.want = doc.want;
-    if (doc.links !== undefined) task.links = doc.links;
-    if (doc.contentLanguage !== undefined) task.contentLanguage = doc.contentLanguage;
+    const { task, transferList } = workerTask(doc);
     try {
-      return (await start().run(task, { signal })) as ConvertedPage;
+      return (await start().run(task, { signal, transferList })) as WorkerResult;
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if ((error as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -96,6 +99,22 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       await pool?.destroy();
     },
   };
+}
+
+/** The task as posted: the known fields only, and a bytes document in a buffer of its own, to transfer. */
+function workerTask(doc: WorkerTask): { task: WorkerTask; transferList: ArrayBuffer[] } {
+  const extra = {
+    ...(doc.want !== undefined ? { want: doc.want } : {}),
+    ...(doc.links !== undefined ? { links: doc.links } : {}),
+    ...(doc.contentLanguage !== undefined ? { contentLanguage: doc.contentLanguage } : {}),
+  };
+  const common = { mimeType: doc.mimeType, finalUrl: doc.finalUrl, ...extra };
+  if ('text' in doc) return { task: { ...common, text: doc.text }, transferList: [] };
+  // websift's own bodies move to the worker; any other (a custom Fetcher's, which it may reuse) is
+  // copied first, as is a view on part of a buffer (cloning it would copy the whole buffer).
+  const bytes = isHandedOver(doc.bytes) ? doc.bytes : doc.bytes.slice();
+  const contentType = doc.contentType !== undefined ? { contentType: doc.contentType } : {};
+  return { task: { ...common, bytes, ...contentType }, transferList: [bytes.buffer as ArrayBuffer] };
 }
 
 /**

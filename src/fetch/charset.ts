@@ -2,6 +2,8 @@
 // <meta>/<?xml?> declaration in the first 1,024 bytes, then UTF-8 if the bytes are valid UTF-8, else
 // windows-1252. `Response.text()` would always assume UTF-8 (pitfalls).
 
+import { nextTurn } from '../turns.js';
+
 const PRESCAN_BYTES = 1024;
 
 export interface DecodedText {
@@ -81,19 +83,15 @@ const isValidUtf8 = (bytes: Uint8Array): boolean => {
   }
 };
 
-/** Decodes `bytes` given the response's Content-Type header value (may be undefined). */
-export function decodeBody(bytes: Uint8Array, contentType: string | undefined): DecodedText {
-  const decode = (charset: string, source: DecodedText['source']): DecodedText => ({
-    // TextDecoder strips a matching BOM itself; fatal:false turns bad sequences into U+FFFD.
-    text: charset === 'windows-1252' ? decodeWindows1252(bytes) : new TextDecoder(charset, { fatal: false }).decode(bytes),
-    charset,
-    source,
-  });
+type Encoding = Omit<DecodedText, 'text'>;
+
+/** The encoding the body declares (BOM, Content-Type charset, <meta>/<?xml?>), or null: sniff it. */
+function declaredEncoding(bytes: Uint8Array, contentType: string | undefined): Encoding | null {
   const bom = bomEncoding(bytes);
-  if (bom) return decode(bom, 'bom');
+  if (bom) return { charset: bom, source: 'bom' };
   const fromHeader = charsetParam(contentType);
   const headerEncoding = fromHeader ? encodingForLabel(fromHeader) : null;
-  if (headerEncoding) return decode(headerEncoding, 'header');
+  if (headerEncoding) return { charset: headerEncoding, source: 'header' };
   const essence = (contentType ?? '').split(';')[0]!.trim().toLowerCase();
   // JSON is UTF-8 by definition (RFC 8259); a <meta> inside it means nothing.
   if (essence !== 'application/json' && !essence.endsWith('+json')) {
@@ -101,7 +99,51 @@ export function decodeBody(bytes: Uint8Array, contentType: string | undefined): 
     let metaEncoding = declared ? encodingForLabel(declared) : null;
     // A document that says it is UTF-16 in ASCII bytes is not: WHATWG reads that as UTF-8.
     if (metaEncoding?.startsWith('utf-16')) metaEncoding = 'utf-8';
-    if (metaEncoding) return decode(metaEncoding, 'meta');
+    if (metaEncoding) return { charset: metaEncoding, source: 'meta' };
   }
-  return isValidUtf8(bytes) ? decode('utf-8', 'sniff') : decode('windows-1252', 'default');
+  return null;
+}
+
+// TextDecoder strips a matching BOM itself; fatal:false turns bad sequences into U+FFFD.
+const decodeAs = (bytes: Uint8Array, charset: string): string =>
+  charset === 'windows-1252' ? decodeWindows1252(bytes) : new TextDecoder(charset, { fatal: false }).decode(bytes);
+
+/** Decodes `bytes` given the response's Content-Type header value (may be undefined). */
+export function decodeBody(bytes: Uint8Array, contentType: string | undefined): DecodedText {
+  const declared = declaredEncoding(bytes, contentType);
+  if (declared) return { text: decodeAs(bytes, declared.charset), ...declared };
+  return isValidUtf8(bytes)
+    ? { text: decodeAs(bytes, 'utf-8'), charset: 'utf-8', source: 'sniff' }
+    : { text: decodeAs(bytes, 'windows-1252'), charset: 'windows-1252', source: 'default' };
+}
+
+/** Bytes decoded per turn of the event loop by decodeBodyInSlices: a few ms of work. */
+export const DECODE_SLICE_BYTES = 1024 * 1024;
+
+/**
+ * decodeBody for the host thread: the same text, decoded a slice per turn of the event loop (a
+ * 10 MiB page is ~50 ms of decoding in one piece otherwise; the slices and their join are ~5–20 ms).
+ */
+export async function decodeBodyInSlices(bytes: Uint8Array, contentType: string | undefined): Promise<DecodedText> {
+  const declared = declaredEncoding(bytes, contentType);
+  if (declared) return { text: await decodeSlices(bytes, declared.charset, false), ...declared };
+  try {
+    return { text: await decodeSlices(bytes, 'utf-8', true), charset: 'utf-8', source: 'sniff' };
+  } catch {
+    return { text: await decodeSlices(bytes, 'windows-1252', false), charset: 'windows-1252', source: 'default' };
+  }
+}
+
+async function decodeSlices(bytes: Uint8Array, charset: string, fatal: boolean): Promise<string> {
+  if (bytes.length <= DECODE_SLICE_BYTES) return fatal ? new TextDecoder(charset, { fatal }).decode(bytes) : decodeAs(bytes, charset);
+  // windows-1252 is one byte per character: its slices decode alone; other decoders carry a cut sequence over.
+  const decoder = charset === 'windows-1252' ? null : new TextDecoder(charset, { fatal });
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += DECODE_SLICE_BYTES) {
+    const slice = bytes.subarray(at, at + DECODE_SLICE_BYTES);
+    await nextTurn();
+    parts.push(decoder ? decoder.decode(slice, { stream: at + DECODE_SLICE_BYTES < bytes.length }) : decodeWindows1252(slice));
+  }
+  await nextTurn();
+  return parts.join('');
 }

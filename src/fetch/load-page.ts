@@ -1,12 +1,12 @@
-// The page loader: one URL in, decoded text (or a FetchFailure with its error_type) out. It layers the
-// per-URL rules over a Fetcher: extension gating before any request, robots.txt, manual redirects with
-// every hop re-checked, a total deadline, the HTTP status rule, content-type and byte-sniff gating, and
-// charset decoding.
+// The page loader: one URL in, the body's bytes (or a FetchFailure with its error_type) out. It layers
+// the per-URL rules over a Fetcher: extension gating before any request, robots.txt, manual redirects
+// with every hop re-checked, a total deadline, the HTTP status rule, content-type and byte-sniff gating.
+// Decoding the bytes (charset.ts) is left to whoever reads the text: the conversion worker, so a
+// 10 MiB page is not decoded on the event loop.
 
 import { STATUS_CODES } from 'node:http';
 import type { Clock } from '../types/index.js';
 import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
-import { decodeBody } from './charset.js';
 import { toFetchFailure } from './fetch-errors.js';
 import { RedirectChain, redirectTarget } from './redirects.js';
 import { createRobotsPolicy, type RobotsPolicy } from './robots.js';
@@ -26,10 +26,10 @@ export interface LoadedDocument {
   status: number;
   /** Lower-case, without parameters: 'text/html', 'application/json'… (sniffed when the server sent none). */
   mimeType: string;
-  /** The decoded body. */
-  text: string;
-  /** The encoding the body was decoded with (WHATWG name). */
-  charset: string;
+  /** The body as served (decompressed); `decodeBody(body, contentType)` gives its text. */
+  body: Uint8Array;
+  /** The Content-Type header as served (its charset decodes the body), when there was one. */
+  contentType?: string;
   /** The Content-Language header, when the server sent one (a source of the page's language). */
   contentLanguage?: string;
 }
@@ -81,15 +81,14 @@ export function createPageLoader(options: PageLoaderOptions): PageLoader {
     // A binary body is refused whatever type it was served as.
     const binary = await binaryReason(response.body);
     if (binary !== null) throw new FetchFailure('unsupported_content_type', binary, status);
-    const decoded = decodeBody(response.body, declared);
     const contentLanguage = response.headers['content-language'];
     return {
       url: requested,
       finalUrl: finalUrl.href,
       status,
       mimeType: verdict === 'sniff' ? sniffTextType(response.body) : essence,
-      text: decoded.text,
-      charset: decoded.charset,
+      body: response.body,
+      ...(declared !== undefined ? { contentType: declared } : {}),
       ...(contentLanguage ? { contentLanguage } : {}),
     };
   }

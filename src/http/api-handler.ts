@@ -10,7 +10,7 @@ import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
 import { resolveOptions, DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions } from './options.js';
 import { searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
 import { readJsonObject, refuseDeclaredOversize } from './request-body.js';
-import { clientGoneReply, errorReply, jsonReply } from './responses.js';
+import { answerReply, clientGoneReply, errorReply } from './responses.js';
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
 
@@ -99,7 +99,7 @@ async function handle(engine: Engine, request: ApiRequest, state: RequestState, 
   if (!identity) throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
 
   const answer = await route.run(engine, request, identity.organization, state, options);
-  return jsonReply(200, answer, replayHeaders(answer));
+  return answerReply(200, answer, replayHeaders(answer));
 }
 
 function findRoute(pathname: string, basePath: string): Route | undefined {

@@ -18,9 +18,10 @@ export interface ApiReply {
   headers: Record<string, string>;
   /**
    * JSON text; null for no body. Text, not bytes: node:http writes a string body together with the
-   * head in one write (a Buffer goes out with writev), and no UTF-8 copy is made up front.
+   * head in one write (a Buffer goes out with writev), and no UTF-8 copy is made up front. A big
+   * answer is UTF-8 pieces instead, made a turn of the event loop at a time (json-pieces.ts).
    */
-  body: string | null;
+  body: string | Uint8Array[] | null;
 }
 
 /** What the `onError` hook is told about the request that failed. */

@@ -27,6 +27,17 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
   const handle = createApiHandler(engine, options);
   return async (request) => {
     const reply = await handle(request);
-    return new Response(reply.body, { status: reply.status, headers: reply.headers });
+    if (!Array.isArray(reply.body)) return new Response(reply.body, { status: reply.status, headers: reply.headers });
+    // A big answer's UTF-8 pieces, streamed as they are (no joined copy).
+    const pieces = reply.body;
+    const length = pieces.reduce((n, piece) => n + piece.byteLength, 0);
+    let next = 0;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        if (next < pieces.length) controller.enqueue(pieces[next++]!);
+        else controller.close();
+      },
+    });
+    return new Response(body, { status: reply.status, headers: { ...reply.headers, 'content-length': String(length) } });
   };
 }

@@ -140,11 +140,20 @@ function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unread
     headers['connection'] = 'close';
     lingerBeforeClosing(req.socket);
   }
-  if (reply.body !== null) headers['content-length'] = String(Buffer.byteLength(reply.body, 'utf8'));
+  if (reply.body !== null) headers['content-length'] = String(byteLength(reply.body));
   res.writeHead(reply.status, headers);
+  if (Array.isArray(reply.body)) {
+    // A big answer's pieces: already UTF-8, queued on the socket without a copy.
+    if (req.method !== 'HEAD') for (const piece of reply.body) res.write(piece);
+    res.end();
+    return;
+  }
   // A string body: node:http sends it with the head in one write.
   res.end(req.method === 'HEAD' || reply.body === null ? undefined : reply.body, 'utf8');
 }
+
+const byteLength = (body: string | Uint8Array[]): number =>
+  typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.reduce((n, piece) => n + piece.byteLength, 0);
 
 /** How long a connection closed with its request body unread keeps discarding what the client still sends. */
 const LINGER_MS = 2000;

@@ -3,11 +3,22 @@
 import { RateLimitError, UnauthorizedError, WebsiftError, type ErrorBody } from '../errors.js';
 import type { ApiReply, RequestInfo } from './exchange.js';
 import { MethodNotAllowedError } from './http-errors.js';
+import { BIG_ANSWER_CHARS, jsonPieces, stringChars } from './json-pieces.js';
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): ApiReply {
   return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+}
+
+/**
+ * An engine's answer as a reply: in one piece, or, when its strings hold a megabyte or more (pages'
+ * Markdown or HTML), as UTF-8 pieces made a turn of the event loop at a time (json-pieces.ts). The
+ * same JSON text either way.
+ */
+export async function answerReply(status: number, body: unknown, headers: Record<string, string> = {}): Promise<ApiReply> {
+  if (stringChars(body) < BIG_ANSWER_CHARS) return jsonReply(status, body, headers);
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: await jsonPieces(body) };
 }
 
 /**

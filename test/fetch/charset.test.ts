@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { charsetParam, declaredCharset, decodeBody, encodingForLabel } from '../../src/fetch/charset.js';
 import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
-import { localLoader } from './helpers.js';
+import { decoded, localLoader } from './helpers.js';
 
 // "Привет" in windows-1251 and "こんにちは" in Shift_JIS, written out byte by byte.
 const PRIVET_1251 = Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]);
@@ -82,19 +82,19 @@ describe('the loader decodes like a browser', () => {
   afterAll(() => fetcher.close?.());
 
   it('windows-1251 declared by <meta>', async () => {
-    const doc = await loader.load(server.url('/cp1251-meta'));
+    const doc = decoded(await loader.load(server.url('/cp1251-meta')));
     expect(doc.charset).toBe('windows-1251');
     expect(doc.text).toContain('<title>Привет</title>');
   });
 
   it('Shift_JIS declared by the header', async () => {
-    const doc = await loader.load(server.url('/sjis-header'));
+    const doc = decoded(await loader.load(server.url('/sjis-header')));
     expect(doc.charset).toBe('shift_jis');
     expect(doc.text).toBe('こんにちは');
   });
 
   it('UTF-8 with a BOM (the BOM is not part of the text)', async () => {
-    const doc = await loader.load(server.url('/utf8-bom'));
+    const doc = decoded(await loader.load(server.url('/utf8-bom')));
     expect(doc.charset).toBe('utf-8');
     expect(doc.text).toBe('<p>Zoë 😀</p>');
   });

@@ -1,5 +1,6 @@
 // Shared setup for the fetch tests: a real page server plus a fetcher/loader allowed to reach it.
-import { createPageLoader, type PageLoaderOptions } from '../../src/fetch/load-page.js';
+import { createPageLoader, type LoadedDocument, type PageLoaderOptions } from '../../src/fetch/load-page.js';
+import { decodeBody } from '../../src/fetch/charset.js';
 import { createUndiciFetcher, type UndiciFetcherOptions } from '../../src/fetch/undici-fetcher.js';
 import { FetchFailure, type Fetcher } from '../../src/ports/fetcher.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
@@ -31,3 +32,6 @@ export async function failure(promise: Promise<unknown>): Promise<FetchFailure> 
 }
 
 export const signal = (ms = 5000): AbortSignal => AbortSignal.timeout(ms);
+
+/** A loaded document with its text and charset (the loader leaves decoding to its reader). */
+export const decoded = <T extends LoadedDocument>(doc: T) => ({ ...doc, ...decodeBody(doc.body, doc.contentType) });

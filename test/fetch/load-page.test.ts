@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusLine } from '../../src/fetch/load-page.js';
 import { invalidUrlReason } from '../../src/fetch/url-check.js';
 import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
-import { failure, localLoader, UA } from './helpers.js';
+import { decoded, failure, localLoader, UA } from './helpers.js';
 
 describe('invalid_url', () => {
   it.each([
@@ -59,17 +59,13 @@ describe('the page loader', () => {
   const { loader, fetcher } = localLoader();
   afterAll(() => fetcher.close?.());
 
-  it('returns the requested URL, final URL, status, mime type and text', async () => {
+  it('returns the requested URL, final URL, status, mime type, Content-Type and the bytes (decoded by their reader)', async () => {
     const url = `${server.url('/page')}#section`;
     const doc = await loader.load(url);
-    expect(doc).toEqual({
-      url,
-      finalUrl: server.url('/page'),
-      status: 200,
-      mimeType: 'text/html',
-      text: '<html><body><h1>Hello</h1></body></html>',
-      charset: 'utf-8',
-    });
+    const { body, ...rest } = doc;
+    expect(rest).toEqual({ url, finalUrl: server.url('/page'), status: 200, mimeType: 'text/html', contentType: 'text/html; charset=utf-8' });
+    expect(Buffer.from(body).toString('utf8')).toBe('<html><body><h1>Hello</h1></body></html>');
+    expect(decoded(doc)).toMatchObject({ text: '<html><body><h1>Hello</h1></body></html>', charset: 'utf-8' });
   });
 
   it('any 2xx is a success', async () => {
@@ -100,7 +96,7 @@ describe('the page loader', () => {
   });
 
   it('sends the configured user agent', async () => {
-    expect((await loader.load(server.url('/ua'))).text).toBe(UA);
+    expect(decoded(await loader.load(server.url('/ua'))).text).toBe(UA);
   });
 
   it('the per-URL deadline is a timeout', async () => {

@@ -3,7 +3,7 @@ import { createPageLoader } from '../../src/fetch/load-page.js';
 import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
-import { failure, localLoader, UA } from './helpers.js';
+import { decoded, failure, localLoader, UA } from './helpers.js';
 
 const redirect = (location: string, status = 302) => ({ status, headers: { location }, body: '' });
 
@@ -58,7 +58,7 @@ describe('redirects', () => {
     expect(doc.status).toBe(200);
     expect(doc.finalUrl).toBe(server.url('/final'));
     expect(doc.url).toBe(server.url('/r1'));
-    expect(doc.text).toBe('<p>done</p>');
+    expect(decoded(doc).text).toBe('<p>done</p>');
   });
 
   it('refuses a 6th redirect', async () => {

@@ -3,6 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchFailure } from '../../src/ports/fetcher.js';
+import { decodeBody } from '../../src/fetch/charset.js';
 import { createPageLoader } from '../../src/fetch/load-page.js';
 import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
 import type { LookupFunction } from '../../src/fetch/guarded-connector.js';
@@ -60,7 +61,7 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
       userAgent: 'websift/0.1',
     });
     const plain = await loader.load(`${site.origin}/js-article`);
-    expect(plain.text).not.toContain(ARTICLE_TEXT);
+    expect(decodeBody(plain.body, plain.contentType).text).not.toContain(ARTICLE_TEXT);
 
     const page = await renderer.render(`${site.origin}/js-article`, opts());
     expect(page).toMatchObject({ url: `${site.origin}/js-article`, status: 200, contentType: 'text/html' });

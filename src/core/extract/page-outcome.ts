@@ -15,8 +15,6 @@ export type PageOutcome =
       metadata: PageMetadata;
       /** The page's links, when the request asked the converter for them. */
       links?: string[];
-      /** A `raw` page's Content-Language header, for the caller's conversion. */
-      contentLanguage?: string;
     }
   | { ok: false; type: ExtractErrorType; statusCode: number; error: string };
 

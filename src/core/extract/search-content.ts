@@ -3,7 +3,7 @@
 import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types/index.js';
 import { clockDeadline } from './deadline.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { loadPage, withFinalUrl, withPageLimit, type PageSourceDeps } from './page-source.js';
+import { conversionRequest, documentHead, fetchDocument, withFinalUrl, withPageLimit, type FetchedDocument, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
 
 export interface ContentFetchDeps {
@@ -49,18 +49,21 @@ function pageContent(pages: PageSourceDeps, url: string, request: AbortSignal): 
 }
 
 async function limitedPageContent(pages: PageSourceDeps, url: string, signal: AbortSignal): Promise<PageContent> {
-  pages.warm?.(); // fetched as HTML (for the challenge check), then converted (and its metadata read) below
-  const raw = await loadPage(pages, { url, format: 'html', stealth: false, raw: true, signal });
-  if (!raw.ok) return { error: contentErrorOf(raw) };
-  const isHtml = raw.mimeType === 'text/html' || raw.mimeType === 'application/xhtml+xml';
-  if (isHtml && isBotChallenge(raw.text)) return { error: 'blocked' };
+  pages.warm?.(); // converted (and its metadata read) below, once the challenge check has passed
+  let doc: FetchedDocument;
+  try {
+    doc = await fetchDocument(pages, { url, stealth: false, signal });
+  } catch (error) {
+    return { error: contentErrorOf(failureOutcome(signal.aborted ? (signal.reason ?? error) : error)) };
+  }
+  const isHtml = doc.mimeType === 'text/html' || doc.mimeType === 'application/xhtml+xml';
+  if (isHtml && isBotChallenge(documentHead(doc))) return { error: 'blocked' };
   let content: string;
   let metadata: PageMetadata;
   try {
-    const task = { mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl };
-    const converted = await pages.convert(raw.contentLanguage === undefined ? task : { ...task, contentLanguage: raw.contentLanguage }, signal);
+    const converted = await pages.convert(conversionRequest(doc), signal);
     content = converted.markdown.trim();
-    metadata = withFinalUrl(converted, raw.finalUrl).metadata;
+    metadata = withFinalUrl(converted, doc.finalUrl).metadata;
   } catch (error) {
     return { error: contentErrorOf(failureOutcome(error)) };
   }
