@@ -27,7 +27,9 @@ export type ExtractErrorType =
   | 'timeout'
   | 'network'
   | 'too_many_redirects'
-  | 'invalid_url';
+  | 'invalid_url'
+  /** The organization already has as many pages waiting for conversion as it may (docs/operating.md); retry later. */
+  | 'overloaded';
 
 export interface ExtractResultItem {
   url: string;

@@ -3,7 +3,7 @@
 import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types/index.js';
 import { clockDeadline } from './deadline.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { loadPage, withFinalUrl, withPageLimit, type PageSourceDeps } from './page-source.js';
+import { convertWithin, loadPage, withFinalUrl, withPageLimit, type PageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
 
 export interface ContentFetchDeps {
@@ -26,11 +26,12 @@ export async function fetchContents(
   results: SearchResultItem[],
   count: number,
   signal?: AbortSignal,
+  org = '',
 ): Promise<ContentFetchResult> {
   const targets = results.slice(0, count);
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, signal);
   try {
-    const contents = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, deadline.signal));
+    const contents = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, { signal: deadline.signal, org }));
     const items = results.map((item, i) => {
       const c = contents[i];
       if (c === undefined) return item;
@@ -44,13 +45,13 @@ export async function fetchContents(
 
 type PageContent = { content: string; metadata: PageMetadata } | { error: ContentError };
 
-function pageContent(pages: PageSourceDeps, url: string, request: AbortSignal): Promise<PageContent> {
-  return withPageLimit(pages, request, (signal) => limitedPageContent(pages, url, signal));
+function pageContent(pages: PageSourceDeps, url: string, request: { signal: AbortSignal; org: string }): Promise<PageContent> {
+  return withPageLimit(pages, request, (page) => limitedPageContent(pages, url, page));
 }
 
-async function limitedPageContent(pages: PageSourceDeps, url: string, signal: AbortSignal): Promise<PageContent> {
+async function limitedPageContent(pages: PageSourceDeps, url: string, page: PageLimit): Promise<PageContent> {
   pages.warm?.(); // fetched as HTML (for the challenge check), then converted (and its metadata read) below
-  const raw = await loadPage(pages, { url, format: 'html', stealth: false, raw: true, signal });
+  const raw = await loadPage(pages, { url, format: 'html', stealth: false, raw: true, page });
   if (!raw.ok) return { error: contentErrorOf(raw) };
   const isHtml = raw.mimeType === 'text/html' || raw.mimeType === 'application/xhtml+xml';
   if (isHtml && isBotChallenge(raw.text)) return { error: 'blocked' };
@@ -58,7 +59,7 @@ async function limitedPageContent(pages: PageSourceDeps, url: string, signal: Ab
   let metadata: PageMetadata;
   try {
     const task = { mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl };
-    const converted = await pages.convert(raw.contentLanguage === undefined ? task : { ...task, contentLanguage: raw.contentLanguage }, signal);
+    const converted = await convertWithin(pages, raw.contentLanguage === undefined ? task : { ...task, contentLanguage: raw.contentLanguage }, page);
     content = converted.markdown.trim();
     metadata = withFinalUrl(converted, raw.finalUrl).metadata;
   } catch (error) {
