@@ -8,7 +8,7 @@
 // every attacker page (piscina's one FIFO) and timed out at 15 s.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEFAULT_CONVERSION_BACKLOG } from '../../src/conversion/conversion-pool.js';
+import { DEFAULT_CONVERSION_BACKLOG, defaultConversionThreads } from '../../src/conversion/conversion-pool.js';
 import type { ExtractResponse } from '../../src/types/index.js';
 import { article, extractSetup, html, ORG, OTHER, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
 
@@ -100,4 +100,18 @@ describe('fair conversion under a hostile tenant (engine defaults)', () => {
     expect(after.results[0]?.success).toBe(true);
     console.log('fair conversion attack', JSON.stringify({ answered: answers.filter((a) => !(a instanceof Error)).length, overloaded }));
   }, 120_000);
+
+  it('a page’s wait for a worker does not count against its 15 s: a lone organization’s slow pages all convert', async () => {
+    const { engine, server } = setup;
+    // More slow pages than its workers (threads − 1) convert in 15 s: before, the last ones timed out
+    // in the queue; now each page's clock stops while it waits.
+    const count = 6 * Math.max(1, defaultConversionThreads() - 1);
+    const urls = Array.from({ length: Math.min(10, count) }, (_, i) => server.url(`/table?lone=${i}`));
+    const started = performance.now();
+    const res = await engine.extract({ urls }, VICTIM);
+    const elapsedMs = performance.now() - started;
+    console.log('lone slow pages', JSON.stringify({ pages: urls.length, elapsedMs: Math.round(elapsedMs) }));
+    expect(res.results.map((r) => r.error_type ?? 'ok')).toEqual(urls.map(() => 'ok'));
+    expect(res.metadata.credits_used).toBe(urls.length);
+  }, 300_000);
 });
