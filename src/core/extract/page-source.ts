@@ -137,8 +137,9 @@ export async function loadPage(deps: PageSourceDeps, request: PageRequest): Prom
     const converted = await convertDocument(deps, task, doc.status, limit);
     return { ok: true, ...page, text: converted.markdown, ...withFinalUrl(converted, doc.finalUrl) };
   } catch (error) {
-    if (limit.request.aborted) return failureOutcome(limit.request.reason ?? error);
-    return failureOutcome(error);
+    // The request's end or the page's own limit, whichever stopped it (the page's clock may be stopped).
+    const stopped = limit.request.aborted ? limit.request : limit.signal.aborted ? limit.signal : undefined;
+    return failureOutcome(stopped ? (stopped.reason ?? error) : error);
   }
 }
 
