@@ -9,6 +9,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_CONVERSION_BACKLOG, defaultConversionThreads } from '../../src/conversion/conversion-pool.js';
+import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { ExtractResponse } from '../../src/types/index.js';
 import { article, extractSetup, html, ORG, OTHER, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
 
@@ -25,7 +26,11 @@ const bigTable = (): string => {
 
 let setup: ExtractSetup;
 beforeAll(async () => {
-  setup = await extractSetup({ '/table': html(bigTable()), '/article': html(article('Ordinary page')) });
+  // A search source whose one result is an ordinary page, for include_content.
+  const source = scriptedSource('a', (query) => ({
+    results: [{ title: 'Ordinary', url: setup.server.url(`/article?q=${encodeURIComponent(query.q)}`), snippet: 'ordinary' }],
+  }));
+  setup = await extractSetup({ '/table': html(bigTable()), '/article': html(article('Ordinary page')) }, { sources: [source] });
   await withOrgs(setup.engine, 1_000);
   await warmConversion(setup.engine, setup.server.url('/article'), VICTIM.organization);
 });
@@ -63,6 +68,10 @@ describe('fair conversion under a hostile tenant (engine defaults)', () => {
     expect(more.results[0]).toMatchObject({ success: false, error_type: 'overloaded', status_code: 200, markdown: '' });
     expect(more.results[0]?.error).toContain(`${DEFAULT_CONVERSION_BACKLOG} pages waiting for or in conversion`);
     expect(more.metadata.credits_used).toBe(0);
+    // The same through include_content: `content_error: overloaded`, not a delivery.
+    const search = await engine.search({ q: 'attacker page', include_content: true, content_results: 1 }, ATTACKER);
+    expect(search.results[0]).toMatchObject({ content_error: 'overloaded' });
+    expect(search.metadata).toMatchObject({ content_requested: 1, content_delivered: 0 });
 
     const started = performance.now();
     const victim = await engine.extract({ urls: [server.url('/article?victim')] }, VICTIM);
