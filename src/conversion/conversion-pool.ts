@@ -31,6 +31,8 @@ export interface ConversionRun {
   org?: string;
   /** Most time the page may convert, counted from when it starts on a worker (its wait is not counted). */
   budgetMs?: number;
+  /** Most time the page may wait for a worker; past it the page fails as a TimeoutError. */
+  waitMs?: number;
 }
 
 export interface ConversionPool {
@@ -100,13 +102,16 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     if (doc.links !== undefined) task.links = doc.links;
     if (doc.contentLanguage !== undefined) task.contentLanguage = doc.contentLanguage;
     let release: () => void;
+    const wait = run.waitMs === undefined ? undefined : timeLimit(run.waitMs, run.signal, `The page waited longer than ${run.waitMs} ms for a conversion worker`);
     try {
-      release = await queue.acquire(run.org ?? '', run.signal);
+      release = await queue.acquire(run.org ?? '', wait?.signal ?? run.signal);
     } catch (error) {
       if (error instanceof BacklogFullError) {
         throw new FetchFailure('overloaded', `${error.message}; retry when some have finished`, 0, { cause: error });
       }
       throw error;
+    } finally {
+      wait?.clear();
     }
     // The page's own time starts now, on a worker: its wait in the queue is not counted against it.
     const budget = run.budgetMs === undefined ? undefined : timeLimit(run.budgetMs, run.signal, `The page took longer than ${run.budgetMs} ms to convert`);

@@ -44,6 +44,15 @@ describe('conversion pool, per organization', () => {
     expect(performance.now() - started).toBeGreaterThan(1_000);
   }, 120_000);
 
+  it('fails a page that waits longer than its wait limit as a timeout, saying so', async () => {
+    pool = createConversionPool({ threads: 1 });
+    const busy = pool.convertPage(doc(slow), { signal: never(), org: 'a' });
+    const failure = await pool.convertPage(doc(small), { signal: never(), org: 'b', waitMs: 200 }).catch((e: unknown) => e);
+    expect((failure as Error).name).toBe('TimeoutError');
+    expect((failure as Error).message).toMatch(/waited longer than 200 ms for a conversion worker/);
+    await busy;
+  }, 120_000);
+
   it('cuts a page that runs past its budget as a timeout and goes on converting', async () => {
     pool = createConversionPool({ threads: 1 });
     const failure = await pool.convertPage(doc(slow), { signal: never(), org: 'a', budgetMs: 300 }).catch((e: unknown) => e);

@@ -2,7 +2,9 @@
 // Either way the caller gets a PageOutcome; conversion to the requested format happens here too.
 // A page's time limit (withPageLimit) counts its fetch and its conversion, not its wait for a worker:
 // the page's clock stops when it joins the conversion queue and the conversion gets the time left
-// from the moment it starts on a worker (the request's deadline and the caller still stop it).
+// from the moment it starts on a worker. The wait has a limit of its own (the same length), so a page
+// stuck behind its own organization's backlog fails alone as `timeout` instead of holding its request
+// to the request deadline; the request's deadline and the caller still stop it too.
 
 import type { Renderer } from '../../ports/renderer.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
@@ -44,6 +46,8 @@ export interface ConversionRun {
   org: string;
   /** Most time the conversion may take, counted from when it starts on a worker. */
   budgetMs: number;
+  /** Most time the page may wait for a worker (the page's limit again, counted apart). */
+  waitMs: number;
 }
 
 /**
@@ -101,7 +105,7 @@ export async function withPageLimit<T>(
 export function convertWithin(deps: PageSourceDeps, doc: ConversionRequest, page: PageLimit, capMs = Infinity): Promise<ConvertedDocument> {
   page.signal.throwIfAborted();
   const budgetMs = Math.min(capMs, page.stop());
-  return deps.convert(doc, { signal: page.request, org: page.org, budgetMs });
+  return deps.convert(doc, { signal: page.request, org: page.org, budgetMs, waitMs: deps.timeoutMs });
 }
 
 export interface PageRequest {
