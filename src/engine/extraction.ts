@@ -55,7 +55,8 @@ export interface ExtractionOptions {
   robots?: boolean;
   /**
    * Time for one URL: robots.txt, redirects and conversion included, its wait for a conversion worker
-   * not counted (default 15 s); past it the URL fails as `timeout`.
+   * not counted (default 15 s); past it the URL fails as `timeout`. The wait has a limit of the same
+   * length of its own.
    */
   pageTimeoutMs?: number;
   /** Worker threads converting pages to Markdown (default: the machine's cores, at most 4). */
