@@ -82,9 +82,11 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
   const start = (): Piscina =>
     (pool ??= new Piscina({
       ...workerEntry(),
-      // One worker stays warm (a worker's first page pays for loading the converter); idle workers
+      // Two workers stay warm (a worker's first page pays for loading the converter): the one an
+      // organization converts on and the spare the fair queue keeps for the next organization, so a
+      // newcomer's page, or a page after a worker was cut off, finds a started worker. Idle workers
       // are unref'd, so they never keep the host process alive. Extra workers leave after a minute idle.
-      minThreads: 1,
+      minThreads: Math.min(2, threads),
       maxThreads: threads,
       idleTimeout: 60_000,
       // Below the host's own threads: with every core converting, the event loop still gets its turn
