@@ -26,6 +26,7 @@ const ENGINE_KEYS: Record<keyof EngineOptions, Where> = {
   pageTimeoutMs: 'config',
   conversionThreads: 'config',
   conversionMemoryMb: 'config',
+  conversionBacklog: 'config',
   extractDeadlineMs: 'config',
   contentDeadlineMs: 'config',
   extractConcurrency: 'config',

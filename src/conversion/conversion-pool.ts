@@ -2,8 +2,10 @@
 // (piscina), shared by extract, include_content and stealth. A conversion is abandoned when its
 // page's signal aborts (deadline, caller): piscina terminates the worker running it, so nothing keeps
 // converting a page nobody waits for. Each worker has a heap limit; a page that exceeds it fails
-// alone as `too_large` and the worker is replaced. A document fetched as bytes goes to the worker as
-// bytes, and is decoded there: moved (not copied) when websift read them itself.
+// alone as `too_large` and the worker is replaced. Pages reach the workers through per-organization
+// queues served in turn (fair-queue.ts); a page's time on a worker is counted from when it starts there.
+// A document fetched as bytes goes to the worker as bytes, and is decoded there: moved (not copied)
+// when websift read them itself.
 
 import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
@@ -12,23 +14,43 @@ import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
 import type { WorkerResult, WorkerTask } from './conversion-worker.js';
 import { FetchFailure } from '../ports/fetcher.js';
 import { isHandedOver } from '../fetch/owned-bytes.js';
+import { timeLimit } from '../signals.js';
+import { BacklogFullError, createFairQueue } from './fair-queue.js';
 
 export interface ConversionPoolOptions {
   /** Worker threads (default: the machine's cores, at most 4). */
   threads?: number;
   /** Heap limit of each worker, in MiB (default 384). */
   memoryMb?: number;
+  /** Pages one organization may have queued or converting at once (default 50); past it a page fails as `overloaded`. */
+  backlog?: number;
+}
+
+/** One page's claim on the pool. */
+export interface ConversionRun {
+  /** Stops the page, queued or converting (the request's deadline, the caller). */
+  signal: AbortSignal;
+  /** The organization whose turn and backlog the page uses (default: one shared line). */
+  org?: string;
+  /** Most time the page may convert, counted from when it starts on a worker (its wait is not counted). */
+  budgetMs?: number;
+  /** Most time the page may wait for a worker; past it the page fails as a TimeoutError. */
+  waitMs?: number;
 }
 
 export interface ConversionPool {
-  /** Markdown of `doc`; rejects with the signal's reason when it aborts first, FetchFailure('too_large') on the heap limit. */
-  convert(doc: ConvertibleDocument, signal: AbortSignal): Promise<string>;
+  /**
+   * Markdown of `doc`; rejects with the signal's reason when it aborts first, a TimeoutError past
+   * `budgetMs`, FetchFailure('too_large') on the heap limit, FetchFailure('overloaded') when the
+   * organization's backlog is full.
+   */
+  convert(doc: ConvertibleDocument, run: ConversionRun | AbortSignal): Promise<string>;
   /**
    * Markdown and the page's metadata (or only the metadata, `want: 'metadata'`, then with the decoded
    * `text` of a bytes task); rejects as `convert` does. A task's `bytes` are copied to the worker, or
    * moved there (the caller's view left empty) when websift handed them over (fetch/owned-bytes.ts).
    */
-  convertPage(task: WorkerTask, signal: AbortSignal): Promise<WorkerResult>;
+  convertPage(task: WorkerTask, run: ConversionRun | AbortSignal): Promise<WorkerResult>;
   /** Starts the pool's first worker now, so that its start-up overlaps a fetch. */
   warm(): void;
   /** Thread ids of the workers alive now (a worker cut off mid-page is gone from it). */
@@ -36,6 +58,13 @@ export interface ConversionPool {
   /** Stops every worker; conversions in progress reject. Idempotent. */
   close(): Promise<void>;
 }
+
+/**
+ * Pages per organization queued or converting: five requests' worth at the default extract
+ * concurrency of 10. Ordinary pages convert in tens of milliseconds, so a burst drains long before
+ * this; an organization that reaches it is feeding the pool slow pages faster than its share converts.
+ */
+export const DEFAULT_CONVERSION_BACKLOG = 50;
 
 /** Room for the largest page the element cap lets through (50,000 table cells: ~130 MiB of heap). */
 export const DEFAULT_CONVERSION_MEMORY_MB = 384;
@@ -49,6 +78,10 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
   const memoryMb = options.memoryMb ?? DEFAULT_CONVERSION_MEMORY_MB;
   if (!(Number.isInteger(threads) && threads >= 1)) throw new RangeError('conversionThreads must be a positive integer');
   if (!(Number.isFinite(memoryMb) && memoryMb >= 16)) throw new RangeError('conversionMemoryMb must be at least 16');
+  const backlog = options.backlog ?? DEFAULT_CONVERSION_BACKLOG;
+  if (!(Number.isInteger(backlog) && backlog >= 1)) throw new RangeError('conversionBacklog must be a positive integer');
+  // At most `threads` pages are handed to piscina at once, so its own queue stays empty and the turn is ours.
+  const queue = createFairQueue({ slots: threads, backlog });
   let pool: Piscina | undefined;
   let closed = false;
 
@@ -56,9 +89,11 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
   const start = (): Piscina =>
     (pool ??= new Piscina({
       ...workerEntry(),
-      // One worker stays warm (a worker's first page pays for loading the converter); idle workers
+      // Two workers stay warm (a worker's first page pays for loading the converter): the one an
+      // organization converts on and the spare the fair queue keeps for the next organization, so a
+      // newcomer's page, or a page after a worker was cut off, finds a started worker. Idle workers
       // are unref'd, so they never keep the host process alive. Extra workers leave after a minute idle.
-      minThreads: 1,
+      minThreads: Math.min(2, threads),
       maxThreads: threads,
       idleTimeout: 60_000,
       // Below the host's own threads: with every core converting, the event loop still gets its turn
@@ -67,9 +102,26 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     }));
 
-  const convertPage = async (doc: WorkerTask, signal: AbortSignal): Promise<WorkerResult> => {
+  const convertPage = async (doc: WorkerTask, claim: ConversionRun | AbortSignal): Promise<WorkerResult> => {
+    const run: ConversionRun = claim instanceof AbortSignal ? { signal: claim } : claim;
     if (closed) throw new Error('websift: the conversion pool is closed');
-    signal.throwIfAborted();
+    run.signal.throwIfAborted();
+    let release: () => void;
+    const wait = run.waitMs === undefined ? undefined : timeLimit(run.waitMs, run.signal, `The page waited longer than ${run.waitMs} ms for a conversion worker`);
+    try {
+      release = await queue.acquire(run.org ?? '', wait?.signal ?? run.signal);
+    } catch (error) {
+      if (error instanceof BacklogFullError) {
+        throw new FetchFailure('overloaded', `${error.message}; retry when some have finished`, 0, { cause: error });
+      }
+      throw error;
+    } finally {
+      wait?.clear();
+    }
+    // The page's own time starts now, on a worker: its wait in the queue is not counted against it.
+    const budget = run.budgetMs === undefined ? undefined : timeLimit(run.budgetMs, run.signal, `The page took longer than ${run.budgetMs} ms to convert`);
+    const signal = budget?.signal ?? run.signal;
+    // Built (and a handed-over body moved) only now, on a worker's turn: a page aborted in the queue keeps its bytes.
     const { task, transferList } = workerTask(doc);
     try {
       return (await start().run(task, { signal, transferList })) as WorkerResult;
@@ -79,12 +131,15 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
         throw new FetchFailure('too_large', `The page needs more than ${memoryMb} MiB of memory to convert`, 0, { cause: error });
       }
       throw error;
+    } finally {
+      budget?.clear();
+      release();
     }
   };
 
   return {
-    async convert(doc, signal) {
-      return (await convertPage({ mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl }, signal)).markdown;
+    async convert(doc, run) {
+      return (await convertPage({ mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl }, run)).markdown;
     },
     convertPage,
     warm() {
@@ -96,6 +151,7 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     async close() {
       if (closed) return;
       closed = true;
+      queue.close(new Error('websift: the conversion pool is closed'));
       await pool?.destroy();
     },
   };

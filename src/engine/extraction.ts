@@ -53,12 +53,22 @@ export interface ExtractionOptions {
   userAgent?: string;
   /** Obey robots.txt (default true). */
   robots?: boolean;
-  /** Total time for one URL: robots.txt, redirects and conversion included (default 15 s); past it the URL fails as `timeout`. */
+  /**
+   * Time for one URL: robots.txt, redirects and conversion included, its wait for a conversion worker
+   * not counted (default 15 s); past it the URL fails as `timeout`. The wait has a limit of the same
+   * length of its own.
+   */
   pageTimeoutMs?: number;
   /** Worker threads converting pages to Markdown (default: the machine's cores, at most 4). */
   conversionThreads?: number;
   /** Heap limit of each conversion worker in MiB (default 384); a page that needs more fails alone as `too_large`. */
   conversionMemoryMb?: number;
+  /**
+   * Pages one organization may have waiting for or in conversion at once (default 50). Past it the
+   * page fails alone as `overloaded` (include_content: `content_error: overloaded`), uncharged. Not a
+   * positive integer: RangeError.
+   */
+  conversionBacklog?: number;
   /** Whole extract request (default 30 s); past it the request answers 504, nothing charged. */
   extractDeadlineMs?: number;
   /** include_content phase of a search (default 10 s); pages still loading get `timeout`. */
@@ -112,6 +122,7 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
   const conversion = createConversionPool({
     ...(options.conversionThreads !== undefined ? { threads: options.conversionThreads } : {}),
     ...(options.conversionMemoryMb !== undefined ? { memoryMb: options.conversionMemoryMb } : {}),
+    ...(options.conversionBacklog !== undefined ? { backlog: options.conversionBacklog } : {}),
   });
   const pages: PageSourceDeps = {
     loader,
@@ -129,8 +140,8 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
   return {
     pages,
     pageCache: pageCacheStore(options.pageCacheBytes),
-    contentFetcher: (results, count, signal) =>
-      fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal),
+    contentFetcher: (results, count, signal, org) =>
+      fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org),
     deadlineMs: options.extractDeadlineMs ?? 30_000,
     concurrency,
     stealthRemovedAt,

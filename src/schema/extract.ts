@@ -44,7 +44,7 @@ export const extractRequest = z
 
 export const extractErrorType = z.enum([
   'http', 'unsupported_content_type', 'too_large', 'robots_disallowed', 'blocked_address', 'timeout',
-  'network', 'too_many_redirects', 'invalid_url', 'empty',
+  'network', 'too_many_redirects', 'invalid_url', 'empty', 'overloaded',
 ]);
 
 export const extractResultItem = z.strictObject({

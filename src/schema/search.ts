@@ -42,7 +42,7 @@ function characterCount(text: string, max: number): number {
   return n;
 }
 
-export const contentError = z.enum(['blocked', 'robots_disallowed', 'timeout', 'http', 'unsupported_content_type', 'too_large', 'network', 'empty']);
+export const contentError = z.enum(['blocked', 'robots_disallowed', 'timeout', 'http', 'unsupported_content_type', 'too_large', 'network', 'empty', 'overloaded']);
 
 export const searchResultItem = z.strictObject({
   title: z.string(),

@@ -28,7 +28,9 @@ export type ExtractErrorType =
   | 'network'
   | 'too_many_redirects'
   | 'invalid_url'
-  | 'empty';
+  | 'empty'
+  /** The organization already has as many pages waiting for conversion as it may (docs/operating.md); retry later. */
+  | 'overloaded';
 
 export interface ExtractResultItem {
   url: string;

@@ -22,7 +22,9 @@ export type ContentError =
   | 'unsupported_content_type'
   | 'too_large'
   | 'network'
-  | 'empty';
+  | 'empty'
+  /** The organization already has as many pages waiting for conversion as it may. */
+  | 'overloaded';
 
 /** Metadata of a search answer with results (`status: 'success'`). */
 export interface SearchMetadata {

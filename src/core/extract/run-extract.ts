@@ -100,7 +100,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, call.signal);
   let outcomes: PageOutcome[];
   try {
-    const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, org, deadline.signal));
+    const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, { signal: deadline.signal, org }));
     const timedOut = new Promise<never>((_, reject) => {
       deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
     });
@@ -155,17 +155,17 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
 }
 
 /** A free repeat is served from its organization's content cache while it holds the page; otherwise fetched again. */
-async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, org: string, signal: AbortSignal): Promise<PageOutcome> {
+async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, request: { signal: AbortSignal; org: string }): Promise<PageOutcome> {
   if (t.free) {
-    const cached = await deps.pageCache.get(pageCacheKey(org, t.key));
+    const cached = await deps.pageCache.get(pageCacheKey(request.org, t.key));
     if (cached?.metadata) {
       const finalUrl = cached.metadata.final_url ?? t.url;
       return { ok: true, status: cached.status, finalUrl, mimeType: '', text: cached.text, metadata: cached.metadata, links: cached.links ?? [] };
     }
   }
   // Links are always collected: the cached page keeps them for a repeat that asks.
-  return withPageLimit(deps.pages, signal, (page) =>
-    loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, links: true, signal: page }),
+  return withPageLimit(deps.pages, request, (page) =>
+    loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, links: true, page }),
   );
 }
 

@@ -3,7 +3,7 @@
 import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types/index.js';
 import { clockDeadline } from './deadline.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { conversionRequest, documentHead, fetchDocument, withFinalUrl, withPageLimit, type FetchedDocument, type PageSourceDeps } from './page-source.js';
+import { conversionRequest, convertWithin, documentHead, fetchDocument, withFinalUrl, withPageLimit, type FetchedDocument, type PageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
 
 export interface ContentFetchDeps {
@@ -26,11 +26,12 @@ export async function fetchContents(
   results: SearchResultItem[],
   count: number,
   signal?: AbortSignal,
+  org = '',
 ): Promise<ContentFetchResult> {
   const targets = results.slice(0, count);
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, signal);
   try {
-    const contents = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, deadline.signal));
+    const contents = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, { signal: deadline.signal, org }));
     const items = results.map((item, i) => {
       const c = contents[i];
       if (c === undefined) return item;
@@ -44,24 +45,24 @@ export async function fetchContents(
 
 type PageContent = { content: string; metadata: PageMetadata } | { error: ContentError };
 
-function pageContent(pages: PageSourceDeps, url: string, request: AbortSignal): Promise<PageContent> {
-  return withPageLimit(pages, request, (signal) => limitedPageContent(pages, url, signal));
+function pageContent(pages: PageSourceDeps, url: string, request: { signal: AbortSignal; org: string }): Promise<PageContent> {
+  return withPageLimit(pages, request, (page) => limitedPageContent(pages, url, page));
 }
 
-async function limitedPageContent(pages: PageSourceDeps, url: string, signal: AbortSignal): Promise<PageContent> {
+async function limitedPageContent(pages: PageSourceDeps, url: string, page: PageLimit): Promise<PageContent> {
   pages.warm?.(); // converted (and its metadata read) below, once the challenge check has passed
   let doc: FetchedDocument;
   try {
-    doc = await fetchDocument(pages, { url, stealth: false, signal });
+    doc = await fetchDocument(pages, { url, stealth: false, signal: page.signal });
   } catch (error) {
-    return { error: contentErrorOf(failureOutcome(signal.aborted ? (signal.reason ?? error) : error)) };
+    return { error: contentErrorOf(failureOutcome(page.signal.aborted ? (page.signal.reason ?? error) : error)) };
   }
   const isHtml = doc.mimeType === 'text/html' || doc.mimeType === 'application/xhtml+xml';
   if (isHtml && isBotChallenge(documentHead(doc))) return { error: 'blocked' };
   let content: string;
   let metadata: PageMetadata;
   try {
-    const converted = await pages.convert(conversionRequest(doc), signal);
+    const converted = await convertWithin(pages, conversionRequest(doc), page);
     content = converted.markdown.trim();
     metadata = withFinalUrl(converted, doc.finalUrl).metadata;
   } catch (error) {

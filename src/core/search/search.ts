@@ -23,6 +23,8 @@ export type ContentFetcher = (
   results: SearchResultItem[],
   count: number,
   signal?: AbortSignal,
+  /** The calling organization (its share of the conversion pool). */
+  org?: string,
 ) => Promise<{ items: SearchResultItem[]; requested: number; delivered: number }>;
 
 /** What a free repeat answers with: the charged answer. */
@@ -95,7 +97,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     if (results.length > 0) {
       let counts: ContentCounts | undefined;
       if (params.includeContent) {
-        const fetched = await deps.contentFetcher(results, params.contentResults, signal);
+        const fetched = await deps.contentFetcher(results, params.contentResults, signal, org);
         signal?.throwIfAborted(); // pages cut short by the abort are not a delivery to charge for
         results = fetched.items;
         counts = { requested: fetched.requested, delivered: fetched.delivered };
