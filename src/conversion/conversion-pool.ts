@@ -66,6 +66,13 @@ export interface ConversionPool {
  */
 export const DEFAULT_CONVERSION_BACKLOG = 50;
 
+/**
+ * Workers beyond `threads` that only an organization with nothing converting may use: a newcomer's
+ * page starts at once while another organization keeps every thread busy (the CPU is oversubscribed
+ * by one niced thread for as long as that lasts).
+ */
+const SPARE_WORKERS = 1;
+
 /** Room for the largest page the element cap lets through (50,000 table cells: ~130 MiB of heap). */
 export const DEFAULT_CONVERSION_MEMORY_MB = 384;
 
@@ -80,8 +87,9 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
   if (!(Number.isFinite(memoryMb) && memoryMb >= 16)) throw new RangeError('conversionMemoryMb must be at least 16');
   const backlog = options.backlog ?? DEFAULT_CONVERSION_BACKLOG;
   if (!(Number.isInteger(backlog) && backlog >= 1)) throw new RangeError('conversionBacklog must be a positive integer');
-  // At most `threads` pages are handed to piscina at once, so its own queue stays empty and the turn is ours.
-  const queue = createFairQueue({ slots: threads, backlog });
+  // At most `threads` pages are handed to piscina at once, plus one (the spare) for an organization
+  // with nothing converting: piscina's own queue stays empty and the turn is ours.
+  const queue = createFairQueue({ slots: threads, spare: SPARE_WORKERS, backlog });
   let pool: Piscina | undefined;
   let closed = false;
 
@@ -89,12 +97,12 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
   const start = (): Piscina =>
     (pool ??= new Piscina({
       ...workerEntry(),
-      // Two workers stay warm (a worker's first page pays for loading the converter): the one an
-      // organization converts on and the spare the fair queue keeps for the next organization, so a
-      // newcomer's page, or a page after a worker was cut off, finds a started worker. Idle workers
-      // are unref'd, so they never keep the host process alive. Extra workers leave after a minute idle.
-      minThreads: Math.min(2, threads),
-      maxThreads: threads,
+      // Up to three workers stay warm (a worker's first page pays for loading the converter): the
+      // threads an organization converts on and the spare the fair queue keeps for a newcomer, so its
+      // page, or a page after a worker was cut off, finds a started worker. Idle workers are unref'd,
+      // so they never keep the host process alive. Extra workers leave after a minute idle.
+      minThreads: Math.min(3, threads + SPARE_WORKERS),
+      maxThreads: threads + SPARE_WORKERS,
       idleTimeout: 60_000,
       // Below the host's own threads: with every core converting, the event loop still gets its turn
       // (Linux applies nice per thread; where @napi-rs/nice is missing this is a no-op).

@@ -2,11 +2,10 @@
 //
 // - Round robin: an organization that just got a worker goes to the back of the line, so one
 //   organization's backlog never delays another's pages by more than one turn.
-// - A spare worker: an organization that already has a page converting may not take the last free
-//   worker (when there is more than one). An organization with nothing converting always may, so a
-//   newcomer waits for a worker only while every worker is busy, and then gets the next one — even
-//   while another organization keeps slow pages queued. A lone organization uses threads−1 workers
-//   at once (all of them with one thread).
+// - A spare worker beyond the threads: `slots` pages convert at once, all organizations together, and
+//   one more (`spare`) only for an organization with nothing converting. So a lone organization uses
+//   every thread, and a newcomer never waits behind another organization's slow pages: while every
+//   thread is busy its first page starts on the spare at once.
 // - A bounded backlog: pages queued or converting per organization; past it a page is refused at once.
 
 /** Thrown by `acquire` when the organization already has `backlog` pages queued or converting. */
@@ -20,6 +19,8 @@ export class BacklogFullError extends Error {
 export interface FairQueueOptions {
   /** Workers: pages converting at once, all organizations together. */
   slots: number;
+  /** Extra workers only an organization with nothing converting may take (default 1). */
+  spare?: number;
   /** Pages queued or converting per organization. */
   backlog: number;
 }
@@ -48,8 +49,9 @@ interface OrgLine {
   running: number;
 }
 
-export function createFairQueue({ slots, backlog }: FairQueueOptions): FairQueue {
+export function createFairQueue({ slots, spare = 1, backlog }: FairQueueOptions): FairQueue {
   if (!(Number.isInteger(slots) && slots >= 1)) throw new RangeError('slots must be a positive integer');
+  if (!(Number.isInteger(spare) && spare >= 0)) throw new RangeError('spare must be a non-negative integer');
   if (!(Number.isInteger(backlog) && backlog >= 1)) throw new RangeError('backlog must be a positive integer');
   // Every organization with pages queued or converting; Map order is the round-robin order.
   const lines = new Map<string, OrgLine>();
@@ -61,12 +63,11 @@ export function createFairQueue({ slots, backlog }: FairQueueOptions): FairQueue
   };
 
   function dispatch(): void {
-    while (running < slots) {
-      const free = slots - running;
+    for (;;) {
       let chosen: [string, OrgLine] | undefined;
       for (const entry of lines) {
         const line = entry[1];
-        if (line.waiting.length > 0 && (line.running === 0 || free > 1)) {
+        if (line.waiting.length > 0 && (running < slots || (line.running === 0 && running < slots + spare))) {
           chosen = entry;
           break;
         }

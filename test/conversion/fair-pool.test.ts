@@ -47,7 +47,7 @@ describe('conversion pool, per organization', () => {
   it('fails a page that waits longer than its wait limit as a timeout, saying so', async () => {
     pool = createConversionPool({ threads: 1 });
     const busy = pool.convertPage(doc(slow), { signal: never(), org: 'a' });
-    const failure = await pool.convertPage(doc(small), { signal: never(), org: 'b', waitMs: 200 }).catch((e: unknown) => e);
+    const failure = await pool.convertPage(doc(small), { signal: never(), org: 'a', waitMs: 200 }).catch((e: unknown) => e);
     expect((failure as Error).name).toBe('TimeoutError');
     expect((failure as Error).message).toMatch(/waited longer than 200 ms for a conversion worker/);
     await busy;
@@ -65,7 +65,7 @@ describe('conversion pool, per organization', () => {
     pool = createConversionPool({ threads: 1 });
     const busy = pool.convertPage(doc(slow), { signal: never(), org: 'a' });
     const controller = new AbortController();
-    const queued = pool.convertPage(doc(small), { signal: controller.signal, org: 'b' });
+    const queued = pool.convertPage(doc(small), { signal: controller.signal, org: 'a' });
     controller.abort(new Error('caller left'));
     await expect(queued).rejects.toThrow('caller left');
     const threads = pool.threadIds;

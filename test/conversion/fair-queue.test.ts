@@ -1,5 +1,5 @@
-// The conversion pool's scheduler: organizations served in turn, a spare worker for an organization
-// with nothing converting, a bounded backlog per organization, and a page that leaves when aborted.
+// The conversion pool's scheduler: organizations served in turn, a spare worker beyond the threads for an
+// organization with nothing converting, a bounded backlog per organization, and a page that leaves when aborted.
 
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_CONVERSION_BACKLOG, defaultConversionThreads } from '../../src/conversion/conversion-pool.js';
@@ -20,7 +20,7 @@ function take(queue: FairQueue, org: string, label: string, order: string[], sig
 
 describe('fair queue', () => {
   it('serves organizations in turn, whatever order their pages were queued in', async () => {
-    const queue = createFairQueue({ slots: 1, backlog: 50 });
+    const queue = createFairQueue({ slots: 1, spare: 0, backlog: 50 });
     const order: string[] = [];
     const first = await take(queue, 'a', 'a0', order);
     // Each page gives its worker back as soon as it has it.
@@ -32,49 +32,89 @@ describe('fair queue', () => {
     expect(order).toEqual(['a0', 'a1', 'b1', 'c1', 'a2', 'b2', 'a3']);
   });
 
-  it('keeps a spare worker for an organization with nothing converting (the default threads of a 2-core host)', async () => {
+  it('lets a lone organization use every thread, and keeps one spare worker for a newcomer (the default threads of a 2-core host)', async () => {
     const queue = createFairQueue({ slots: 2, backlog: 50 });
     const order: string[] = [];
     const attacker = [0, 1, 2, 3].map((i) => take(queue, 'attacker', `x${i}`, order));
     await flush();
-    // A lone organization converts on threads − 1 workers; the last one stays free...
-    expect(order).toEqual(['x0']);
-    expect(queue.pending('attacker')).toEqual({ queued: 3, running: 1 });
-    // ...so another organization's page starts at once, without waiting for the attacker's page.
+    // A lone organization converts on every thread...
+    expect(order).toEqual(['x0', 'x1']);
+    expect(queue.pending('attacker')).toEqual({ queued: 2, running: 2 });
+    // ...and another organization's page starts at once on the spare, without waiting for the attacker's pages.
     const victim = take(queue, 'victim', 'v0', order);
     await flush();
-    expect(order).toEqual(['x0', 'v0']);
-    // When the victim's page is done, its worker is spare again: the attacker may not take it.
+    expect(order).toEqual(['x0', 'x1', 'v0']);
+    // A second page of the victim is not a newcomer's: it waits its turn like the attacker's.
+    const victim2 = take(queue, 'victim', 'v1', order);
+    await flush();
+    expect(order).toEqual(['x0', 'x1', 'v0']);
+    // When the victim's page is done, the spare is not the attacker's: every thread is still busy.
     (await victim)();
     await flush();
-    expect(order).toEqual(['x0', 'v0']);
+    expect(order).toEqual(['x0', 'x1', 'v0', 'v1']);
+    (await victim2)();
+    await flush();
+    expect(order).toEqual(['x0', 'x1', 'v0', 'v1']);
     expect(queue.pending('victim')).toEqual({ queued: 0, running: 0 });
+    // A thread the attacker gives back is the attacker's again.
     (await attacker[0]!)();
     await flush();
-    expect(order).toEqual(['x0', 'v0', 'x1']);
+    expect(order).toEqual(['x0', 'x1', 'v0', 'v1', 'x2']);
   });
 
-  it('lets two busy organizations share every worker, each with threads − 1 at most', async () => {
+  it('serves two busy organizations in turn once their first pages hold every worker', async () => {
     const queue = createFairQueue({ slots: 4, backlog: 50 });
     const order: string[] = [];
-    for (let i = 0; i < 5; i++) take(queue, 'a', `a${i}`, order);
+    const a = Array.from({ length: 6 }, (_, i) => take(queue, 'a', `a${i}`, order));
     await flush();
-    expect(order).toEqual(['a0', 'a1', 'a2']);
-    for (let i = 0; i < 5; i++) take(queue, 'b', `b${i}`, order);
+    expect(order).toEqual(['a0', 'a1', 'a2', 'a3']);
+    const b = Array.from({ length: 3 }, (_, i) => take(queue, 'b', `b${i}`, order));
     await flush();
-    expect(order).toEqual(['a0', 'a1', 'a2', 'b0']);
-    expect(queue.pending('a')).toEqual({ queued: 2, running: 3 });
+    expect(order).toEqual(['a0', 'a1', 'a2', 'a3', 'b0']); // b0 on the spare
+    // Two of a's pages finish: the first freed thread goes to b (a was served last), the next to a.
+    (await a[0]!)();
+    await flush();
+    expect(order.slice(5)).toEqual([]); // 4 running with the spare: nothing starts until below the threads
+    // Then in turn: b was served last (b0), so a first, then b.
+    (await a[1]!)();
+    await flush();
+    expect(order.slice(5)).toEqual(['a4']);
+    (await a[2]!)();
+    await flush();
+    expect(order.slice(5)).toEqual(['a4', 'b1']);
+    expect(queue.pending('a')).toEqual({ queued: 1, running: 2 });
+    expect(queue.pending('b')).toEqual({ queued: 1, running: 2 });
+    void b;
   });
 
-  it('with one thread, serves every organization in turn on it', async () => {
+  it('with one thread, serves every organization in turn on it, and a newcomer on the spare', async () => {
     const queue = createFairQueue({ slots: 1, backlog: 50 });
     const order: string[] = [];
     const a = [0, 1].map((i) => take(queue, 'a', `a${i}`, order));
     await flush();
     expect(order).toEqual(['a0']);
+    take(queue, 'b', 'b0', order);
+    await flush();
+    expect(order).toEqual(['a0', 'b0']);
+    // With b0 converting, a has nothing converting again: its next page may start (two at most).
     (await a[0]!)();
     await flush();
-    expect(order).toEqual(['a0', 'a1']);
+    expect(order).toEqual(['a0', 'b0', 'a1']);
+    take(queue, 'c', 'c0', order);
+    await flush();
+    expect(order).toEqual(['a0', 'b0', 'a1']);
+  });
+
+  it('without a spare, a newcomer waits for the next free thread', async () => {
+    const queue = createFairQueue({ slots: 1, spare: 0, backlog: 50 });
+    const order: string[] = [];
+    const a0 = await take(queue, 'a', 'a0', order);
+    take(queue, 'b', 'b0', order);
+    await flush();
+    expect(order).toEqual(['a0']);
+    a0();
+    await flush();
+    expect(order).toEqual(['a0', 'b0']);
   });
 
   it('refuses a page past the organization’s backlog (the default) at once, and only that organization’s', async () => {
@@ -97,7 +137,7 @@ describe('fair queue', () => {
   });
 
   it('removes a page aborted while queued: it frees its place in the backlog and never takes a worker', async () => {
-    const queue = createFairQueue({ slots: 1, backlog: 2 });
+    const queue = createFairQueue({ slots: 1, spare: 0, backlog: 2 });
     const order: string[] = [];
     const first = await take(queue, 'a', 'a0', order);
     const controller = new AbortController();
@@ -113,7 +153,7 @@ describe('fair queue', () => {
   });
 
   it('rejects an already aborted signal without queuing, and a release given twice counts once', async () => {
-    const queue = createFairQueue({ slots: 1, backlog: 5 });
+    const queue = createFairQueue({ slots: 1, spare: 0, backlog: 5 });
     const controller = new AbortController();
     controller.abort(new Error('already'));
     await expect(queue.acquire('a', controller.signal)).rejects.toThrow('already');
@@ -132,7 +172,7 @@ describe('fair queue', () => {
   });
 
   it('close rejects the queued pages and every later one', async () => {
-    const queue = createFairQueue({ slots: 1, backlog: 5 });
+    const queue = createFairQueue({ slots: 1, spare: 0, backlog: 5 });
     const order: string[] = [];
     await take(queue, 'a', 'a0', order);
     const queued = take(queue, 'b', 'b0', order);
@@ -141,8 +181,9 @@ describe('fair queue', () => {
     await expect(queue.acquire('c', never())).rejects.toThrow('closed');
   });
 
-  it('rejects slots or backlogs that are not positive integers', () => {
+  it('rejects slots or backlogs that are not positive integers, and a negative spare', () => {
     expect(() => createFairQueue({ slots: 0, backlog: 5 })).toThrow(RangeError);
     expect(() => createFairQueue({ slots: 2, backlog: 1.5 })).toThrow(RangeError);
+    expect(() => createFairQueue({ slots: 2, spare: -1, backlog: 5 })).toThrow(RangeError);
   });
 });
