@@ -1,6 +1,8 @@
 // CSV (RFC 4180: quoted fields, doubled quotes, newlines inside quotes) → a GFM table whose first
 // row is the header. The delimiter is sniffed from the first line (comma, semicolon or tab).
 
+import { oneLine, padsShortRows } from '../markdown/index.js';
+
 const MAX_ROWS = 50_000;
 
 export function detectDelimiter(firstLine: string): string {
@@ -51,7 +53,7 @@ export function parseCsv(text: string, delimiter: string): string[][] {
   return rows.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
-const cell = (s: string) => s.replace(/\s*[\r\n]+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+const cell = (s: string) => oneLine(s, /[\r\n]/).replace(/\|/g, '\\|').trim();
 
 export function csvToMarkdown(text: string): string {
   const source = text.replace(/^\uFEFF/, '');
@@ -59,7 +61,13 @@ export function csvToMarkdown(text: string): string {
   const rows = parseCsv(source, detectDelimiter(firstLine));
   if (rows.length === 0) return '';
   const cols = rows.reduce((m, r) => Math.max(m, r.length), 0);
-  const line = (r: string[]) => '| ' + Array.from({ length: cols }, (_, i) => cell(r[i] ?? '')).join(' | ') + ' |';
   const [head, ...body] = rows;
+  let missing = 0;
+  let chars = 0;
+  for (const r of rows) for (const c of r) chars += c.length;
+  for (const r of body) missing += cols - r.length;
+  const pad = padsShortRows(missing, chars);
+  const width = (r: string[]) => (r === head || pad ? cols : r.length);
+  const line = (r: string[]) => '| ' + Array.from({ length: width(r) }, (_, i) => cell(r[i] ?? '')).join(' | ') + ' |';
   return [line(head!), '|' + ' --- |'.repeat(cols), ...body.map(line)].join('\n');
 }

@@ -6,6 +6,7 @@ import type { Renderer } from '../../ports/renderer.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
 import { timeLimit } from '../../signals.js';
 import type { PageMetadata } from '../../types/index.js';
+import { withinPageCap } from './output-bounds.js';
 import { failureOutcome, type PageOutcome } from './page-outcome.js';
 
 /** The fetch pipeline (src/fetch/load-page.ts): robots, type gating, size cap, redirects, decoding. */
@@ -85,10 +86,10 @@ export async function loadPage(deps: PageSourceDeps, request: PageRequest): Prom
     if (doc.contentLanguage !== undefined) task.contentLanguage = doc.contentLanguage;
     if (request.format === 'html') {
       const facts = await readMetadata(deps, { ...task, want: 'metadata' }, request.signal);
-      return { ok: true, ...page, text: doc.text, ...withFinalUrl(facts, doc.finalUrl) };
+      return { ok: true, ...page, text: withinPageCap(doc.text, deps.maxBytes, doc.status), ...withFinalUrl(facts, doc.finalUrl) };
     }
     const converted = await convertDocument(deps, task, doc.status, request.signal);
-    return { ok: true, ...page, text: converted.markdown, ...withFinalUrl(converted, doc.finalUrl) };
+    return { ok: true, ...page, text: withinPageCap(converted.markdown, deps.maxBytes, doc.status), ...withFinalUrl(converted, doc.finalUrl) };
   } catch (error) {
     if (request.signal.aborted) return failureOutcome(request.signal.reason ?? error);
     return failureOutcome(error);

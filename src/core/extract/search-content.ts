@@ -2,6 +2,7 @@
 
 import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types/index.js';
 import { clockDeadline } from './deadline.js';
+import { answerBudget, fitAnswer, withinPageCap } from './output-bounds.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
 import { loadPage, withFinalUrl, withPageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
@@ -30,7 +31,9 @@ export async function fetchContents(
   const targets = results.slice(0, count);
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, signal);
   try {
-    const contents = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, deadline.signal));
+    const loaded = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, deadline.signal));
+    const fits = fitAnswer(loaded.map((c) => ('content' in c ? c.content.length : 0)), answerBudget(deps.pages.maxBytes));
+    const contents = loaded.map((c, i): PageContent => (fits[i] ? c : { error: 'too_large' }));
     const items = results.map((item, i) => {
       const c = contents[i];
       if (c === undefined) return item;
@@ -59,7 +62,7 @@ async function limitedPageContent(pages: PageSourceDeps, url: string, signal: Ab
   try {
     const task = { mimeType: raw.mimeType, text: raw.text, finalUrl: raw.finalUrl };
     const converted = await pages.convert(raw.contentLanguage === undefined ? task : { ...task, contentLanguage: raw.contentLanguage }, signal);
-    content = converted.markdown.trim();
+    content = withinPageCap(converted.markdown.trim(), pages.maxBytes, raw.status);
     metadata = withFinalUrl(converted, raw.finalUrl).metadata;
   } catch (error) {
     return { error: contentErrorOf(failureOutcome(error)) };
