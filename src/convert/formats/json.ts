@@ -5,7 +5,7 @@ import { fence } from '../markdown/index.js';
 
 /**
  * Levels of nesting that are indented; deeper values are written compactly on their parent's line.
- * `JSON.stringify(value, null, 2)` indents every level: 24 KB of nested JSON became 32 MB (each
+ * `JSON.stringify(value, null, 2)` indents every level: 16 KB of nested JSON became 32 MB (each
  * line repeats its depth in spaces), so indentation stops here and a line never starts with more
  * than 2 × PRETTY_DEPTH spaces.
  */
