@@ -22,32 +22,42 @@ export function detectDelimiter(firstLine: string): string {
 export function parseCsv(text: string, delimiter: string): string[][] {
   const rows: string[][] = [];
   let row: string[] = [];
+  // A field is `field` and then text[from, i): runs of plain characters are sliced, not appended one
+  // by one (a 2 MB cell took 0.9 s char by char).
   let field = '';
+  let from = 0;
   let quoted = false;
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
       if (ch === '"') {
+        field += text.slice(from, i);
         if (text[i + 1] === '"') {
           field += '"';
           i++;
         } else quoted = false;
-      } else field += ch;
-    } else if (ch === '"' && field === '') quoted = true;
-    else if (ch === delimiter) {
-      row.push(field);
+        from = i + 1;
+      }
+    } else if (ch === '"' && field === '' && from === i) {
+      quoted = true;
+      from = i + 1;
+    } else if (ch === delimiter) {
+      row.push(field + text.slice(from, i));
       field = '';
+      from = i + 1;
     } else if (ch === '\n' || ch === '\r') {
+      row.push(field + text.slice(from, i));
       if (ch === '\r' && text[i + 1] === '\n') i++;
-      row.push(field);
       rows.push(row);
       if (rows.length >= MAX_ROWS) return rows;
       row = [];
       field = '';
-    } else field += ch;
+      from = i + 1;
+    }
   }
-  if (field !== '' || row.length > 0) {
-    row.push(field);
+  const last = field + text.slice(from);
+  if (last !== '' || row.length > 0) {
+    row.push(last);
     rows.push(row);
   }
   return rows.filter((r) => r.some((c) => c.trim() !== ''));
