@@ -154,5 +154,7 @@ function toMarkdown(root: Element): string {
 }
 
 function plainText(text: string): string {
-  return text.replace(/[ \t\r\f\v]+/g, ' ').replace(/\s*\n\s*/g, '\n').replace(/\n{2,}/g, '\n\n').trim();
+  // Each whitespace run holding a line break as that break (`/\s*\n\s*/g` is quadratic in long runs).
+  const lines = text.replace(/[ \t\r\f\v]+/g, ' ').replace(/\s+/g, (run) => (run.includes('\n') ? '\n' : run));
+  return lines.replace(/\n{2,}/g, '\n\n').trim();
 }

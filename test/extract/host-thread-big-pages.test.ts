@@ -53,7 +53,8 @@ describe('the host thread with ten 10 MiB pages per extract', () => {
     // The scenario ran: every page was fetched and handed to the workers; those not converted within
     // their 15 s (twenty 10 MiB pages on a 2-core machine) time out, nothing else fails.
     expect(results).toHaveLength(2 * PAGES);
-    expect(results.every((r) => r.success || r.error_type === 'timeout')).toBe(true);
+    // …or, past the answer's 32 MiB of content, are left out as `too_large`.
+    expect(results.every((r) => r.success || r.error_type === 'timeout' || r.error_type === 'too_large')).toBe(true);
     if (format === 'html') expect(results.find((r) => r.success)?.html?.length).toBeGreaterThan(9 * 1024 * 1024);
     expect(figures.ticks).toBeGreaterThan(20);
     expect(figures.busyMaxMs).toBeLessThanOrEqual(BUSY_BOUND_MS);

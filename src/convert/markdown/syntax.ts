@@ -5,8 +5,14 @@
 export function fence(code: string, lang = ''): string {
   const longest = (code.match(/`{3,}/g) ?? []).reduce((m, r) => Math.max(m, r.length), 0);
   const f = '`'.repeat(Math.max(3, longest + 1));
-  return `${f}${lang}\n${code.replace(/\s+$/, '')}\n${f}`;
+  // trimEnd, not `/\s+$/`: that regex is quadratic on a long whitespace run anywhere in the code.
+  return `${f}${lang}\n${code.trimEnd()}\n${f}`;
 }
+
+// Every whitespace run holding a line break (`breaks`) as one space: a cell's or a heading's text on
+// one line. The same as `.replace(/\s*\n+\s*/g, ' ')`, which is quadratic on a long run of spaces
+// without a break (each start rescans the run).
+export const oneLine = (s: string, breaks = /\n/): string => s.replace(/\s+/g, (run) => (breaks.test(run) ? ' ' : run));
 
 // turndown's escapes, but for `_`: turndown escapes every one ("user\_function",
 // "utm\_source"), while CommonMark reads an underscore between two letters or digits as a literal

@@ -4,9 +4,20 @@
 
 import type TurndownService from 'turndown';
 import { descendants, tagOf } from '../dom-utils.js';
+import { oneLine } from './syntax.js';
 
 const COLS_ATTR = 'data-ws-cols';
 const HEAD_ATTR = 'data-ws-head';
+const PAD_ATTR = 'data-ws-pad';
+
+/**
+ * Whether a table's short rows are padded with empty cells to its width: only while the padding
+ * (` |` per missing cell) is no longer than the table's text, plus a little. GFM reads a short row's
+ * missing cells as empty anyway; padding without limit let 2,000 one-cell rows under a
+ * 2,000-column header (8 KB of CSV) become 8 MB of Markdown. The header row is always padded (a
+ * GFM table's header and rule must be as wide as each other).
+ */
+export const padsShortRows = (missingCells: number, textChars: number): boolean => 2 * missingCells <= textChars + 1_000;
 
 function ownRows(table: Element): Element[] {
   const rows: Element[] = [];
@@ -51,11 +62,13 @@ export function prepareTables(root: ParentNode): void {
     }
     table.setAttribute(COLS_ATTR, String(maxCols));
     rows[0]?.setAttribute(HEAD_ATTR, '1');
+    const missing = rows.slice(1).reduce((n, r) => n + Math.max(0, maxCols - cellsOf(r).length), 0);
+    if (padsShortRows(missing, (table.textContent ?? '').length)) table.setAttribute(PAD_ATTR, '');
   }
 }
 
 function cellText(content: string): string {
-  return content.replace(/\s*\n+\s*/g, ' ').replace(/\|/g, '\\|').trim();
+  return oneLine(content).replace(/\|/g, '\\|').trim();
 }
 
 export function addTableRules(service: TurndownService): void {
@@ -74,8 +87,9 @@ export function addTableRules(service: TurndownService): void {
       const cols = Number(table?.getAttribute(COLS_ATTR) ?? '0');
       const have = cellsOf(row).length;
       if (have === 0) return '';
-      const padded = '|' + content + ' |'.repeat(Math.max(0, cols - have));
-      if (row.getAttribute(HEAD_ATTR) !== '1') return '\n' + padded;
+      const head = row.getAttribute(HEAD_ATTR) === '1';
+      const padded = '|' + content + ' |'.repeat(head || table?.hasAttribute(PAD_ATTR) ? Math.max(0, cols - have) : 0);
+      if (!head) return '\n' + padded;
       return '\n' + padded + '\n|' + ' --- |'.repeat(Math.max(cols, have));
     },
   });

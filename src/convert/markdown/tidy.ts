@@ -30,7 +30,7 @@ export function tidyMarkdown(md: string): string {
       continue;
     }
     // Two trailing spaces are a Markdown hard line break (<br>); other trailing blanks go.
-    const line = raw.replace(/[ \t]+$/, (m) => (m === '  ' ? m : ''));
+    const line = withoutTrailingBlanks(raw);
     // Empty bullets, numbered items and headings left by removed content.
     if (/^\s*(?:[-*+]|\d+\.|#{1,6})\s*$/.test(line) || DEBRIS.test(line)) continue;
     if (isTableStart(lines, i)) {
@@ -78,8 +78,31 @@ function tableRows(lines: readonly string[], i: number): string[] {
   return rows;
 }
 
+// End-anchored regexes (`/[ \t]+$/`, `/\s+$/`) rescan a run from each of its starts: quadratic on a
+// long run in the middle of a line. These walks are linear.
+
+/** `line.replace(/[ \t]+$/, '')`, but two trailing spaces (a hard line break) are kept. */
+function withoutTrailingBlanks(line: string): string {
+  let end = line.length;
+  while (end > 0 && (line[end - 1] === ' ' || line[end - 1] === '\t')) end--;
+  return line.length - end === 2 && line.endsWith('  ') ? line : line.slice(0, end);
+}
+
+/** `s.replace(/\]\([^)]*\)/g, ']')`: link targets dropped (the regex rescans to the end from every `](` without a `)`). */
+function withoutTargets(s: string): string {
+  let out = '';
+  let from = 0;
+  for (let open = s.indexOf('](', from); open !== -1; open = s.indexOf('](', from)) {
+    const close = s.indexOf(')', open + 2);
+    if (close === -1) break;
+    out += s.slice(from, open + 1);
+    from = close + 1;
+  }
+  return out + s.slice(from);
+}
+
 /** A line's words, lower-cased and joined, link targets aside: how a title is recognised again. */
-const wordKey = (s: string) => s.replace(/\]\([^)]*\)/g, ']').toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+const wordKey = (s: string) => withoutTargets(s).toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
 
 /** A heading or a plain line (not a list item, quote, table row, image or link line). */
 const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;

@@ -5,7 +5,7 @@ import TurndownService from 'turndown';
 import { LANG_ATTR } from './code-language.js';
 import { descendants, tagOf } from '../dom-utils.js';
 import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
-import { escapeLinkText, escapeMarkdownText, fence, markdownUrl } from './syntax.js';
+import { escapeLinkText, escapeMarkdownText, fence, markdownUrl, oneLine } from './syntax.js';
 import { addTableRules } from './tables.js';
 
 /** Elements that never carry readable main content. */
@@ -47,7 +47,7 @@ export function createTurndown(): TurndownService {
     filter: (node) => node.nodeName === 'PRE',
     replacement: (_content, node) => {
       const el = node as Element;
-      const code = preText(el).replace(/^\n+|\s+$/g, '');
+      const code = preText(el).replace(/^\n+/, '').trimEnd();
       if (code.trim() === '') return '';
       return `\n\n${fence(code, el.getAttribute(LANG_ATTR) ?? '')}\n\n`;
     },
@@ -55,7 +55,7 @@ export function createTurndown(): TurndownService {
   service.addRule('heading', {
     filter: ['h1', 'h2', 'h3', 'h4', 'h5', 'h6'],
     replacement: (content, node) => {
-      const text = content.replace(/\s*\n+\s*/g, ' ').trim();
+      const text = oneLine(content).trim();
       if (text === '') return '';
       const level = Number(node.nodeName.charAt(1));
       return `\n\n${'#'.repeat(level)} ${text}\n\n`;
@@ -89,9 +89,13 @@ export function createTurndown(): TurndownService {
   });
   // Delimiters hug the text: spaces and line breaks at the edges go outside, or "**Title<br>**"
   // leaves its closing ** at a line's start, where it closes nothing.
+  // (trimStart/trimEnd: `/^(\s*)([\s\S]*?)(\s*)$/` was quadratic on a long inner whitespace run.)
   const delimit = (mark: string) => (content: string) => {
-    const [, lead, core, trail] = /^(\s*)([\s\S]*?)(\s*)$/.exec(content)!;
-    return core ? `${lead}${mark}${core}${mark}${trail}` : lead! + trail!;
+    const rest = content.trimStart();
+    const core = rest.trimEnd();
+    const lead = content.slice(0, content.length - rest.length);
+    const trail = rest.slice(core.length);
+    return core ? `${lead}${mark}${core}${mark}${trail}` : lead + trail;
   };
   service.addRule('strong', { filter: ['strong', 'b'], replacement: delimit('**') });
   service.addRule('emphasis', { filter: ['em', 'i'], replacement: delimit('*') });
@@ -113,8 +117,21 @@ export function createTurndown(): TurndownService {
     },
   });
   addTableRules(service);
+  service.addRule('whole', {
+    filter: (node) => (node as Element).hasAttribute?.(WHOLE_ATTR) === true,
+    replacement: (content) => {
+      whole = content;
+      return '';
+    },
+  });
   return service;
 }
+
+// turndown ends with `.replace(/[\t\r\n\s]+$/, '')` over the whole Markdown, quadratic in any long
+// whitespace run (a `<pre>` of 40,000 spaces: 1.6 s; 160,000: 26 s). The page goes through one wrapper
+// whose rule keeps the Markdown before that trim (`whole`), and the same trim is done here in linear time.
+const WHOLE_ATTR = 'data-ws-whole';
+let whole = '';
 
 // An item's number among its list's items, counted once per list (counting per item was quadratic:
 // an <ol> of 100,000 items).
@@ -133,11 +150,33 @@ function itemIndex(li: Element, list: Element): number {
  * is the converter's own and is not read again, so it is converted in place.
  */
 export function turndownInPlace(service: TurndownService, root: Element): string {
+  flattenCode(root);
+  const wrapper = root.ownerDocument.createElement('div');
+  wrapper.setAttribute(WHOLE_ATTR, '');
+  while (root.firstChild) wrapper.appendChild(root.firstChild);
+  root.appendChild(wrapper);
   Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
+  whole = '';
   try {
-    return service.turndown(root as unknown as HTMLElement);
+    const rest = service.turndown(root as unknown as HTMLElement);
+    // turndown's own trims: line breaks at the start, any whitespace at the end.
+    return (whole.replace(/^[\t\r\n]+/, '') + rest).trimEnd();
   } finally {
+    whole = '';
     delete (root as { cloneNode?: unknown }).cloneNode;
+  }
+}
+
+/**
+ * Each `<pre>` holds only its text. The fenced-code rule reads nothing else, but turndown still walks
+ * the children first and matches every inline one's text against an edge-whitespace regex that is
+ * quadratic in a long run of spaces followed by another blank (`&nbsp;`), kept as written in code.
+ */
+function flattenCode(root: Element): void {
+  for (const pre of descendants(root)) {
+    // An inner <pre> is already text of its outer one.
+    if (tagOf(pre) !== 'pre' || !pre.firstElementChild || pre.parentElement?.closest('pre')) continue;
+    pre.textContent = preText(pre);
   }
 }
 

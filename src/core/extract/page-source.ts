@@ -13,6 +13,7 @@ import { handOver, isHandedOver } from '../../fetch/owned-bytes.js';
 import { timeLimit } from '../../signals.js';
 import { nextTurn } from '../../turns.js';
 import type { PageMetadata } from '../../types/index.js';
+import { withinPageCap } from './output-bounds.js';
 import { failureOutcome, type PageOutcome } from './page-outcome.js';
 
 /** A document's body: text (a rendered page), or bytes as fetched, with the Content-Type they were served with. */
@@ -146,11 +147,11 @@ export async function loadPage(deps: PageSourceDeps, request: PageRequest): Prom
       const facts = await readMetadata(deps, { ...(await keptBytes(task)), want: 'metadata' }, limit);
       const { hasText, text = await documentText(doc), ...rest } = facts;
       if (hasText === false || text.trim() === '') throw emptyPage(doc.status);
-      return { ok: true, ...page, text, ...withFinalUrl(rest, doc.finalUrl) };
+      return { ok: true, ...page, text: withinPageCap(text, deps.maxBytes, doc.status), ...withFinalUrl(rest, doc.finalUrl) };
     }
     const converted = await convertDocument(deps, task, doc.status, limit);
     if (converted.markdown.trim() === '') throw emptyPage(doc.status);
-    return { ok: true, ...page, text: converted.markdown, ...withFinalUrl(converted, doc.finalUrl) };
+    return { ok: true, ...page, text: withinPageCap(converted.markdown, deps.maxBytes, doc.status), ...withFinalUrl(converted, doc.finalUrl) };
   } catch (error) {
     // The request's end or the page's own limit, whichever stopped it (the page's clock may be stopped).
     const stopped = limit.request.aborted ? limit.request : limit.signal.aborted ? limit.signal : undefined;

@@ -12,6 +12,7 @@ import type { Flights } from '../../ports/flights.js';
 import { parseFetchableUrl } from '../../fetch/url-check.js';
 import { timingSince } from '../timing.js';
 import { clockDeadline, DeadlineError } from './deadline.js';
+import { answerBudget, answerFullMessage, fitAnswer } from './output-bounds.js';
 import type { PageOutcome } from './page-outcome.js';
 import { loadPage, withPageLimit, type PageSourceDeps } from './page-source.js';
 import type { ExtractParams } from './params.js';
@@ -112,6 +113,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     deadline.clear();
   }
 
+  outcomes = withinAnswer(deps, params, keys, list, outcomes);
   try {
     call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
@@ -152,6 +154,21 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     await hold.release(false);
     throw error;
   }
+}
+
+/**
+ * Pages past the answer's budget (output-bounds.ts) fail as `too_large`, before anything is charged.
+ * A URL asked for twice is in the answer twice, so it counts twice.
+ */
+function withinAnswer(deps: ExtractDeps, params: ExtractParams, keys: string[], list: Target[], outcomes: PageOutcome[]): PageOutcome[] {
+  const budget = answerBudget(deps.pages.maxBytes);
+  const sizes = outcomes.map((o, i) => {
+    if (!o.ok) return 0;
+    const links = params.includeLinks ? (o.links ?? []).reduce((n, l) => n + l.length, 0) : 0;
+    return (o.text.length + links) * keys.filter((k) => k === list[i]!.key).length;
+  });
+  const fits = fitAnswer(sizes, budget);
+  return outcomes.map((o, i) => (fits[i] || !o.ok ? o : { ok: false, type: 'too_large', statusCode: o.status, error: answerFullMessage(budget) }));
 }
 
 /** A free repeat is served from its organization's content cache while it holds the page; otherwise fetched again. */

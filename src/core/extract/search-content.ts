@@ -2,6 +2,7 @@
 
 import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types/index.js';
 import { clockDeadline } from './deadline.js';
+import { answerBudget, fitAnswer, withinPageCap } from './output-bounds.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
 import { conversionRequest, convertWithin, documentHead, fetchDocument, withFinalUrl, withPageLimit, type FetchedDocument, type PageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
@@ -31,7 +32,9 @@ export async function fetchContents(
   const targets = results.slice(0, count);
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, signal);
   try {
-    const contents = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, { signal: deadline.signal, org }));
+    const loaded = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, { signal: deadline.signal, org }));
+    const fits = fitAnswer(loaded.map((c) => ('content' in c ? c.content.length : 0)), answerBudget(deps.pages.maxBytes));
+    const contents = loaded.map((c, i): PageContent => (fits[i] ? c : { error: 'too_large' }));
     const items = results.map((item, i) => {
       const c = contents[i];
       if (c === undefined) return item;
@@ -63,7 +66,7 @@ async function limitedPageContent(pages: PageSourceDeps, url: string, page: Page
   let metadata: PageMetadata;
   try {
     const converted = await convertWithin(pages, conversionRequest(doc), page);
-    content = converted.markdown.trim();
+    content = withinPageCap(converted.markdown.trim(), pages.maxBytes, doc.status);
     metadata = withFinalUrl(converted, doc.finalUrl).metadata;
   } catch (error) {
     return { error: contentErrorOf(failureOutcome(error)) };
