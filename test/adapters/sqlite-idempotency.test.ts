@@ -99,7 +99,7 @@ describe('migration', () => {
   it('a version-1 file, upgraded in place, takes claims and marks them paid', async () => {
     copyFileSync(fileURLToPath(new URL('./fixtures/ledger-schema-v1.sqlite', import.meta.url)), file);
     const { db, ledger } = open();
-    expect(db.db.prepare('SELECT version FROM schema_version').pluck().get()).toBe(4);
+    expect(db.db.prepare('SELECT version FROM schema_version').pluck().get()).toBe(5);
     expect(await claim(ledger, 'k')).toEqual({ state: 'claimed' });
     await ledger.reserve({ id: 'r', organization: 'acme', amount: 2 }, NOW);
     await ledger.settle({ id: 'r', organization: 'acme', kind: 'search', charged: 2, answered: true, idempotencyKey: 'k' });

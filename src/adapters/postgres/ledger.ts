@@ -3,14 +3,18 @@
 // round trips (reserve, settle), each a short transaction of its own. Each ledger is one instance with
 // a lease (instance-lease.ts): its holds and claims are released by the others if it dies. Finished
 // reservation ids and expired claims are pruned in bounded chunks by the heartbeat, never per request.
-// Connection failures reject with LedgerUnavailableError (503, retryable; nothing was charged).
+// Connection failures reject with LedgerUnavailableError (503, retryable; nothing was charged). A
+// settlement whose reply was lost is read back before the call answers (settle_again); if even that
+// fails, it is voided once the database is back (retry-queue.ts), so the 503 stays true.
 
 import { LedgerUnavailableError } from '../../errors.js';
 import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type Ledger, type Settlement, type UsageCounts } from '../../ports/ledger.js';
 import type { OrganizationInfo } from '../../types/index.js';
 import { checkCredits } from '../sqlite/amounts.js';
+import { RetryQueue } from '../sqlite/retry-queue.js';
 import { closedError, handleFrom, type PostgresHandle, type PostgresOptions } from './database.js';
 import { InstanceLease } from './instance-lease.js';
+import { mayHaveRun } from './unavailable.js';
 
 /** A PostgreSQL ledger: one instance, named by `instance` (its row in the schema's `instances` table). */
 export interface PostgresLedger extends Ledger {
@@ -30,10 +34,11 @@ const num = (value: unknown): number => Number(value);
 export function postgresLedger(source: PostgresHandle | PostgresOptions): PostgresLedger {
   const { db, owned } = handleFrom(source);
   const { s, clock } = db;
-  // Settlements that failed for want of the database: their holds are released by a later heartbeat.
-  const stranded = new Map<string, Settlement>();
+  // Releases, voids and claim finishes that failed for want of the database: retried after each
+  // heartbeat and after any call that reached the database.
+  const later = new RetryQueue();
   const lease = new InstanceLease(db, async () => {
-    await releaseStranded();
+    await later.drain();
     await prune();
   });
   const inFlight = new Set<Promise<unknown>>();
@@ -45,7 +50,11 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     const p = op();
     inFlight.add(p);
     const done = () => inFlight.delete(p);
-    p.then(done, done);
+    p.then(() => {
+      done();
+      // The database answered: whatever waits for it need not wait for the next heartbeat.
+      if (later.size > 0 && !closing) void run(() => later.drain()).catch(() => undefined);
+    }, done);
     return p;
   }
 
@@ -59,23 +68,37 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     }
   }
 
-  async function releaseStranded(): Promise<void> {
-    for (const [id, settlement] of stranded) {
-      try {
-        await settleOnce(settlement);
-      } catch (error) {
-        if (error instanceof LedgerUnavailableError) return; // still unreachable: all wait for the next beat
-      }
-      stranded.delete(id);
-    }
-  }
+  const settleArgs = (st: Settlement) =>
+    [st.id, st.organization, st.kind === 'search', st.charged, st.answered, clock.now(), st.idempotencyKey ?? null];
+  const SETTLE_PARAMS = '$1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7';
 
   async function settleOnce(st: Settlement): Promise<number> {
-    const rows = await db.query(
-      `SELECT ${s}.settle($1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7) AS charged`,
-      [st.id, st.organization, st.kind === 'search', st.charged, st.answered, clock.now(), st.idempotencyKey ?? null],
-    );
+    const rows = await db.query(`SELECT ${s}.settle_traced(${SETTLE_PARAMS}) AS charged`, settleArgs(st));
     return num(rows[0]?.['charged']);
+  }
+
+  /**
+   * The settlement's reply was lost: what happened? Resolves the charge (made now or by the lost
+   * statement); rejects with LedgerUnavailableError when the database can't tell, or a void won.
+   */
+  async function settleAgain(st: Settlement): Promise<number> {
+    const rows = await db.query(`SELECT o_state, o_charged FROM ${s}.settle_again(${SETTLE_PARAMS})`, settleArgs(st));
+    if (rows[0]?.['o_state'] !== 'settled') throw notCharged();
+    return num(rows[0]?.['o_charged']);
+  }
+
+  /**
+   * Makes "nothing charged" true for a settlement that failed: an unkeyed one is voided (its hold
+   * released, its id finished, refunded if it did commit); a keyed one only releases its hold, since a
+   * charge that committed marked its claim paid, and a retry with the key reruns free.
+   */
+  function strand(st: Settlement): void {
+    if (st.idempotencyKey === undefined) {
+      later.add(`settle ${st.id}`, () => db.query(`SELECT ${s}.void_settlement($1, $2, $3::bigint)`, [st.id, st.organization, clock.now()]));
+    } else {
+      const release: Settlement = { id: st.id, organization: st.organization, kind: st.kind, charged: 0, answered: false };
+      later.add(`settle ${st.id}`, () => settleOnce(release));
+    }
   }
 
   const orgInfo = (row: Record<string, unknown>): OrganizationInfo => ({ id: String(row['id']), balance: num(row['balance']), used: num(row['used']) });
@@ -124,12 +147,18 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         try {
           return await settleOnce(st);
         } catch (error) {
-          // Not applied (or not known to be): release the hold later; a settlement applies once, so a
-          // release racing one that did commit changes nothing. It counts nothing: the caller answers 503.
-          if (error instanceof LedgerUnavailableError) {
-            const { idempotencyKey: _key, ...rest } = st;
-            stranded.set(st.id, { ...rest, charged: 0, answered: false });
+          if (!(error instanceof LedgerUnavailableError)) throw error;
+          if (mayHaveRun(error)) {
+            // The reply was lost, not (necessarily) the settlement: ask, once, before answering.
+            try {
+              return await settleAgain(st);
+            } catch (again) {
+              if (!(again instanceof LedgerUnavailableError)) throw again;
+              strand(st);
+              throw outcomeUnknown(st, again);
+            }
           }
+          strand(st); // not applied: release the hold later (a settlement applies once, so no race)
           throw error;
         }
       }),
@@ -148,6 +177,7 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     claim: (c, now) =>
       run(async (): Promise<ClaimOutcome> => {
         await lease.ensure();
+        await later.runNow(finishName(c.organization, c.key)); // this instance's unfinished use of the key first
         const rows = await db.query(
           `SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`,
           [c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS],
@@ -168,12 +198,21 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
       }),
     finishClaim: (organization, key, response) =>
       run(async () => {
-        await lease.ensure();
-        await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4)`, [organization, key, lease.id, response]);
+        const finish = async () => {
+          await lease.ensure();
+          await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4, $5::bigint)`, [organization, key, lease.id, response, db.maxStoredAnswerBytes]);
+        };
+        try {
+          await finish();
+        } catch (error) {
+          if (error instanceof LedgerUnavailableError) later.add(finishName(organization, key), finish);
+          throw error;
+        }
       }),
     close() {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);
+        later.stop(); // the lease's close releases this instance's holds and leaves its claims to the others
         await lease.close(); // releases what this instance still holds
         db.forget(ledger);
         if (owned) await db.close();
@@ -183,4 +222,19 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
   };
   db.adopt(ledger);
   return ledger;
+}
+
+const finishName = (organization: string, key: string) => `finish ${organization}\n${key}`;
+
+/** The settlement was refused or voided before it could charge: a plain 503. */
+const notCharged = () => new LedgerUnavailableError("The credit ledger's PostgreSQL database could not settle this request; nothing was charged. Please retry.");
+
+/** The settlement's outcome could not be read back: what the 503 can truthfully promise. */
+function outcomeUnknown(st: Settlement, cause: unknown): LedgerUnavailableError {
+  return new LedgerUnavailableError(
+    st.idempotencyKey === undefined
+      ? "The credit ledger's PostgreSQL database stopped answering while this request was being charged; nothing is charged (a charge that went through is refunded as soon as the database is reachable). Please retry."
+      : "The credit ledger's PostgreSQL database stopped answering while this request was being charged. Retry with the same idempotency key: the request is charged at most once.",
+    cause,
+  );
 }

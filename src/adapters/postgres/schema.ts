@@ -6,6 +6,7 @@
 
 import type { PostgresPoolClient, PostgresPool } from './driver.js';
 import { ledgerFunctions } from './sql-functions.js';
+import { outcomeFunctions } from './sql-outcomes.js';
 
 /** A schema name websift accepts: a plain SQL identifier, so quoting it is all the escaping it needs. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -81,6 +82,16 @@ const migrations: readonly ((s: string, name: string) => string)[] = [
       revoked_at bigint
     );
     ${ledgerFunctions(s, name)}`,
+  // 2: what each settlement charged and whether it was voided (on its finished row), so a settlement
+  // whose reply was lost can be read back or voided; the bytes of stored idempotent answers per
+  // organization, for their cap (sql-outcomes.ts).
+  (s) => `
+    ALTER TABLE ${s}.reservations ADD COLUMN charged bigint NOT NULL DEFAULT 0, ADD COLUMN voided boolean NOT NULL DEFAULT false;
+    ALTER TABLE ${s}.organizations ADD COLUMN answer_bytes bigint NOT NULL DEFAULT 0;
+    UPDATE ${s}.organizations o SET answer_bytes = c.bytes FROM (
+      SELECT organization, sum(octet_length(response))::bigint AS bytes FROM ${s}.idempotency_claims
+      WHERE response IS NOT NULL GROUP BY organization) c WHERE c.organization = o.id;
+    ${outcomeFunctions(s)}`,
 ];
 
 /** Version of the websift schema this release creates and upgrades to (the number of its migrations). */
