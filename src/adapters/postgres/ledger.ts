@@ -45,15 +45,16 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
   let closing: Promise<void> | undefined;
 
   /** Runs `op` unless closed, and tracks it so close() waits for it. */
-  function run<T>(op: () => Promise<T>): Promise<T> {
+  function run<T>(op: () => Promise<T>, retryAfter = true): Promise<T> {
     if (closing) return Promise.reject(closedError('ledger'));
     const p = op();
     inFlight.add(p);
     const done = () => inFlight.delete(p);
     p.then(() => {
       done();
-      // The database answered: whatever waits for it need not wait for the next heartbeat.
-      if (later.size > 0 && !closing) void run(() => later.drain()).catch(() => undefined);
+      // The database answered: what waits for it need not wait for the next heartbeat. Not after a
+      // drain itself, so a task that keeps failing waits for the next call or beat, never loops.
+      if (retryAfter && later.size > 0 && !closing) void run(() => later.drain(), false).catch(() => undefined);
     }, done);
     return p;
   }
