@@ -102,6 +102,11 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     }
   }
 
+  async function finish(organization: string, key: string, response: string | null): Promise<void> {
+    await lease.ensure();
+    await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4, $5::bigint)`, [organization, key, lease.id, response, db.maxStoredAnswerBytes]);
+  }
+
   const orgInfo = (row: Record<string, unknown>): OrganizationInfo => ({ id: String(row['id']), balance: num(row['balance']), used: num(row['used']) });
 
   const ledger: PostgresLedger = {
@@ -133,9 +138,13 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         checkCredits('reserve: amount', r.amount, 1);
         await lease.ensure();
         // Dated by the ledger's Clock (the trace is pruned against it), like the SQLite ledger.
-        const rows = await db.query(
-          `SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`,
-          [r.id, r.organization, r.amount, lease.id, clock.now()],
+        const rows = await lostReply(
+          db.query(`SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`, [
+            r.id, r.organization, r.amount, lease.id, clock.now(),
+          ]),
+          // The call answers 503, so a hold that did commit is released (its id finished: a late copy of
+          // the reserve then fails on it), or it would hold credits under this live instance until close.
+          () => later.add(`settle ${r.id}`, () => settleOnce({ id: r.id, organization: r.organization, kind: 'search', charged: 0, answered: false })),
         );
         const row = rows[0]!;
         if (row['o_ok'] === true) return { ok: true } as const;
@@ -179,9 +188,13 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
       run(async (): Promise<ClaimOutcome> => {
         await lease.ensure();
         await later.runNow(finishName(c.organization, c.key)); // this instance's unfinished use of the key first
-        const rows = await db.query(
-          `SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`,
-          [c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS],
+        const rows = await lostReply(
+          db.query(`SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`, [
+            c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS,
+          ]),
+          // The call answers 503: a claim that did commit is given up as a failed call's is (before this
+          // instance's next claim of the key, and in the background), or every retry would be 409 until close.
+          () => later.add(finishName(c.organization, c.key), () => finish(c.organization, c.key, null)),
         );
         const row = rows[0]!;
         switch (row['o_state']) {
@@ -199,14 +212,10 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
       }),
     finishClaim: (organization, key, response) =>
       run(async () => {
-        const finish = async () => {
-          await lease.ensure();
-          await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4, $5::bigint)`, [organization, key, lease.id, response, db.maxStoredAnswerBytes]);
-        };
         try {
-          await finish();
+          await finish(organization, key, response);
         } catch (error) {
-          if (error instanceof LedgerUnavailableError) later.add(finishName(organization, key), finish);
+          if (error instanceof LedgerUnavailableError) later.add(finishName(organization, key), () => finish(organization, key, response));
           throw error;
         }
       }),
@@ -226,6 +235,16 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
 }
 
 const finishName = (organization: string, key: string) => `finish ${organization}\n${key}`;
+
+/** Runs `undo` when `query` fails in a way that may have committed (its reply lost), then rejects as it did. */
+async function lostReply<T>(query: Promise<T>, undo: () => void): Promise<T> {
+  try {
+    return await query;
+  } catch (error) {
+    if (error instanceof LedgerUnavailableError && mayHaveRun(error)) undo();
+    throw error;
+  }
+}
 
 /** The settlement was refused or voided before it could charge: a plain 503. */
 const notCharged = () => new LedgerUnavailableError("The credit ledger's PostgreSQL database could not settle this request; nothing was charged. Please retry.");
