@@ -70,6 +70,7 @@ const GRANT = 10_000_000;
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
+const debug = process.env['WEBSIFT_SIM_DEBUG'] ? (line: string) => console.error(`[sim ${new Date().toISOString()}] ${line}`) : () => undefined;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One line per run: what the issue asks to print per seed. */
@@ -169,7 +170,9 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   // ---- The child instance ----
   let child: Child | undefined;
   const startChild = async () => {
+    const at = Date.now();
     child = await Child.start(storage, pages.origin, (call, answer) => record(call, answer, 'child'));
+    debug(`child ready after ${Date.now() - at} ms`);
   };
   await startChild();
 
@@ -179,8 +182,11 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   const strike = (kind: string, run: () => Promise<void>) => {
     faults[kind] = (faults[kind] ?? 0) + 1;
     faulting = true;
+    const at = Date.now();
+    debug(`fault ${kind}`);
     fault = run().finally(() => {
       faulting = false;
+      debug(`fault ${kind} healed after ${Date.now() - at} ms`);
     });
   };
   const startFault = () => {
@@ -263,22 +269,12 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   };
   const callsPerFault = options.callsPerFault ?? 40;
   const callsPerKill = options.callsPerKill ?? 120;
-  let faultsDue = 0;
-  let killsDue = 0;
   for (let step = 0; step < options.calls; step++) {
     while (inflight.size >= concurrency) await Promise.race(inflight);
-    // Faults and kills fall due by call count (their own PRNG stream); each strikes as soon as it can: one
-    // fault at a time, and none while the child restarts (a SQLite open waits only its busy timeout).
-    if (chaos() < 1 / callsPerFault) faultsDue++;
-    if (chaos() < 1 / callsPerKill) killsDue++;
-    if (faultsDue > 0 && !faulting && !restarting) {
-      faultsDue--;
-      startFault();
-    }
-    if (killsDue > 0 && child?.ready && !restarting) {
-      killsDue--;
-      killChild(chaosInt(150));
-    }
+    // Faults and kills fall due by call count (their own PRNG stream); one that falls due while another
+    // fault runs or the child restarts (a SQLite open waits only its busy timeout) is skipped.
+    if (chaos() < 1 / callsPerFault && !faulting && !restarting) startFault();
+    if (chaos() < 1 / callsPerKill && child?.ready && !restarting) killChild(chaosInt(150));
     const call = retryCall() ?? newCall();
     if (call.key !== undefined) keyed.get(call.key)!.inFlight = true;
     const toChild = random() < 0.3;
@@ -287,6 +283,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   }
 
   // ---- Heal, drain, go idle ----
+  debug(`schedule done: ${options.calls} calls`);
   await fault;
   await restarting;
   await Promise.all(inflight);
@@ -302,6 +299,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   }
   for (const key of retries) violations.push(`key ${key} (${JSON.stringify(keyed.get(key)!.call)}) never answered: its retries still fail after ${settleMs} ms`);
 
+  debug(`retries drained`);
   // Background retries of the ledger (settlements and claim finishes the outage missed) end within the bound.
   let state: BooksState = await books.read();
   while (Date.now() < deadline && (state.pendingHolds > 0 || state.runningClaims > 0 || state.organizations.some((o) => o.reserved > 0))) {
@@ -343,7 +341,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
  * The books equal what callers were told: per organization, the balance drop is the credits the answers
  * reported (plus at most the worst case of the unseen calls), and used moved with it. Returns Σ drops.
  */
-function checkBooks(state: BooksState, told: Map<string, number>, unseen: Map<string, number>, violations: string[]): number {
+export function checkBooks(state: BooksState, told: Map<string, number>, unseen: Map<string, number>, violations: string[]): number {
   let charged = 0;
   for (const org of state.organizations) {
     const drop = GRANT - org.balance;
