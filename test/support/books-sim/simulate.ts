@@ -189,11 +189,12 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       debug(`fault ${kind} healed after ${Date.now() - at} ms`);
     });
   };
+  let faultTurn = chaosInt(4);
   const startFault = () => {
     if (proxy) {
       const p = proxy;
       const kinds = ['reset', 'partition', 'lose-reply', 'outage'] as const;
-      const kind = kinds[chaosInt(kinds.length)]!;
+      const kind = kinds[(faultTurn++) % kinds.length]!; // in turn: a few faults already see every kind
       const ms = 100 + chaosInt(1_400);
       if (kind === 'reset') strike(kind, async () => { await p.stop(); await p.start(); });
       if (kind === 'partition') strike(kind, async () => { p.mode = 'partition'; await sleep(ms); p.mode = 'forward'; });
@@ -201,7 +202,7 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       if (kind === 'outage') strike(kind, async () => { await p.stop(); await sleep(ms); await p.start(); });
     } else {
       // Held past lockWaitMs: writes give up (503, holds released later); within it: writes wait, then pass.
-      const past = chaos() < 0.4;
+      const past = faultTurn++ % 2 === 0;
       const ms = Math.round(lockWaitMs * (past ? 1.1 + chaos() * 0.4 : 0.1 + chaos() * 0.5));
       strike(past ? 'lock-past-wait' : 'lock-within-wait', () => holdWriteLock(storage.database, ms));
     }
@@ -272,8 +273,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   for (let step = 0; step < options.calls; step++) {
     while (inflight.size >= concurrency) await Promise.race(inflight);
     // Faults and kills fall due by call count (their own PRNG stream); one that falls due while another
-    // fault runs or the child restarts (a SQLite open waits only its busy timeout) is skipped.
-    if (chaos() < 1 / callsPerFault && !faulting && !restarting) startFault();
+    // fault runs, or on SQLite while the child restarts (its open waits only its busy timeout), is skipped.
+    if (chaos() < 1 / callsPerFault && !faulting && !(restarting && !proxy)) startFault();
     if (chaos() < 1 / callsPerKill && child?.ready && !restarting) killChild(chaosInt(150));
     const call = retryCall() ?? newCall();
     if (call.key !== undefined) keyed.get(call.key)!.inFlight = true;
