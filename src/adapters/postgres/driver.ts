@@ -13,6 +13,9 @@ export interface PostgresPoolClient {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
   /** Returns the connection to its pool; an error (or true) discards it instead. */
   release(error?: Error | boolean): void;
+  /** `pg`'s: a connection cut while checked out is reported here (websift listens during its migration). */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The caller's pool (a `pg.Pool` fits). websift never ends a pool it did not make. */

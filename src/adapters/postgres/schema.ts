@@ -105,6 +105,10 @@ export const SCHEMA_VERSION = migrations.length;
 export async function migrate(pool: PostgresPool, schema: string): Promise<void> {
   const s = quoted(schema);
   const client = await pool.connect();
+  // A checked-out client has no listener of the pool's: a connection cut mid-migration fails the
+  // statement, then emits the socket's end as 'error', which unheard would kill the process.
+  const ignore = () => undefined;
+  client.on?.('error', ignore);
   let failure: Error | undefined;
   try {
     await client.query('BEGIN');
@@ -128,6 +132,8 @@ export async function migrate(pool: PostgresPool, schema: string): Promise<void>
   } finally {
     // A connection that failed mid-transaction is discarded rather than reused.
     client.release(failure);
+    // Back in the pool, the pool's listener takes over; a discarded client keeps ours (its end may follow).
+    if (!failure) client.removeListener?.('error', ignore);
   }
 }
 

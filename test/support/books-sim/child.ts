@@ -8,8 +8,17 @@ import { runCall, simEngine, type SimCall, type SimStorage } from './world.js';
 
 const { storage, origin } = JSON.parse(process.argv[2]!) as { storage: SimStorage; origin: string };
 const engine = simEngine(storage, origin);
-// Opening the books (for SQLite: a new session, which releases the holds of dead ones).
-await engine.admin.listOrganizations();
+// Opening the books (for SQLite: a new session, which releases the holds of dead ones), retried while a
+// fault the simulation injects keeps PostgreSQL away, as a process manager's restart would be.
+for (let attempt = 0; ; attempt++) {
+  try {
+    await engine.admin.listOrganizations();
+    break;
+  } catch (error) {
+    if (attempt >= 300) throw error;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
 process.stdout.write('ready\n');
 
 const running = new Set<Promise<void>>();

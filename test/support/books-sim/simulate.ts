@@ -227,7 +227,16 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
         }
       }
       await fault; // a process manager restarts it; on SQLite its open releases the dead one's holds
-      await startChild();
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await startChild();
+          break;
+        } catch (error) {
+          // An instance that dies on its own is a finding: report it, and restart it as a manager would.
+          violations.push(`the child instance crashed while starting: ${String(error).split('\n').slice(0, 4).join(' | ')}`);
+          if (attempt === 3) throw error;
+        }
+      }
     })().finally(() => {
       restarting = undefined;
     });
