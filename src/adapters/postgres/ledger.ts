@@ -178,7 +178,9 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     claim: (c, now) =>
       run(async (): Promise<ClaimOutcome> => {
         await lease.ensure();
-        await later.runNow(finishName(c.organization, c.key)); // this instance's unfinished use of the key first
+        // This instance's unfinished writes first, in order (a key's stranded settlement before its
+        // finish); if the database still refuses them, it would refuse this too.
+        if (later.size > 0 && !(await later.drain())) throw stillUnavailable();
         const rows = await db.query(
           `SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`,
           [c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS],
@@ -203,6 +205,15 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
           await lease.ensure();
           await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4, $5::bigint)`, [organization, key, lease.id, response, db.maxStoredAnswerBytes]);
         };
+        if (later.size > 0) {
+          // Queued behind what is stranded (this call's settlement, say): a late copy of a settlement
+          // can't charge once its id is finished, so the claim must not be dropped before that.
+          // Not waited for: the database was away a moment ago, and a call answering 503 should not wait
+          // another timeout for it. The round runs now in the background, and after every heartbeat.
+          later.add(finishName(organization, key), finish);
+          void run(() => later.drain(), false).catch(() => undefined);
+          throw stillUnavailable();
+        }
         try {
           await finish();
         } catch (error) {
@@ -226,6 +237,9 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
 }
 
 const finishName = (organization: string, key: string) => `finish ${organization}\n${key}`;
+
+const stillUnavailable = () =>
+  new LedgerUnavailableError("The credit ledger's PostgreSQL database is unreachable or busy; nothing was charged. Please retry.");
 
 /** The settlement was refused or voided before it could charge: a plain 503. */
 const notCharged = () => new LedgerUnavailableError("The credit ledger's PostgreSQL database could not settle this request; nothing was charged. Please retry.");
