@@ -224,7 +224,10 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     close() {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);
-        later.stop(); // the lease's close releases this instance's holds and leaves its claims to the others
+        // A last round for stranded writes (a void keeps a 503's promise). Still unreachable, they go with
+        // the instance: its lease releases holds and claims, but a refund is lost (docs/postgres.md).
+        if (later.size > 0) await later.drain();
+        later.stop();
         await lease.close(); // releases what this instance still holds
         db.forget(ledger);
         if (owned) await db.close();
