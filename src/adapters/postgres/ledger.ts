@@ -1,5 +1,5 @@
 // The Ledger on PostgreSQL, for many websift instances sharing one set of books. Every operation is
-// one statement, most of them a call of a function from sql-functions.ts: a charged request costs two
+// one statement, most of them a call of a function from sql-functions.ts or sql-outcomes.ts: a charged request costs two
 // round trips (reserve, settle), each a short transaction of its own. Each ledger is one instance with
 // a lease (instance-lease.ts): its holds and claims are released by the others if it dies. Finished
 // reservation ids and expired claims are pruned in bounded chunks by the heartbeat, never per request.
