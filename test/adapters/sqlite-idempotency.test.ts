@@ -108,6 +108,27 @@ describe('migration', () => {
   });
 });
 
+describe('stored answer bytes', () => {
+  const answerBytes = (db: SqliteDatabase) => db.db.prepare("SELECT answer_bytes FROM organizations WHERE id = 'acme'").pluck().get();
+
+  it('a version-4 file gets the bytes its claims already store; pruning an expired claim gives its bytes back', async () => {
+    let { db, ledger } = open();
+    await ledger.createOrganization('acme', 10, NOW);
+    await claim(ledger, 'k');
+    await ledger.finishClaim('acme', 'k', '{"ü":1}', NOW); // 8 bytes in UTF-8, 7 characters
+    expect(answerBytes(db)).toBe(8);
+    // Back to version 4, as a file written before the column existed.
+    db.db.exec('ALTER TABLE organizations DROP COLUMN answer_bytes; UPDATE schema_version SET version = 4');
+    await ledger.close();
+    db.close();
+    ({ db, ledger } = open());
+    expect(answerBytes(db)).toBe(8);
+    await claim(ledger, 'later', NOW + IDEMPOTENCY_TTL_MS); // prunes k
+    expect(claimRows(db)).toEqual(['later']);
+    expect(answerBytes(db)).toBe(0);
+  });
+});
+
 describe('pruning', () => {
   it('each claim forgets up to 4 of the oldest expired claims, judged by its own now', async () => {
     const { db, ledger } = open();

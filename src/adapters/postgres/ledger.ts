@@ -1,5 +1,5 @@
 // The Ledger on PostgreSQL, for many websift instances sharing one set of books. Every operation is
-// one statement, most of them a call of a function from sql-functions.ts: a charged request costs two
+// one statement, most of them a call of a function from sql-functions.ts or sql-outcomes.ts: a charged request costs two
 // round trips (reserve, settle), each a short transaction of its own. Each ledger is one instance with
 // a lease (instance-lease.ts): its holds and claims are released by the others if it dies. Finished
 // reservation ids and expired claims are pruned in bounded chunks by the heartbeat, never per request.
@@ -187,7 +187,9 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     claim: (c, now) =>
       run(async (): Promise<ClaimOutcome> => {
         await lease.ensure();
-        await later.runNow(finishName(c.organization, c.key)); // this instance's unfinished use of the key first
+        // This instance's unfinished writes first, in order (a key's stranded settlement before its
+        // finish); if the database still refuses them, it would refuse this too.
+        if (later.size > 0 && !(await later.drain())) throw stillUnavailable();
         const rows = await lostReply(
           db.query(`SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`, [
             c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS,
@@ -212,6 +214,15 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
       }),
     finishClaim: (organization, key, response) =>
       run(async () => {
+        if (later.size > 0) {
+          // Queued behind what is stranded (this call's settlement, say): a late copy of a settlement
+          // can't charge once its id is finished, so the claim must not be dropped before that.
+          // Not waited for: the database was away a moment ago, and a call answering 503 should not wait
+          // another timeout for it. The round runs now in the background, and after every heartbeat.
+          later.add(finishName(organization, key), () => finish(organization, key, response));
+          void run(() => later.drain(), false).catch(() => undefined);
+          throw stillUnavailable();
+        }
         try {
           await finish(organization, key, response);
         } catch (error) {
@@ -222,7 +233,10 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     close() {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);
-        later.stop(); // the lease's close releases this instance's holds and leaves its claims to the others
+        // A last round for stranded writes (a void keeps a 503's promise). Still unreachable, they go with
+        // the instance: its lease releases holds and claims, but a refund is lost (docs/postgres.md).
+        if (later.size > 0) await later.drain();
+        later.stop();
         await lease.close(); // releases what this instance still holds
         db.forget(ledger);
         if (owned) await db.close();
@@ -245,6 +259,9 @@ async function lostReply<T>(query: Promise<T>, undo: () => void): Promise<T> {
     throw error;
   }
 }
+
+const stillUnavailable = () =>
+  new LedgerUnavailableError("The credit ledger's PostgreSQL database is unreachable or busy; nothing was charged. Please retry.");
 
 /** The settlement was refused or voided before it could charge: a plain 503. */
 const notCharged = () => new LedgerUnavailableError("The credit ledger's PostgreSQL database could not settle this request; nothing was charged. Please retry.");

@@ -100,9 +100,10 @@ export const SCHEMA_VERSION = migrations.length;
 /**
  * Creates or upgrades the schema in one transaction. Concurrent openers (instances starting together)
  * queue on a transaction-level advisory lock keyed by the schema name, so exactly one runs each
- * migration; the others then find it done. Refuses a schema written by a newer websift.
+ * migration; the others then find it done. Refuses a schema written by a newer websift. `target`: the
+ * version to stop at (tests build an old schema with it; default: this release's).
  */
-export async function migrate(pool: PostgresPool, schema: string): Promise<void> {
+export async function migrate(pool: PostgresPool, schema: string, target = SCHEMA_VERSION): Promise<void> {
   const s = quoted(schema);
   const client = await pool.connect();
   // A checked-out client has no listener of the pool's: a connection cut mid-migration fails the
@@ -121,9 +122,9 @@ export async function migrate(pool: PostgresPool, schema: string): Promise<void>
         `websift/postgres: schema "${schema}" is at version ${current}, newer than this websift understands (${SCHEMA_VERSION}); upgrade websift`,
       );
     }
-    for (let v = current; v < SCHEMA_VERSION; v++) await client.query(migrations[v]!(s, schema));
-    if (current === 0) await client.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [SCHEMA_VERSION]);
-    else if (current < SCHEMA_VERSION) await client.query(`UPDATE ${s}.schema_version SET version = $1`, [SCHEMA_VERSION]);
+    for (let v = current; v < target; v++) await client.query(migrations[v]!(s, schema));
+    if (current === 0) await client.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [target]);
+    else if (current < target) await client.query(`UPDATE ${s}.schema_version SET version = $1`, [target]);
     await client.query('COMMIT');
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));

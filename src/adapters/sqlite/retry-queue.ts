@@ -18,7 +18,7 @@ export class RetryQueue {
   readonly #stop = new AbortController();
   readonly #clock: Clock | undefined;
   #looping = false;
-  #draining: Promise<void> | undefined;
+  #draining: Promise<boolean> | undefined;
 
   /** With a clock, retries by itself every RETRY_MS; without, only when drain() is called. */
   constructor(clock?: Clock) {
@@ -41,12 +41,16 @@ export class RetryQueue {
     if (task) await this.#attempt(name, task);
   }
 
-  /** One round over every task, in order, stopping at the first the database is still unavailable for. */
-  drain(): Promise<void> {
+  /**
+   * One round over every task, in order, stopping at the first the database is still unavailable for.
+   * Resolves true when nothing that was queued is left.
+   */
+  drain(): Promise<boolean> {
     this.#draining ??= (async () => {
       for (const [name, task] of this.#pending) {
-        if (!(await this.#attempt(name, task))) return;
+        if (!(await this.#attempt(name, task))) return false;
       }
+      return true;
     })().finally(() => {
       this.#draining = undefined;
     });
