@@ -27,7 +27,7 @@ export {
 export type { ErrorBody, FieldProblem, ErrorTiming, RateLimitInfo } from './errors.js';
 export type * from './types/index.js';
 export type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts, RequestKind, IdempotencyClaim, ClaimOutcome } from './ports/ledger.js';
-export { IDEMPOTENCY_TTL_MS } from './ports/ledger.js';
+export { DEFAULT_MAX_STORED_ANSWER_BYTES, IDEMPOTENCY_TTL_MS, UNSTORED_ANSWER } from './ports/ledger.js';
 export { isIdempotentReplay } from './core/books/index.js';
 export { isNoResults } from './core/search/index.js';
 export type { CacheStore } from './ports/cache.js';

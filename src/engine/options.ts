@@ -21,7 +21,7 @@ import type { ExtractionOptions } from './extraction.js';
 import type { PostgresOptions } from '../adapters/postgres/database.js';
 
 /** The PostgreSQL options createEngine passes on (it supplies the connection string and the clock). */
-export type PostgresSettings = Pick<PostgresOptions, 'schema' | 'leaseMs' | 'poolConfig' | 'finishedRetentionMs'>;
+export type PostgresSettings = Pick<PostgresOptions, 'schema' | 'leaseMs' | 'poolConfig' | 'finishedRetentionMs' | 'maxStoredAnswerBytes'>;
 
 /**
  * Options of `createEngine`; all optional. Bad values throw a TypeError or RangeError naming the option

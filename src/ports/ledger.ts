@@ -50,7 +50,10 @@ export type ClaimOutcome =
   | { state: 'claimed' }
   /** The call finished before: answer with this (the first answer, as JSON), charge and count nothing. */
   | { state: 'replay'; response: string }
-  /** The call was charged but its answer never stored (the instance died): run it again free and report `charged`. */
+  /**
+   * The call was charged but its answer never stored (the instance died), or it was answered without
+   * storing the answer (a free answer, or one past the organization's cap): run it again free and report `charged`.
+   */
   | { state: 'paid'; charged: number }
   /** The key was used with other parameters (a different fingerprint) within its lifetime. */
   | { state: 'mismatch' }
@@ -59,6 +62,19 @@ export type ClaimOutcome =
 
 /** How long a key is remembered: a retry with it within this time is answered from the first use. */
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60_000;
+
+/**
+ * What finishClaim stores for an answer not worth keeping (a free one: a rerun costs nothing): later
+ * claims get `paid` and rerun the call free instead of replaying bytes. Never valid JSON, so never an answer.
+ */
+export const UNSTORED_ANSWER = '';
+
+/**
+ * Default cap of the bytes of stored answers per organization (the last 24 h of keyed calls): past it, a
+ * keyed answer is finished as UNSTORED_ANSWER (a retry reruns it free), so one organization cannot grow
+ * the ledger without bound. Adapters take it as an option (`maxStoredAnswerBytes`).
+ */
+export const DEFAULT_MAX_STORED_ANSWER_BYTES = 64 * 1024 * 1024;
 
 export interface UsageCounts {
   balance: number;
@@ -77,7 +93,13 @@ export interface Ledger {
   listOrganizations(): Promise<OrganizationInfo[]>;
   /** Holds `amount` if balance minus pending reservations covers it; nothing else changes. */
   reserve(reservation: Reservation, now: number): Promise<ReserveOutcome>;
-  /** Charges, releases the rest of the reservation and counts the request, in one transaction. Resolves to the amount charged. */
+  /**
+   * Charges, releases the rest of the reservation and counts the request, in one transaction. Resolves to
+   * the amount charged. Rejects only when nothing stays charged: a networked ledger that lost the reply
+   * reads the outcome back first, and one that cannot learn it voids the settlement once the database is
+   * back (an unkeyed one is refunded if it did commit; a keyed one leaves its claim `paid`, so a retry
+   * with the key reruns free). Its hold is then released in the background.
+   */
   settle(settlement: Settlement): Promise<number>;
   usage(organization: string): Promise<UsageCounts | null>;
   /**
@@ -88,8 +110,12 @@ export interface Ledger {
    */
   claim(claim: IdempotencyClaim, now: number): Promise<ClaimOutcome>;
   /**
-   * Ends this instance's claim: with the answer delivered (JSON), later claims replay it; with null
-   * (the call failed), an unpaid claim is dropped so a retry runs afresh, and a paid one stays `paid`.
+   * Ends this instance's claim: with the answer delivered (JSON), later claims replay it (past the
+   * organization's cap of stored bytes, or with UNSTORED_ANSWER, they get `paid`: a free rerun); with
+   * null (the call failed), an unpaid claim is dropped so a retry runs afresh, and a paid one stays
+   * `paid`. One that fails for want of the database is retried by the ledger in the background (and
+   * before this instance's next claim of the key) until it goes through or the ledger closes, so the
+   * claim never keeps a live owner that will not finish it.
    */
   finishClaim(organization: string, key: string, response: string | null, now: number): Promise<void>;
   close(): Promise<void>;

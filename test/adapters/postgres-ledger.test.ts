@@ -10,6 +10,7 @@ import { createEngine } from '../../src/engine/create-engine.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { IDEMPOTENCY_TTL_MS } from '../../src/ports/ledger.js';
+import { migrate } from '../../src/adapters/postgres/schema.js';
 import {
   openPostgres,
   postgresKeyStore,
@@ -73,6 +74,24 @@ describe.skipIf(!available)('PostgreSQL ledger', () => {
     // And all of them work at once, each as a ledger.
     const ledgers = handles.map((h) => postgresLedger(h));
     expect(await Promise.all(ledgers.map((l, i) => l.createOrganization(`org${i}`, i, NOW)))).toEqual([true, true, true, true]);
+  });
+
+  it('a version-1 schema upgrades in place: stored answer bytes counted, a charge before the upgrade still applies once, the new settle records its charge', async () => {
+    await migrate(adminPool(), schema, 1);
+    // Written by version 1's functions.
+    await adminPool().query(`INSERT INTO "${schema}".organizations (id, balance, created_at) VALUES ('acme', 10, 0)`);
+    await adminPool().query(`SELECT "${schema}".settle('old', 'acme', true, 2, true, 0, NULL)`);
+    await adminPool().query(`INSERT INTO "${schema}".idempotency_claims (organization, key, fingerprint, charged, response, created_at) VALUES ('acme', 'k', 'f', 1, '{"ü":1}', $1)`, [NOW]);
+    const ledger = later(postgresLedger({ connectionString: POSTGRES_URL, schema }));
+    expect(await ledger.usage('acme')).toMatchObject({ balance: 8, used: 2 });
+    expect(await count('SELECT version AS n FROM $S.schema_version')).toBe(POSTGRES_SCHEMA_VERSION);
+    expect(await count("SELECT answer_bytes AS n FROM $S.organizations WHERE id = 'acme'")).toBe(8);
+    expect(await ledger.claim({ organization: 'acme', key: 'k', fingerprint: 'f' }, NOW + 1)).toEqual({ state: 'replay', response: '{"ü":1}' });
+    expect(await ledger.settle({ id: 'old', organization: 'acme', kind: 'search', charged: 2, answered: true })).toBe(0);
+    const id = randomUUID();
+    await ledger.reserve({ id, organization: 'acme', amount: 3 }, NOW);
+    expect(await ledger.settle({ id, organization: 'acme', kind: 'search', charged: 3, answered: true })).toBe(3);
+    expect(await count(`SELECT charged AS n FROM $S.reservations WHERE id = '${id}'`)).toBe(3);
   });
 
   it('a schema written by a newer websift is refused with a clear error, and left as it is', async () => {

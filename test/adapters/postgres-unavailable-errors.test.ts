@@ -4,7 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { LedgerUnavailableError } from '../../src/errors.js';
-import { asUnavailable, isUnavailable } from '../../src/adapters/postgres/unavailable.js';
+import { asUnavailable, isUnavailable, mayHaveRun } from '../../src/adapters/postgres/unavailable.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -23,6 +23,7 @@ describe('PostgreSQL errors that mean "unavailable, retry"', () => {
     ['statement timeout', withCode('57014')],
     ['connection terminated (pg, no code)', new Error('Connection terminated unexpectedly')],
     ['pool timeout (pg, no code)', new Error('timeout exceeded when trying to connect')],
+    ['reply timeout (pg query_timeout, no code)', new Error('Query read timeout')],
     ['refused on every address', new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')], '')],
     ['wrapped', new Error('outer', { cause: withCode('ECONNRESET') })],
   ])('%s', (_, error) => {
@@ -45,3 +46,21 @@ describe('PostgreSQL errors that mean "unavailable, retry"', () => {
     expect(asUnavailable(error)).toBe(error);
   });
 });
+
+describe('after which failures a settlement may have committed (its reply lost): the ledger reads it back', () => {
+  it.each([
+    ['connection cut after sending', new Error('Connection terminated unexpectedly'), true],
+    ['reply timeout', new Error('Query read timeout'), true],
+    ['connection reset', withCode('ECONNRESET'), true],
+    ['as the ledger wraps it', asUnavailable(new Error('Connection terminated unexpectedly')), true],
+    ['the server answered an error (rolled back)', withCode('57014'), false],
+    ['deadlock (rolled back)', asUnavailable(withCode('40P01')), false],
+    ['refused: never connected', asUnavailable(withCode('ECONNREFUSED')), false],
+    ['no connection in time', asUnavailable(new Error('timeout exceeded when trying to connect')), false],
+    ['connect timed out', new Error('Connection terminated due to connection timeout'), false],
+    ['refused on every address', new AggregateError([withCode('ECONNREFUSED'), withCode('ENETUNREACH')], ''), false],
+  ])('%s', (_, error, expected) => {
+    expect(mayHaveRun(error)).toBe(expected);
+  });
+});
+

@@ -99,12 +99,33 @@ describe('migration', () => {
   it('a version-1 file, upgraded in place, takes claims and marks them paid', async () => {
     copyFileSync(fileURLToPath(new URL('./fixtures/ledger-schema-v1.sqlite', import.meta.url)), file);
     const { db, ledger } = open();
-    expect(db.db.prepare('SELECT version FROM schema_version').pluck().get()).toBe(4);
+    expect(db.db.prepare('SELECT version FROM schema_version').pluck().get()).toBe(5);
     expect(await claim(ledger, 'k')).toEqual({ state: 'claimed' });
     await ledger.reserve({ id: 'r', organization: 'acme', amount: 2 }, NOW);
     await ledger.settle({ id: 'r', organization: 'acme', kind: 'search', charged: 2, answered: true, idempotencyKey: 'k' });
     await ledger.finishClaim('acme', 'k', null, NOW);
     expect(await claim(ledger, 'k')).toEqual({ state: 'paid', charged: 2 });
+  });
+});
+
+describe('stored answer bytes', () => {
+  const answerBytes = (db: SqliteDatabase) => db.db.prepare("SELECT answer_bytes FROM organizations WHERE id = 'acme'").pluck().get();
+
+  it('a version-4 file gets the bytes its claims already store; pruning an expired claim gives its bytes back', async () => {
+    let { db, ledger } = open();
+    await ledger.createOrganization('acme', 10, NOW);
+    await claim(ledger, 'k');
+    await ledger.finishClaim('acme', 'k', '{"ü":1}', NOW); // 8 bytes in UTF-8, 7 characters
+    expect(answerBytes(db)).toBe(8);
+    // Back to version 4, as a file written before the column existed.
+    db.db.exec('ALTER TABLE organizations DROP COLUMN answer_bytes; UPDATE schema_version SET version = 4');
+    await ledger.close();
+    db.close();
+    ({ db, ledger } = open());
+    expect(answerBytes(db)).toBe(8);
+    await claim(ledger, 'later', NOW + IDEMPOTENCY_TTL_MS); // prunes k
+    expect(claimRows(db)).toEqual(['later']);
+    expect(answerBytes(db)).toBe(0);
   });
 });
 

@@ -55,8 +55,8 @@ describe('migration from schema version 1', () => {
   it('upgrades the file in place and keeps balances, counters and keys', async () => {
     copyFileSync(V1_FIXTURE, file);
     const { db, ledger } = open();
-    expect(SCHEMA_VERSION).toBe(4);
-    expect(db.db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 4 }]);
+    expect(SCHEMA_VERSION).toBe(5);
+    expect(db.db.prepare('SELECT version FROM schema_version').all()).toEqual([{ version: 5 }]);
     expect(await ledger.usage('acme')).toEqual({ balance: 93, used: 7, requests: { search: 2, extract: 1 }, free: 1 });
     // The orphaned hold was carried over and released by the open: all 93 can be reserved.
     expect(db.db.prepare('SELECT id FROM reservations').pluck().all()).toEqual([]);

@@ -11,6 +11,7 @@ import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { repeatWindowStore } from '../../src/adapters/partitioned-lru-store.js';
 import { createEngine, isIdempotentReplay, type EngineOptions } from '../../src/index.js';
 import { IDEMPOTENCY_TTL_MS, type Ledger } from '../../src/ports/ledger.js';
+import { REPEAT_WINDOW_MS } from '../../src/core/books/billing.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
 import { scriptedSource, type ScriptedSource } from '../../src/testing/scripted-source.js';
@@ -57,11 +58,17 @@ describe('a retry with the same key and parameters', () => {
     expect(await usage()).toMatchObject({ balance: 9, total: 1 });
   });
 
-  it('replays an answer that was free (a free repeat) as it was, counted once', async () => {
+  it('does not store an answer that was free (a free repeat): a retry reruns it free, counted once, also past the repeat window', async () => {
     await t.run(t.engine.search({ q: 'news' }, acme)); // charged, opens the repeat window
     const free = (await t.run(t.engine.search({ q: 'news' }, withKey('k1')))) as SearchResponse;
     expect(free.metadata).toMatchObject({ credits_used: 0, from_cache: true });
-    expect(await t.run(t.engine.search({ q: 'news' }, withKey('k1')))).toEqual(free);
+    const again = (await t.run(t.engine.search({ q: 'news' }, withKey('k1')))) as SearchResponse;
+    expect(isIdempotentReplay(again)).toBe(false);
+    expect(again.metadata.credits_used).toBe(0);
+    expect(again.results).toEqual(free.results);
+    await t.clock.advance(REPEAT_WINDOW_MS + 1); // no longer a free repeat: the key's rerun is still free
+    const late = (await t.run(t.engine.search({ q: 'news' }, withKey('k1')))) as SearchResponse;
+    expect(late.metadata.credits_used).toBe(0);
     expect(await usage()).toEqual({ balance: 9, used: 1, search: 2, extract: 0, total: 2, free: 1 });
   });
 

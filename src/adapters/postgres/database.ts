@@ -3,6 +3,7 @@
 // connects, and migrates; later queries go straight to the pool. A handle made from a connection
 // string owns its pool and ends it on close; a pool the caller passed in is never ended by websift.
 
+import { DEFAULT_MAX_STORED_ANSWER_BYTES } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
 import { loadPg, pgModule, type OwnedPool, type PgLoader, type PostgresPool, type PostgresPoolConfig } from './driver.js';
@@ -28,6 +29,11 @@ export interface PostgresOptions {
   leaseMs?: number;
   /** How long a finished reservation id is remembered, so its settlement applies once (default 1 h). */
   finishedRetentionMs?: number;
+  /**
+   * Cap of the bytes of idempotent answers stored per organization (the last 24 h; default 64 MiB):
+   * past it, a keyed call's answer is not stored and a retry reruns it free (docs/engine.md).
+   */
+  maxStoredAnswerBytes?: number;
   /** Loads the `pg` module (default: a dynamic import of it, on first use); for tests. */
   loadPg?: PgLoader;
 }
@@ -49,8 +55,23 @@ export interface HandleMember {
 export const DEFAULT_SCHEMA = 'websift';
 export const DEFAULT_LEASE_MS = 30_000;
 export const DEFAULT_RETENTION_MS = 60 * 60_000;
-/** websift's default wait for a connection: pg's own default is to wait forever, which would hang requests. */
-const DEFAULT_CONNECTION_TIMEOUT_MS = 5_000;
+/**
+ * websift's defaults for the pool it makes, so a partition (packets dropped, nothing reset) becomes a 503
+ * within seconds rather than when TCP gives up (minutes): pg's own defaults wait forever.
+ * - connectionTimeoutMillis: a new connection (or a free one from the pool) must come within 5 s.
+ * - statement_timeout (server side): a statement running 4 s (a lock wait) is cancelled; the error says
+ *   so, and nothing was committed.
+ * - query_timeout (client side): a reply must come within 5 s, else the connection is dropped (the
+ *   network is gone; the statement may still have run: the ledger reads it back, ledger.ts).
+ * - keepAlive: TCP keepalive probes on idle connections (after 10 s), so dead ones are found and dropped.
+ */
+export const DEFAULT_POOL_CONFIG = {
+  connectionTimeoutMillis: 5_000,
+  statement_timeout: 4_000,
+  query_timeout: 5_000,
+  keepAlive: true,
+  keepAliveInitialDelayMillis: 10_000,
+} as const;
 
 export class PostgresDatabase implements PostgresHandle {
   readonly schema: string;
@@ -59,6 +80,7 @@ export class PostgresDatabase implements PostgresHandle {
   readonly clock: Clock;
   readonly leaseMs: number;
   readonly retentionMs: number;
+  readonly maxStoredAnswerBytes: number;
   readonly #options: PostgresOptions;
   readonly #members = new Set<HandleMember>();
   #pool: PostgresPool | undefined;
@@ -77,6 +99,7 @@ export class PostgresDatabase implements PostgresHandle {
     this.clock = options.clock ?? systemClock;
     this.leaseMs = positive('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS);
     this.retentionMs = positive('finishedRetentionMs', options.finishedRetentionMs ?? DEFAULT_RETENTION_MS);
+    this.maxStoredAnswerBytes = answerCap(options.maxStoredAnswerBytes);
     this.#options = options;
     this.#pool = options.pool;
   }
@@ -137,7 +160,7 @@ export class PostgresDatabase implements PostgresHandle {
       const pg = await pgModule(this.#options.loadPg ?? loadPg);
       if (this.#closed) throw closedError('database handle');
       const pool = new pg.Pool({
-        connectionTimeoutMillis: DEFAULT_CONNECTION_TIMEOUT_MS,
+        ...DEFAULT_POOL_CONFIG,
         ...this.#options.poolConfig,
         connectionString: this.#options.connectionString,
       });
@@ -155,6 +178,15 @@ export const closedError = (what: string): Error => new Error(`websift/postgres:
 function positive(name: string, value: number): number {
   if (!(Number.isFinite(value) && value > 0)) {
     throw new RangeError(`websift/postgres: ${name} must be a positive number of milliseconds (got ${value})`);
+  }
+  return value;
+}
+
+/** The cap of stored answer bytes per organization: a non-negative integer (0 stores none). */
+function answerCap(value: number | undefined): number {
+  if (value === undefined) return DEFAULT_MAX_STORED_ANSWER_BYTES;
+  if (!(Number.isSafeInteger(value) && value >= 0)) {
+    throw new RangeError(`websift/postgres: maxStoredAnswerBytes must be a non-negative integer (got ${value})`);
   }
   return value;
 }

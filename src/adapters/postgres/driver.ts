@@ -13,6 +13,9 @@ export interface PostgresPoolClient {
   query(text: string, values?: unknown[]): Promise<PostgresQueryResult>;
   /** Returns the connection to its pool; an error (or true) discards it instead. */
   release(error?: Error | boolean): void;
+  /** `pg`'s: a connection cut while checked out is reported here (websift listens during its migration). */
+  on?(event: 'error', listener: (error: Error) => void): unknown;
+  removeListener?(event: 'error', listener: (error: Error) => void): unknown;
 }
 
 /** The caller's pool (a `pg.Pool` fits). websift never ends a pool it did not make. */
@@ -29,6 +32,13 @@ export interface PostgresPoolConfig {
   connectionTimeoutMillis?: number;
   /** How long an idle connection stays open, in ms (pg's default: 10,000). */
   idleTimeoutMillis?: number;
+  /** Server-side cap of one statement, in ms (websift's default: 4,000); past it the statement is cancelled and the call answers 503. */
+  statement_timeout?: number;
+  /** Client-side wait for a statement's reply, in ms (websift's default: 5,000); past it the connection is dropped and the call answers 503. */
+  query_timeout?: number;
+  /** TCP keepalive on the pool's connections (websift's default: true, first probe after keepAliveInitialDelayMillis = 10,000). */
+  keepAlive?: boolean;
+  keepAliveInitialDelayMillis?: number;
   /** Any other `pg.Pool` setting (ssl, statement_timeout, application_name…). */
   [setting: string]: unknown;
 }

@@ -1,16 +1,20 @@
 // The Ledger on PostgreSQL, for many websift instances sharing one set of books. Every operation is
-// one statement, most of them a call of a function from sql-functions.ts: a charged request costs two
+// one statement, most of them a call of a function from sql-functions.ts or sql-outcomes.ts: a charged request costs two
 // round trips (reserve, settle), each a short transaction of its own. Each ledger is one instance with
 // a lease (instance-lease.ts): its holds and claims are released by the others if it dies. Finished
 // reservation ids and expired claims are pruned in bounded chunks by the heartbeat, never per request.
-// Connection failures reject with LedgerUnavailableError (503, retryable; nothing was charged).
+// Connection failures reject with LedgerUnavailableError (503, retryable; nothing was charged). A
+// settlement whose reply was lost is read back before the call answers (settle_again); if even that
+// fails, it is voided once the database is back (retry-queue.ts), so the 503 stays true.
 
 import { LedgerUnavailableError } from '../../errors.js';
 import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type Ledger, type Settlement, type UsageCounts } from '../../ports/ledger.js';
 import type { OrganizationInfo } from '../../types/index.js';
 import { checkCredits } from '../sqlite/amounts.js';
+import { RetryQueue } from '../sqlite/retry-queue.js';
 import { closedError, handleFrom, type PostgresHandle, type PostgresOptions } from './database.js';
 import { InstanceLease } from './instance-lease.js';
+import { mayHaveRun } from './unavailable.js';
 
 /** A PostgreSQL ledger: one instance, named by `instance` (its row in the schema's `instances` table). */
 export interface PostgresLedger extends Ledger {
@@ -30,22 +34,28 @@ const num = (value: unknown): number => Number(value);
 export function postgresLedger(source: PostgresHandle | PostgresOptions): PostgresLedger {
   const { db, owned } = handleFrom(source);
   const { s, clock } = db;
-  // Settlements that failed for want of the database: their holds are released by a later heartbeat.
-  const stranded = new Map<string, Settlement>();
+  // Releases, voids and claim finishes that failed for want of the database: retried after each
+  // heartbeat and after any call that reached the database.
+  const later = new RetryQueue();
   const lease = new InstanceLease(db, async () => {
-    await releaseStranded();
+    await later.drain();
     await prune();
   });
   const inFlight = new Set<Promise<unknown>>();
   let closing: Promise<void> | undefined;
 
   /** Runs `op` unless closed, and tracks it so close() waits for it. */
-  function run<T>(op: () => Promise<T>): Promise<T> {
+  function run<T>(op: () => Promise<T>, retryAfter = true): Promise<T> {
     if (closing) return Promise.reject(closedError('ledger'));
     const p = op();
     inFlight.add(p);
     const done = () => inFlight.delete(p);
-    p.then(done, done);
+    p.then(() => {
+      done();
+      // The database answered: what waits for it need not wait for the next heartbeat. Not after a
+      // drain itself, so a task that keeps failing waits for the next call or beat, never loops.
+      if (retryAfter && later.size > 0 && !closing) void run(() => later.drain(), false).catch(() => undefined);
+    }, done);
     return p;
   }
 
@@ -59,23 +69,42 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     }
   }
 
-  async function releaseStranded(): Promise<void> {
-    for (const [id, settlement] of stranded) {
-      try {
-        await settleOnce(settlement);
-      } catch (error) {
-        if (error instanceof LedgerUnavailableError) return; // still unreachable: all wait for the next beat
-      }
-      stranded.delete(id);
+  const settleArgs = (st: Settlement) =>
+    [st.id, st.organization, st.kind === 'search', st.charged, st.answered, clock.now(), st.idempotencyKey ?? null];
+  const SETTLE_PARAMS = '$1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7';
+
+  async function settleOnce(st: Settlement): Promise<number> {
+    const rows = await db.query(`SELECT ${s}.settle_traced(${SETTLE_PARAMS}) AS charged`, settleArgs(st));
+    return num(rows[0]?.['charged']);
+  }
+
+  /**
+   * The settlement's reply was lost: what happened? Resolves the charge (made now or by the lost
+   * statement); rejects with LedgerUnavailableError when the database can't tell, or a void won.
+   */
+  async function settleAgain(st: Settlement): Promise<number> {
+    const rows = await db.query(`SELECT o_state, o_charged FROM ${s}.settle_again(${SETTLE_PARAMS})`, settleArgs(st));
+    if (rows[0]?.['o_state'] !== 'settled') throw notCharged();
+    return num(rows[0]?.['o_charged']);
+  }
+
+  /**
+   * Makes "nothing charged" true for a settlement that failed: an unkeyed one is voided (its hold
+   * released, its id finished, refunded if it did commit); a keyed one only releases its hold, since a
+   * charge that committed marked its claim paid, and a retry with the key reruns free.
+   */
+  function strand(st: Settlement): void {
+    if (st.idempotencyKey === undefined) {
+      later.add(`settle ${st.id}`, () => db.query(`SELECT ${s}.void_settlement($1, $2, $3::bigint)`, [st.id, st.organization, clock.now()]));
+    } else {
+      const release: Settlement = { id: st.id, organization: st.organization, kind: st.kind, charged: 0, answered: false };
+      later.add(`settle ${st.id}`, () => settleOnce(release));
     }
   }
 
-  async function settleOnce(st: Settlement): Promise<number> {
-    const rows = await db.query(
-      `SELECT ${s}.settle($1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7) AS charged`,
-      [st.id, st.organization, st.kind === 'search', st.charged, st.answered, clock.now(), st.idempotencyKey ?? null],
-    );
-    return num(rows[0]?.['charged']);
+  async function finish(organization: string, key: string, response: string | null): Promise<void> {
+    await lease.ensure();
+    await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4, $5::bigint)`, [organization, key, lease.id, response, db.maxStoredAnswerBytes]);
   }
 
   const orgInfo = (row: Record<string, unknown>): OrganizationInfo => ({ id: String(row['id']), balance: num(row['balance']), used: num(row['used']) });
@@ -109,9 +138,13 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         checkCredits('reserve: amount', r.amount, 1);
         await lease.ensure();
         // Dated by the ledger's Clock (the trace is pruned against it), like the SQLite ledger.
-        const rows = await db.query(
-          `SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`,
-          [r.id, r.organization, r.amount, lease.id, clock.now()],
+        const rows = await lostReply(
+          db.query(`SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`, [
+            r.id, r.organization, r.amount, lease.id, clock.now(),
+          ]),
+          // The call answers 503, so a hold that did commit is released (its id finished: a late copy of
+          // the reserve then fails on it), or it would hold credits under this live instance until close.
+          () => later.add(`settle ${r.id}`, () => settleOnce({ id: r.id, organization: r.organization, kind: 'search', charged: 0, answered: false })),
         );
         const row = rows[0]!;
         if (row['o_ok'] === true) return { ok: true } as const;
@@ -124,12 +157,18 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         try {
           return await settleOnce(st);
         } catch (error) {
-          // Not applied (or not known to be): release the hold later; a settlement applies once, so a
-          // release racing one that did commit changes nothing. It counts nothing: the caller answers 503.
-          if (error instanceof LedgerUnavailableError) {
-            const { idempotencyKey: _key, ...rest } = st;
-            stranded.set(st.id, { ...rest, charged: 0, answered: false });
+          if (!(error instanceof LedgerUnavailableError)) throw error;
+          if (mayHaveRun(error)) {
+            // The reply was lost, not (necessarily) the settlement: ask, once, before answering.
+            try {
+              return await settleAgain(st);
+            } catch (again) {
+              if (!(again instanceof LedgerUnavailableError)) throw again;
+              strand(st);
+              throw outcomeUnknown(st, again);
+            }
           }
+          strand(st); // not applied: release the hold later (a settlement applies once, so no race)
           throw error;
         }
       }),
@@ -148,9 +187,16 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     claim: (c, now) =>
       run(async (): Promise<ClaimOutcome> => {
         await lease.ensure();
-        const rows = await db.query(
-          `SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`,
-          [c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS],
+        // This instance's unfinished writes first, in order (a key's stranded settlement before its
+        // finish); if the database still refuses them, it would refuse this too.
+        if (later.size > 0 && !(await later.drain())) throw stillUnavailable();
+        const rows = await lostReply(
+          db.query(`SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`, [
+            c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS,
+          ]),
+          // The call answers 503: a claim that did commit is given up as a failed call's is (before this
+          // instance's next claim of the key, and in the background), or every retry would be 409 until close.
+          () => later.add(finishName(c.organization, c.key), () => finish(c.organization, c.key, null)),
         );
         const row = rows[0]!;
         switch (row['o_state']) {
@@ -168,12 +214,29 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
       }),
     finishClaim: (organization, key, response) =>
       run(async () => {
-        await lease.ensure();
-        await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4)`, [organization, key, lease.id, response]);
+        if (later.size > 0) {
+          // Queued behind what is stranded (this call's settlement, say): a late copy of a settlement
+          // can't charge once its id is finished, so the claim must not be dropped before that.
+          // Not waited for: the database was away a moment ago, and a call answering 503 should not wait
+          // another timeout for it. The round runs now in the background, and after every heartbeat.
+          later.add(finishName(organization, key), () => finish(organization, key, response));
+          void run(() => later.drain(), false).catch(() => undefined);
+          throw stillUnavailable();
+        }
+        try {
+          await finish(organization, key, response);
+        } catch (error) {
+          if (error instanceof LedgerUnavailableError) later.add(finishName(organization, key), () => finish(organization, key, response));
+          throw error;
+        }
       }),
     close() {
       closing ??= (async () => {
         await Promise.allSettled([...inFlight]);
+        // A last round for stranded writes (a void keeps a 503's promise). Still unreachable, they go with
+        // the instance: its lease releases holds and claims, but a refund is lost (docs/postgres.md).
+        if (later.size > 0) await later.drain();
+        later.stop();
         await lease.close(); // releases what this instance still holds
         db.forget(ledger);
         if (owned) await db.close();
@@ -183,4 +246,32 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
   };
   db.adopt(ledger);
   return ledger;
+}
+
+const finishName = (organization: string, key: string) => `finish ${organization}\n${key}`;
+
+/** Runs `undo` when `query` fails in a way that may have committed (its reply lost), then rejects as it did. */
+async function lostReply<T>(query: Promise<T>, undo: () => void): Promise<T> {
+  try {
+    return await query;
+  } catch (error) {
+    if (error instanceof LedgerUnavailableError && mayHaveRun(error)) undo();
+    throw error;
+  }
+}
+
+const stillUnavailable = () =>
+  new LedgerUnavailableError("The credit ledger's PostgreSQL database is unreachable or busy; nothing was charged. Please retry.");
+
+/** The settlement was refused or voided before it could charge: a plain 503. */
+const notCharged = () => new LedgerUnavailableError("The credit ledger's PostgreSQL database could not settle this request; nothing was charged. Please retry.");
+
+/** The settlement's outcome could not be read back: what the 503 can truthfully promise. */
+function outcomeUnknown(st: Settlement, cause: unknown): LedgerUnavailableError {
+  return new LedgerUnavailableError(
+    st.idempotencyKey === undefined
+      ? "The credit ledger's PostgreSQL database stopped answering while this request was being charged; nothing is charged (a charge that went through is refunded as soon as the database is reachable). Please retry."
+      : "The credit ledger's PostgreSQL database stopped answering while this request was being charged. Retry with the same idempotency key: the request is charged at most once.",
+    cause,
+  );
 }

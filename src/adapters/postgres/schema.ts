@@ -6,6 +6,7 @@
 
 import type { PostgresPoolClient, PostgresPool } from './driver.js';
 import { ledgerFunctions } from './sql-functions.js';
+import { outcomeFunctions } from './sql-outcomes.js';
 
 /** A schema name websift accepts: a plain SQL identifier, so quoting it is all the escaping it needs. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -81,6 +82,16 @@ const migrations: readonly ((s: string, name: string) => string)[] = [
       revoked_at bigint
     );
     ${ledgerFunctions(s, name)}`,
+  // 2: what each settlement charged and whether it was voided (on its finished row), so a settlement
+  // whose reply was lost can be read back or voided; the bytes of stored idempotent answers per
+  // organization, for their cap (sql-outcomes.ts).
+  (s) => `
+    ALTER TABLE ${s}.reservations ADD COLUMN charged bigint NOT NULL DEFAULT 0, ADD COLUMN voided boolean NOT NULL DEFAULT false;
+    ALTER TABLE ${s}.organizations ADD COLUMN answer_bytes bigint NOT NULL DEFAULT 0;
+    UPDATE ${s}.organizations o SET answer_bytes = c.bytes FROM (
+      SELECT organization, sum(octet_length(response))::bigint AS bytes FROM ${s}.idempotency_claims
+      WHERE response IS NOT NULL GROUP BY organization) c WHERE c.organization = o.id;
+    ${outcomeFunctions(s)}`,
 ];
 
 /** Version of the websift schema this release creates and upgrades to (the number of its migrations). */
@@ -89,11 +100,16 @@ export const SCHEMA_VERSION = migrations.length;
 /**
  * Creates or upgrades the schema in one transaction. Concurrent openers (instances starting together)
  * queue on a transaction-level advisory lock keyed by the schema name, so exactly one runs each
- * migration; the others then find it done. Refuses a schema written by a newer websift.
+ * migration; the others then find it done. Refuses a schema written by a newer websift. `target`: the
+ * version to stop at (tests build an old schema with it; default: this release's).
  */
-export async function migrate(pool: PostgresPool, schema: string): Promise<void> {
+export async function migrate(pool: PostgresPool, schema: string, target = SCHEMA_VERSION): Promise<void> {
   const s = quoted(schema);
   const client = await pool.connect();
+  // A checked-out client has no listener of the pool's: a connection cut mid-migration fails the
+  // statement, then emits the socket's end as 'error', which unheard would kill the process.
+  const ignore = () => undefined;
+  client.on?.('error', ignore);
   let failure: Error | undefined;
   try {
     await client.query('BEGIN');
@@ -106,9 +122,9 @@ export async function migrate(pool: PostgresPool, schema: string): Promise<void>
         `websift/postgres: schema "${schema}" is at version ${current}, newer than this websift understands (${SCHEMA_VERSION}); upgrade websift`,
       );
     }
-    for (let v = current; v < SCHEMA_VERSION; v++) await client.query(migrations[v]!(s, schema));
-    if (current === 0) await client.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [SCHEMA_VERSION]);
-    else if (current < SCHEMA_VERSION) await client.query(`UPDATE ${s}.schema_version SET version = $1`, [SCHEMA_VERSION]);
+    for (let v = current; v < target; v++) await client.query(migrations[v]!(s, schema));
+    if (current === 0) await client.query(`INSERT INTO ${s}.schema_version (version) VALUES ($1)`, [target]);
+    else if (current < target) await client.query(`UPDATE ${s}.schema_version SET version = $1`, [target]);
     await client.query('COMMIT');
   } catch (error) {
     failure = error instanceof Error ? error : new Error(String(error));
@@ -117,6 +133,8 @@ export async function migrate(pool: PostgresPool, schema: string): Promise<void>
   } finally {
     // A connection that failed mid-transaction is discarded rather than reused.
     client.release(failure);
+    // Back in the pool, the pool's listener takes over; a discarded client keeps ours (its end may follow).
+    if (!failure) client.removeListener?.('error', ignore);
   }
 }
 

@@ -23,7 +23,12 @@ const DRIVER_MESSAGES = [
   /timeout exceeded when trying to connect/i,
   /connection timeout/i,
   /not queryable/i,
+  /query read timeout/i,
 ];
+
+/** Failures before a statement left: no connection was made (refused, unresolvable, the pool's connect timeout). */
+const UNSENT_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'ENETDOWN', 'EHOSTDOWN']);
+const UNSENT_MESSAGES = [/timeout exceeded when trying to connect/i, /connection timeout/i];
 
 export function isUnavailable(error: unknown, depth = 0): boolean {
   if (depth > 4 || typeof error !== 'object' || error === null) return false;
@@ -43,4 +48,18 @@ export function asUnavailable(error: unknown): unknown {
     `The credit ledger's PostgreSQL database is unreachable or busy${detail}; nothing was charged. Please retry.`,
     error,
   );
+}
+
+/**
+ * Whether a failed statement may still have run and committed: its reply was lost (a connection cut or
+ * timed out after it was sent). False when the server answered with an error (a SQLSTATE: rolled back)
+ * or no connection was ever made.
+ */
+export function mayHaveRun(error: unknown, depth = 0): boolean {
+  if (depth > 4 || typeof error !== 'object' || error === null) return true;
+  const { code, message, errors, cause } = error as { code?: unknown; message?: unknown; errors?: unknown; cause?: unknown };
+  if (typeof code === 'string' && (/^[0-9A-Z]{5}$/.test(code) || UNSENT_CODES.has(code))) return false;
+  if (typeof message === 'string' && UNSENT_MESSAGES.some((m) => m.test(message))) return false;
+  if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => !mayHaveRun(e, depth + 1))) return false;
+  return cause === undefined ? true : mayHaveRun(cause, depth + 1);
 }

@@ -5,9 +5,12 @@
 // call for free (`paid`). Every operation is one IMMEDIATE transaction, so concurrent claims of one
 // key, from this process or another sharing the file, see each other: exactly one gets `claimed`.
 // Claims are never fsynced on their own: a claim lost on power loss was never charged (the charge's
-// durable commit comes after it in the WAL), and a lost answer leaves the claim `paid`.
+// durable commit comes after it in the WAL), and a lost answer leaves the claim `paid`. An answer is
+// stored only while the organization's stored answers (organizations.answer_bytes, kept here) stay
+// under the cap; otherwise, like a free answer (UNSTORED_ANSWER), it is kept as '' and a retry reruns
+// the call free (`paid`) instead of replaying bytes.
 
-import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type IdempotencyClaim } from '../../ports/ledger.js';
+import { DEFAULT_MAX_STORED_ANSWER_BYTES, IDEMPOTENCY_TTL_MS, UNSTORED_ANSWER, type ClaimOutcome, type IdempotencyClaim } from '../../ports/ledger.js';
 import type { SqliteDatabase } from './database.js';
 
 /**
@@ -33,7 +36,10 @@ export interface SqliteClaims {
   isPaid(organization: string, key: string): boolean;
 }
 
-export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
+/** Bytes of a stored answer ('' and NULL store none). */
+const bytesOf = (response: string | null): number => (response ? Buffer.byteLength(response) : 0);
+
+export function sqliteClaims(store: SqliteDatabase, maxStoredAnswerBytes = DEFAULT_MAX_STORED_ANSWER_BYTES): SqliteClaims {
   const { db } = store;
   const me = store.sessionNumber;
   const q = {
@@ -43,14 +49,18 @@ export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
       'INSERT OR REPLACE INTO idempotency_claims (organization, key, fingerprint, session, created_at) VALUES (?, ?, ?, ?, ?)',
     ),
     takeOver: db.prepare('UPDATE idempotency_claims SET session = ? WHERE organization = ? AND key = ?'),
-    answer: db.prepare(
-      'UPDATE idempotency_claims SET response = ? WHERE organization = ? AND key = ? AND session = ? AND response IS NULL',
-    ),
+    /** The claim `session` runs, not yet answered with a stored answer ('' : a free rerun of an unstored one). */
+    mine: db.prepare(
+      "SELECT 1 FROM idempotency_claims WHERE organization = ? AND key = ? AND session = ? AND coalesce(response, '') = ''",
+    ).pluck(),
+    answer: db.prepare('UPDATE idempotency_claims SET response = ?, session = 0 WHERE organization = ? AND key = ?'),
+    addBytes: db.prepare('UPDATE organizations SET answer_bytes = answer_bytes + ? WHERE id = ? AND answer_bytes + ? <= ?'),
+    subtractBytes: db.prepare('UPDATE organizations SET answer_bytes = max(0, answer_bytes - ?) WHERE id = ?'),
     dropUnpaid: db.prepare(
       'DELETE FROM idempotency_claims WHERE organization = ? AND key = ? AND session = ? AND response IS NULL AND charged = 0',
     ),
     abandonPaid: db.prepare(
-      'UPDATE idempotency_claims SET session = 0 WHERE organization = ? AND key = ? AND session = ? AND response IS NULL',
+      "UPDATE idempotency_claims SET session = 0 WHERE organization = ? AND key = ? AND session = ? AND coalesce(response, '') = ''",
     ),
     paid: db.prepare('SELECT 1 FROM idempotency_claims WHERE organization = ? AND key = ? AND charged > 0').pluck(),
     markPaid: db.prepare(
@@ -58,7 +68,8 @@ export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
     ),
     prune: db.prepare(
       `DELETE FROM idempotency_claims
-       WHERE rowid IN (SELECT rowid FROM idempotency_claims ORDER BY rowid LIMIT ?) AND created_at <= ?`,
+       WHERE rowid IN (SELECT rowid FROM idempotency_claims ORDER BY rowid LIMIT ?) AND created_at <= ?
+       RETURNING organization, length(CAST(response AS BLOB)) AS bytes`,
     ),
   };
   const live = (row: ClaimRow) => row.session !== 0 && store.sessionAlive(row.session);
@@ -66,20 +77,24 @@ export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
   const claimOne = (c: IdempotencyClaim, now: number): ClaimOutcome => {
     // A key is remembered for [created_at, created_at + TTL): at exactly 24 h it is forgotten.
     const expiredUpTo = now - IDEMPOTENCY_TTL_MS;
-    q.prune.run(PRUNE_PER_CLAIM, expiredUpTo);
+    for (const gone of q.prune.all(PRUNE_PER_CLAIM, expiredUpTo) as { organization: string; bytes: number | null }[]) {
+      if (gone.bytes) q.subtractBytes.run(gone.bytes, gone.organization);
+    }
     let row = q.find.get(c.organization, c.key) as ClaimRow | undefined;
-    if (row && row.created_at <= expiredUpTo) row = undefined;
     const claimFresh = (): ClaimOutcome => {
+      if (row && bytesOf(row.response) > 0) q.subtractBytes.run(bytesOf(row.response), c.organization);
       q.fresh.run(c.organization, c.key, c.fingerprint, me, now);
       return { state: 'claimed' };
     };
+    if (row && row.created_at <= expiredUpTo) return claimFresh();
     if (!row) return claimFresh();
     const running = row.response === null;
     // An unpaid claim nobody runs any more is as good as none (like one finishClaim(null) dropped).
     if (running && row.charged === 0 && !live(row)) return claimFresh();
     if (row.fingerprint !== c.fingerprint) return { state: 'mismatch' };
-    if (!running) return { state: 'replay', response: row.response as string };
+    if (!running && row.response !== UNSTORED_ANSWER) return { state: 'replay', response: row.response as string };
     if (live(row)) return { state: 'in_progress' };
+    // Paid and its answer lost, or answered without storing it: rerun free.
     q.takeOver.run(me, c.organization, c.key);
     return { state: 'paid', charged: row.charged };
   };
@@ -87,7 +102,10 @@ export function sqliteClaims(store: SqliteDatabase): SqliteClaims {
 
   const finishOne = (organization: string, key: string, response: string | null) => {
     if (response !== null) {
-      q.answer.run(response, organization, key, me);
+      if (q.mine.get(organization, key, me) === undefined) return;
+      const bytes = bytesOf(response);
+      const stored = bytes > 0 && q.addBytes.run(bytes, organization, bytes, maxStoredAnswerBytes).changes === 1;
+      q.answer.run(stored ? response : UNSTORED_ANSWER, organization, key);
       return;
     }
     // Failed: unpaid, the key is free again; paid, it stays paid with no owner, so a retry reruns it free.

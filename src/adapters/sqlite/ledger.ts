@@ -7,7 +7,9 @@
 // Finished rows are the trace, pruned by age (trace-pruner.ts). Writes wait for a locked database on
 // the event loop, up to the store's lockWaitMs, then reject with LedgerUnavailableError (lock-wait.ts).
 // Idempotency claims live in idempotency-claims.ts; a settlement carrying a key marks its claim paid in
-// the settlement's own transaction.
+// the settlement's own transaction. A settlement's outcome is always known here (the commit runs in this
+// process: it returns or throws, and a locked file fails before the transaction begins), so a 503 from
+// settle means nothing was charged. Releases and claim finishes locked out are retried (retry-queue.ts).
 
 import { LedgerUnavailableError } from '../../errors.js';
 import type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts } from '../../ports/ledger.js';
@@ -20,7 +22,7 @@ import { sqliteClaims } from './idempotency-claims.js';
 import { isBusy } from './lock-wait.js';
 import { RecentIds } from './recent-ids.js';
 import { TurnBatch } from './turn-batch.js';
-import { StrandedReleases } from './stranded-releases.js';
+import { RetryQueue } from './retry-queue.js';
 import { FINISHED_RETENTION_MS, tracePruner } from './trace-pruner.js';
 
 interface OrgRow {
@@ -40,6 +42,8 @@ export interface SqliteLedgerOptions {
   clock?: Clock;
   /** How long a finished reservation id is remembered, in ms (default 1 h). */
   finishedRetentionMs?: number;
+  /** Cap of the bytes of idempotent answers stored per organization (default 64 MiB; docs/engine.md "Idempotency keys"). */
+  maxStoredAnswerBytes?: number;
 }
 
 export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions = {}): Ledger {
@@ -49,7 +53,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   const pruner = tracePruner(db, clock, retention);
   const freeIds = new RecentIds(clock, retention);
   const freeCounts = new FreeCounts(store);
-  const claims = sqliteClaims(store);
+  const claims = sqliteClaims(store, answerCap(options.maxStoredAnswerBytes));
   // Prune on open too (bounded), so a file whose ledgers settle rarely still sheds its old trace.
   try {
     store.transaction(() => pruner.pruneOpening())(false);
@@ -166,11 +170,15 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     (s: Settlement) => settleTx(true, s),
   );
   // A settlement that found the database locked for the whole wait was not applied: its hold is released
-  // later, in the background, so the credits do not stay held until close (stranded-releases.ts).
-  const stranded = new StrandedReleases(clock, (s) => settleTx(false, s));
+  // later, in the background, so the credits do not stay held until close; a claim finish locked out
+  // likewise, so the claim does not stay in_progress until this handle closes (retry-queue.ts).
+  const later = new RetryQueue(clock);
   const strandOnFailure = (s: Settlement, settling: Promise<number>): Promise<number> =>
     settling.catch((error: unknown) => {
-      if (error instanceof LedgerUnavailableError) stranded.add({ ...s, charged: 0 });
+      if (error instanceof LedgerUnavailableError) {
+        const release: Settlement = { id: s.id, organization: s.organization, kind: s.kind, charged: 0, answered: false };
+        later.add(`settle ${s.id}`, () => settleTx(false, release));
+      }
       throw error;
     });
 
@@ -233,14 +241,32 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
         free: org.free_requests,
       };
     },
-    claim: (c, now) => claims.claim(c, now),
-    finishClaim: (organization, key, response) => claims.finishClaim(organization, key, response),
+    async claim(c, now) {
+      await later.runNow(finishName(c.organization, c.key)); // this handle's unfinished use of the key first
+      return claims.claim(c, now);
+    },
+    finishClaim: (organization, key, response) =>
+      claims.finishClaim(organization, key, response).catch((error: unknown) => {
+        if (error instanceof LedgerUnavailableError) {
+          later.add(finishName(organization, key), () => claims.finishClaim(organization, key, response));
+        }
+        throw error;
+      }),
     async close() {
       await Promise.all([reservations.flush(), settlements.flush()]);
-      stranded.stop(); // what is left is released by the store's close (its session's holds)
+      later.stop(); // what is left is released by the store's close (its session's holds and claims)
       // Counts still locked out are lost, as in a crash: they move no credits.
       await freeCounts.flush().catch(() => undefined);
       if (options.closeStore !== false) store.close();
     },
   };
+}
+
+const finishName = (organization: string, key: string) => `finish ${organization}\n${key}`;
+
+function answerCap(value: number | undefined): number | undefined {
+  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
+    throw new RangeError(`sqliteLedger: maxStoredAnswerBytes must be a non-negative integer (got ${value})`);
+  }
+  return value;
 }

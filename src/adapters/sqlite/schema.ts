@@ -93,6 +93,10 @@ const migrations: readonly string[] = [
      created_at INTEGER NOT NULL,
      PRIMARY KEY (organization, key)
    );`,
+  // 5: the bytes of the answers an organization's claims store (idempotency-claims.ts), for their cap.
+  `ALTER TABLE organizations ADD COLUMN answer_bytes INTEGER NOT NULL DEFAULT 0;
+   UPDATE organizations SET answer_bytes = coalesce((SELECT sum(length(CAST(response AS BLOB))) FROM idempotency_claims c
+     WHERE c.organization = organizations.id AND response IS NOT NULL), 0);`,
 ];
 
 export const SCHEMA_VERSION = migrations.length;

@@ -4,8 +4,8 @@
 // under a fingerprint of the call; what the claim says decides the call (docs/engine.md, "Idempotency keys").
 
 import { createHash } from 'node:crypto';
-import { IdempotencyInProgressError, InvalidRequestError } from '../../errors.js';
-import type { Ledger, RequestKind } from '../../ports/ledger.js';
+import { IdempotencyInProgressError, InvalidRequestError, LedgerUnavailableError } from '../../errors.js';
+import { UNSTORED_ANSWER, type Ledger, type RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
 import type { Call } from '../call.js';
 import type { HoldOptions } from './credits.js';
@@ -99,12 +99,17 @@ async function runClaimed<T extends Answer>(
     throw error;
   }
   adjust?.(answer);
+  // A free answer is not stored: a retry reruns it free (`paid` with 0), so free repeats under fresh
+  // keys never copy a paid answer into the ledger.
+  const stored = answer.metadata.credits_used === 0 ? UNSTORED_ANSWER : JSON.stringify(answer);
   try {
-    await deps.ledger.finishClaim(organization, key, JSON.stringify(answer), deps.clock.now());
-  } catch {
-    // The answer is charged and in hand: deliver it. Give up the claim instead (a retry then reruns it
-    // free, `paid`); if that fails too, it is given up when this instance closes.
-    await deps.ledger.finishClaim(organization, key, null, deps.clock.now()).catch(() => undefined);
+    await deps.ledger.finishClaim(organization, key, stored, deps.clock.now());
+  } catch (error) {
+    // The answer is charged and in hand: deliver it. The ledger unreachable, it finishes the claim
+    // itself once it is back; otherwise give the claim up (a retry then reruns it free, `paid`).
+    if (!(error instanceof LedgerUnavailableError)) {
+      await deps.ledger.finishClaim(organization, key, null, deps.clock.now()).catch(() => undefined);
+    }
   }
   return answer;
 }

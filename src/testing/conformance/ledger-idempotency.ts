@@ -3,7 +3,14 @@
 // it, like a reservation; a key is remembered for IDEMPOTENCY_TTL_MS from its first use, by `now`.
 
 import { randomUUID } from 'node:crypto';
-import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type IdempotencyClaim, type Ledger } from '../../ports/ledger.js';
+import {
+  DEFAULT_MAX_STORED_ANSWER_BYTES,
+  IDEMPOTENCY_TTL_MS,
+  UNSTORED_ANSWER,
+  type ClaimOutcome,
+  type IdempotencyClaim,
+  type Ledger,
+} from '../../ports/ledger.js';
 import { availableCredits, reserve } from './ledger-books.js';
 import { NOW, type LedgerSubject } from './ledger-subject.js';
 import { rejectionOf, type SuiteKit } from './suite-kit.js';
@@ -196,6 +203,52 @@ export function ledgerIdempotencyTests(kit: SuiteKit, s: LedgerSubject): void {
     expect(await ledger.claim(use('paid'), NOW + 2)).toEqual(inProgress); // taken by this instance
     expect(await ledger.claim(use('done'), NOW + 1)).toEqual(replay());
     expect(await ledger.usage('acme')).toEqual({ balance: 6, used: 4, requests: { search: 0, extract: 1 }, free: 0 });
+  });
+
+  kit.test('finishClaim with UNSTORED_ANSWER stores nothing: a retry gets paid (a free rerun, reporting the charge), one at a time, and may store its answer', async () => {
+    await s.ledger.createOrganization('acme', 10, NOW);
+    for (const key of ['free', 'charged']) expect(await s.ledger.claim(use(key), NOW)).toEqual(claimed);
+    await chargeUnder(s.ledger, 'charged', 2, 2);
+    for (const key of ['free', 'charged']) await s.ledger.finishClaim('acme', key, UNSTORED_ANSWER, NOW + 1);
+    expect(await s.ledger.claim(use('free'), NOW + 2)).toEqual({ state: 'paid', charged: 0 });
+    expect(await s.ledger.claim(use('free'), NOW + 3)).toEqual(inProgress); // its rerun is running
+    expect(await s.ledger.claim(use('free', OTHER), NOW + 3)).toEqual(mismatch);
+    await s.ledger.finishClaim('acme', 'free', null, NOW + 4); // the rerun failed: still a free rerun next time
+    expect(await s.ledger.claim(use('free'), NOW + 5)).toEqual({ state: 'paid', charged: 0 });
+    expect(await s.ledger.claim(use('charged'), NOW + 5)).toEqual({ state: 'paid', charged: 2 });
+    await s.ledger.finishClaim('acme', 'charged', ANSWER, NOW + 6);
+    expect(await s.ledger.claim(use('charged'), NOW + 7)).toEqual(replay());
+    expect(await s.ledger.usage('acme')).toMatchObject({ balance: 8, used: 2 });
+  });
+
+  kit.test('stored answers are capped per organization (default 64 MiB): past the cap a retry reruns free; other organizations and expired keys unaffected', async () => {
+    const MiB = 1024 * 1024;
+    const big = (i: number) => `{"n":${i},"pad":"${'x'.repeat(8 * MiB - 20)}"}`;
+    expect(DEFAULT_MAX_STORED_ANSWER_BYTES).toBe(64 * MiB);
+    await s.ledger.createOrganization('acme', 100, NOW);
+    await s.ledger.createOrganization('other', 100, NOW);
+    const fits = Math.floor(DEFAULT_MAX_STORED_ANSWER_BYTES / Buffer.byteLength(big(0)));
+    for (let i = 0; i <= fits; i++) {
+      expect(await s.ledger.claim(use(`k${i}`), NOW)).toEqual(claimed);
+      await chargeUnder(s.ledger, `k${i}`, 1, 1);
+      await s.ledger.finishClaim('acme', `k${i}`, big(i), NOW);
+    }
+    expect(await s.ledger.claim(use('k0'), NOW + 1)).toEqual(replay(big(0)));
+    expect(await s.ledger.claim(use(`k${fits - 1}`), NOW + 1)).toEqual(replay(big(fits - 1)));
+    // Past the cap: answered, charged once, not stored.
+    expect(await s.ledger.claim(use(`k${fits}`), NOW + 1)).toEqual({ state: 'paid', charged: 1 });
+    await s.ledger.finishClaim('acme', `k${fits}`, null, NOW + 1);
+    // Another organization stores as usual.
+    expect(await s.ledger.claim(use('k0', FIRST, 'other'), NOW + 1)).toEqual(claimed);
+    await s.ledger.finishClaim('other', 'k0', big(0), NOW + 1);
+    expect(await s.ledger.claim(use('k0', FIRST, 'other'), NOW + 2)).toEqual(replay(big(0)));
+    // A key forgotten after 24 h gives its bytes back.
+    const later = NOW + IDEMPOTENCY_TTL_MS;
+    expect(await s.ledger.claim(use('k0'), later)).toEqual(claimed);
+    await s.ledger.finishClaim('acme', 'k0', null, later);
+    expect(await s.ledger.claim(use('fresh'), later)).toEqual(claimed);
+    await s.ledger.finishClaim('acme', 'fresh', big(1), later);
+    expect(await s.ledger.claim(use('fresh'), later + 1)).toEqual(replay(big(1)));
   });
 
   kit.test('claim and finishClaim after close reject', async () => {
