@@ -15,6 +15,7 @@ const ENGINE_KEYS: Record<keyof EngineOptions, Where> = {
   redisPrefix: 'config',
   durability: 'config',
   lockWaitMs: 'config',
+  maxStoredAnswerBytes: 'config',
   rateLimit: 'config',
   resultsPerSearch: 'config',
   router: 'config',

@@ -49,6 +49,12 @@ export interface EngineOptions extends ExtractionOptions {
   durability?: Durability;
   /** How long a write waits, off the event loop, for a SQLite file locked by another writer (default 5 s); then 503 `ledger_unavailable`. */
   lockWaitMs?: number;
+  /**
+   * Bytes of first answers the books keep for one organization's idempotency keys (default 64 MiB);
+   * past it a keyed retry reruns the call free instead of replaying it (docs/engine.md, "Idempotency
+   * keys"). SQLite and PostgreSQL alike; `postgres.maxStoredAnswerBytes` wins for PostgreSQL.
+   */
+  maxStoredAnswerBytes?: number;
   /** Search sources (`websift/sources` or your own `SearchSource`), best first; the router may reorder by health. Default none: every search answers 503. */
   sources?: SearchSource[];
   /** Every time rule (repeat windows, caches, rate limit, stealth removal) reads it. Default: the system clock. `ManualClock` from websift/testing drives it in tests. */
@@ -116,6 +122,10 @@ export function checkEngineOptions(options: EngineOptions): void {
   }
   if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal') {
     throw new RangeError('createEngine: durability must be "full" or "normal"');
+  }
+  const cap = options.maxStoredAnswerBytes;
+  if (cap !== undefined && !(Number.isSafeInteger(cap) && cap >= 0)) {
+    throw new RangeError(`createEngine: maxStoredAnswerBytes must be a non-negative integer of bytes (got ${String(cap)})`);
   }
 }
 

@@ -72,7 +72,8 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
   let sqlite: SqliteDatabase | undefined;
   if (postgres) {
     if (!ledger || !keys) {
-      const handle = (books = openPostgres({ ...options.postgres, connectionString: database, clock }));
+      const cap = options.maxStoredAnswerBytes !== undefined ? { maxStoredAnswerBytes: options.maxStoredAnswerBytes } : {};
+      const handle = (books = openPostgres({ ...cap, ...options.postgres, connectionString: database, clock }));
       ledger ??= postgresLedger(handle);
       keys ??= postgresKeyStore(handle);
     }
@@ -83,7 +84,8 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
       ...(options.durability !== undefined ? { durability: options.durability } : {}),
       ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
     });
-    if (!ledger) ledger = books = sqliteLedger(sqlite, { closeStore: false, clock });
+    const cap = options.maxStoredAnswerBytes !== undefined ? { maxStoredAnswerBytes: options.maxStoredAnswerBytes } : {};
+    if (!ledger) ledger = books = sqliteLedger(sqlite, { closeStore: false, clock, ...cap });
     keys ??= sqliteKeyStore(sqlite);
   }
 

@@ -35,6 +35,7 @@ afterEach(async () => {
   for (const undo of cleanup.splice(0).reverse()) await undo();
   await server.close();
 });
+afterAll(() => adminPool().end());
 
 const urls = () => Array.from({ length: PAGES }, (_, i) => server.url(`/p${i}`));
 const options = { rateLimit: false as const, allowPrivateNetwork: true, robots: false };
@@ -78,8 +79,6 @@ describe('charged extract, then 40 free repeats under fresh keys', () => {
   }, 120_000);
 
   describe.skipIf(!postgres)('PostgreSQL', () => {
-    afterAll(() => adminPool().end());
-
     it('the claims table grows by kilobytes, not 400 MB, and stores no answer', async () => {
       const schema = freshSchema();
       const db = openPostgres({ connectionString: POSTGRES_URL, schema });
@@ -97,5 +96,54 @@ describe('charged extract, then 40 free repeats under fresh keys', () => {
       const org = await adminPool().query(`SELECT answer_bytes FROM "${schema}".organizations WHERE id = 'acme'`);
       expect(Number(org.rows[0].answer_bytes)).toBe(0);
     }, 120_000);
+  });
+});
+
+describe('createEngine({ maxStoredAnswerBytes })', () => {
+  /** A keyed charged extract of two 1 MiB pages, then its retry: billed once either way. */
+  async function keyedTwice(engine: Engine): Promise<{ first: ExtractResponse; retry: ExtractResponse }> {
+    await engine.admin.createOrganization('acme', { credits: 100 });
+    const call = { organization: 'acme', idempotencyKey: 'big-answer' };
+    const first = (await engine.extract({ urls: urls().slice(0, 2) }, call)) as ExtractResponse;
+    const retry = (await engine.extract({ urls: urls().slice(0, 2) }, call)) as ExtractResponse;
+    expect(first.metadata.credits_used).toBe(2);
+    expect(retry.metadata.credits_used).toBe(2); // what was paid, reported again
+    expect((await engine.usage({ organization: 'acme' })).credits.balance).toBe(98); // charged once
+    return { first, retry };
+  }
+
+  it('SQLite: an answer over the engine’s cap is not stored; the retry reruns free instead of replaying', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'websift-cap-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    const file = join(dir, 'websift.db');
+    const engine = createEngine({ ...options, database: file, maxStoredAnswerBytes: MiB });
+    cleanup.push(() => engine.close());
+    const { retry } = await keyedTwice(engine);
+    expect(isIdempotentReplay(retry)).toBe(false);
+    const raw = new Database(file, { readonly: true });
+    cleanup.push(() => raw.close());
+    expect(raw.prepare("SELECT answer_bytes FROM organizations WHERE id = 'acme'").pluck().get()).toBe(0);
+  }, 120_000);
+
+  it('SQLite: under the default cap the same answer is stored and replayed', async () => {
+    const engine = createEngine({ ...options });
+    cleanup.push(() => engine.close());
+    const { first, retry } = await keyedTwice(engine);
+    expect(isIdempotentReplay(retry)).toBe(true);
+    expect(retry.metadata.timestamp).toBe(first.metadata.timestamp);
+  }, 120_000);
+
+  it.skipIf(!postgres)('PostgreSQL: the engine option reaches the PostgreSQL ledger too', async () => {
+    const schema = freshSchema();
+    cleanup.push(() => dropSchema(schema));
+    const engine = createEngine({ ...options, database: POSTGRES_URL, postgres: { schema }, maxStoredAnswerBytes: MiB });
+    cleanup.push(() => engine.close());
+    const { retry } = await keyedTwice(engine);
+    expect(isIdempotentReplay(retry)).toBe(false);
+  }, 120_000);
+
+  it('refuses a cap that is not a non-negative integer, naming the option', () => {
+    expect(() => createEngine({ maxStoredAnswerBytes: -1 })).toThrow(/maxStoredAnswerBytes/);
+    expect(() => createEngine({ maxStoredAnswerBytes: 1.5 })).toThrow(RangeError);
   });
 });
