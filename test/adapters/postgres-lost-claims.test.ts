@@ -7,9 +7,8 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import { postgresLedger } from '../../src/postgres/index.js';
-import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
+import { adminPool, dropSchema, freshSchema, postgresProxy } from '../support/postgres.js';
 import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
-import { tcpProxy } from '../support/tcp-proxy.js';
 
 const available = await serviceAvailable('PostgreSQL');
 const NOW = Date.UTC(2026, 0, 1);
@@ -19,13 +18,10 @@ afterEach(async () => {
 });
 
 async function setup() {
-  const target = new URL(POSTGRES_URL);
-  const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const { proxy, url } = await postgresProxy();
   const schema = freshSchema();
-  const url = new URL(POSTGRES_URL);
-  url.port = String(proxy.port);
   // Default lease and pool: the fix must not wait for a lease to run out.
-  const ledger = postgresLedger({ connectionString: url.toString(), schema });
+  const ledger = postgresLedger({ connectionString: url, schema });
   const other = postgresLedger({ connectionString: POSTGRES_URL, schema });
   cleanup.push(() => dropSchema(schema), () => proxy.close(), () => ledger.close(), () => other.close());
   await other.createOrganization('acme', 10, NOW);

@@ -13,9 +13,9 @@ import { openPostgres, postgresKeyStore, postgresLedger } from '../../src/postgr
 import type { Ledger } from '../../src/ports/ledger.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchResponse } from '../../src/types/index.js';
-import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
+import { adminPool, dropSchema, freshSchema, postgresProxy, postgresUrlOn } from '../support/postgres.js';
 import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
-import { tcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
 
 const available = await serviceAvailable('PostgreSQL');
 const NOW = Date.UTC(2026, 0, 1);
@@ -25,17 +25,10 @@ afterEach(async () => {
   for (const undo of cleanup.splice(0).reverse()) await undo();
 });
 
-const urlOn = (port: number) => {
-  const url = new URL(POSTGRES_URL);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  return url.toString();
-};
 
 /** A fresh schema and a proxy in front of the server; ledgers made by `through` go through the proxy. */
 async function setup(): Promise<{ schema: string; proxy: TcpProxy; org: () => Promise<Record<string, number>> }> {
-  const target = new URL(POSTGRES_URL);
-  const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  const { proxy } = await postgresProxy();
   const schema = freshSchema();
   cleanup.push(() => dropSchema(schema), () => proxy.close());
   const org = async () => {
@@ -62,7 +55,7 @@ describe.skipIf(!available)('PostgreSQL books through network faults', () => {
 
   it('a settlement whose reply is lost after it committed is read back: the call gets its charge, charged once', async () => {
     const { schema, proxy, org } = await setup();
-    const ledger = postgresLedger({ connectionString: urlOn(proxy.port), schema });
+    const ledger = postgresLedger({ connectionString: postgresUrlOn(proxy.port), schema });
     cleanup.push(() => ledger.close());
     await ledger.createOrganization('acme', 10, NOW);
     const id = randomUUID();
@@ -76,7 +69,7 @@ describe.skipIf(!available)('PostgreSQL books through network faults', () => {
 
   it('without a key, a settlement whose outcome stays unknown answers a 503 that charges nothing: a charge that committed is refunded once the database is back, also against a late copy', async () => {
     const { schema, proxy, org } = await setup();
-    const ledger = postgresLedger({ connectionString: urlOn(proxy.port), schema });
+    const ledger = postgresLedger({ connectionString: postgresUrlOn(proxy.port), schema });
     cleanup.push(() => ledger.close());
     await ledger.createOrganization('acme', 10, NOW);
     const id = randomUUID();
@@ -99,7 +92,7 @@ describe.skipIf(!available)('PostgreSQL books through network faults', () => {
   it('a keyed call whose settlement committed but was answered 503: retries rerun it free, on this instance and another, never 409 for long, never charged twice', async () => {
     const { schema, proxy } = await setup();
     // leaseMs 3 s: the heartbeat that retries this instance's unfinished claim beats every second.
-    const db = openPostgres({ connectionString: urlOn(proxy.port), schema, leaseMs: 3_000 });
+    const db = openPostgres({ connectionString: postgresUrlOn(proxy.port), schema, leaseMs: 3_000 });
     cleanup.push(() => db.close());
     const source = scriptedSource('s', (q, call) => {
       if (call === 0) proxy.mode = 'lose-replies'; // during the work: settlement, read-back and claim finish all lose their replies
@@ -134,7 +127,7 @@ describe.skipIf(!available)('PostgreSQL books through network faults', () => {
 
   it('a keyed call retried on the same instance resolves at once once the database is back (its pending finish goes first)', async () => {
     const { schema, proxy } = await setup();
-    const ledger: Ledger = postgresLedger({ connectionString: urlOn(proxy.port), schema });
+    const ledger: Ledger = postgresLedger({ connectionString: postgresUrlOn(proxy.port), schema });
     cleanup.push(() => ledger.close());
     await ledger.createOrganization('acme', 10, NOW);
     const use = { organization: 'acme', key: 'k', fingerprint: 'f' };
@@ -149,7 +142,7 @@ describe.skipIf(!available)('PostgreSQL books through network faults', () => {
   it('a partition (packets dropped, nothing reset) answers 503 within the default timeouts, and the books end even', async () => {
     const { schema, proxy, org } = await setup();
     // Default pool settings (query_timeout 5 s, connect 5 s): no poolConfig.
-    const ledger = postgresLedger({ connectionString: urlOn(proxy.port), schema });
+    const ledger = postgresLedger({ connectionString: postgresUrlOn(proxy.port), schema });
     cleanup.push(() => ledger.close());
     await ledger.createOrganization('acme', 10, NOW);
     const id = randomUUID();

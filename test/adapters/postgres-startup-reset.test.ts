@@ -7,9 +7,8 @@ import pg from 'pg';
 import { afterAll, describe, expect, it } from 'vitest';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import { postgresLedger } from '../../src/postgres/index.js';
-import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
+import { adminPool, dropSchema, freshSchema, postgresProxy } from '../support/postgres.js';
 import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
-import { tcpProxy } from '../support/tcp-proxy.js';
 
 const available = await serviceAvailable('PostgreSQL');
 
@@ -17,12 +16,9 @@ describe.skipIf(!available)('PostgreSQL: a reset during the start-up migration',
   afterAll(() => adminPool().end());
 
   it('answers 503 without crashing the process, and opens once the database is back', async () => {
-    const target = new URL(POSTGRES_URL);
-    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const { proxy, url } = await postgresProxy();
     const schema = freshSchema();
-    const url = new URL(POSTGRES_URL);
-    url.port = String(proxy.port);
-    const ledger = postgresLedger({ connectionString: url.toString(), schema });
+    const ledger = postgresLedger({ connectionString: url, schema });
     // Another opener holds the migration lock, so the migration waits inside its transaction.
     const holder = new pg.Client({ connectionString: POSTGRES_URL });
     await holder.connect();

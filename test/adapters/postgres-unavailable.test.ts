@@ -13,8 +13,8 @@ import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { openPostgres, postgresKeyStore, postgresLedger } from '../../src/postgres/index.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
-import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
-import { closedPort, tcpProxy } from '../support/tcp-proxy.js';
+import { adminPool, dropSchema, freshSchema, postgresProxy, postgresUrlOn } from '../support/postgres.js';
+import { closedPort } from '../support/tcp-proxy.js';
 
 const available = await serviceAvailable('PostgreSQL');
 const NOW = Date.UTC(2026, 0, 1);
@@ -24,12 +24,6 @@ afterEach(async () => {
   for (const undo of cleanup.splice(0).reverse()) await undo();
 });
 
-const urlOn = (port: number) => {
-  const url = new URL(POSTGRES_URL);
-  url.hostname = '127.0.0.1';
-  url.port = String(port);
-  return url.toString();
-};
 
 async function expectUnavailable(call: Promise<unknown>): Promise<void> {
   const error = await call.then(
@@ -43,7 +37,7 @@ async function expectUnavailable(call: Promise<unknown>): Promise<void> {
 
 describe('PostgreSQL unreachable', () => {
   it('every ledger and key store call rejects with LedgerUnavailableError, quickly, and keeps doing so', async () => {
-    const url = urlOn(await closedPort());
+    const url = postgresUrlOn(await closedPort());
     const db = openPostgres({ connectionString: url, schema: 'unreachable', poolConfig: { connectionTimeoutMillis: 500 } });
     cleanup.push(() => db.close());
     const ledger = postgresLedger(db);
@@ -62,7 +56,7 @@ describe('PostgreSQL unreachable', () => {
   });
 
   it('the engine answers 503 ledger_unavailable, retryable, over HTTP too, and charges nothing', async () => {
-    const url = urlOn(await closedPort());
+    const url = postgresUrlOn(await closedPort());
     const db = openPostgres({ connectionString: url, schema: 'unreachable', poolConfig: { connectionTimeoutMillis: 500 } });
     cleanup.push(() => db.close());
     const source = scriptedSource('s', (q) => ({ results: [{ title: q.q, url: 'https://example.test/a', snippet: 'a' }] }));
@@ -99,11 +93,10 @@ describe.skipIf(!available)('PostgreSQL going away and coming back', () => {
   afterAll(() => adminPool().end());
 
   it('calls reject while the server is away, work again once it is back, and a cut-off settlement releases its hold', async () => {
-    const target = new URL(POSTGRES_URL);
-    const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+    const { proxy, url } = await postgresProxy();
     const schema = freshSchema();
     cleanup.push(() => dropSchema(schema), () => proxy.close());
-    const ledger = postgresLedger({ connectionString: urlOn(proxy.port), schema, leaseMs: 300, poolConfig: { connectionTimeoutMillis: 500 } });
+    const ledger = postgresLedger({ connectionString: url, schema, leaseMs: 300, poolConfig: { connectionTimeoutMillis: 500 } });
     cleanup.push(() => ledger.close());
     await ledger.createOrganization('acme', 10, NOW);
     const id = randomUUID();

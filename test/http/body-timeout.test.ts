@@ -4,31 +4,15 @@
 
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/create-engine.js';
-import { createNodeHandler, type FetchHandlerOptions } from '../../src/http/index.js';
 import { DEFAULT_BODY_TIMEOUT_MS, resolveOptions } from '../../src/http/options.js';
-import { scriptedSource } from '../../src/testing/index.js';
-import { RESULTS } from './harness.js';
+import { closeNodeServers, serveNodeApi } from './node-server.js';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
-});
+afterEach(closeNodeServers);
 
-async function serve(options: FetchHandlerOptions = {}) {
-  const engine = createEngine({ sources: [scriptedSource('s', { cats: RESULTS })], rateLimit: false });
-  await engine.admin.createOrganization('acme', { credits: 100 });
-  const key = await engine.admin.createApiKey('acme');
-  // node:http's defaults (requestTimeout 300 s): only the handler can cut the body within the test.
-  const server = createServer(createNodeHandler(engine, options));
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { engine, key, port };
-}
+// node:http's defaults (requestTimeout 300 s): only the handler can cut the body within the test.
+const serve = serveNodeApi;
 
 describe('bodyTimeoutMs', () => {
   it('defaults to 30 s, as docs/http.md says, and refuses a value that is not a positive integer', () => {

@@ -1,27 +1,13 @@
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import { connect, type AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { createNodeHandler } from '../../src/http/index.js';
-import type { FetchHandlerOptions } from '../../src/http/index.js';
-import { scriptedSource } from '../../src/testing/index.js';
-import { RESULTS } from './harness.js';
+import { closeNodeServers, closeWithOthers, serveNodeApi } from './node-server.js';
 
-const servers: Server[] = [];
-afterEach(async () => {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
-});
+afterEach(closeNodeServers);
 
-async function serve(options: FetchHandlerOptions = {}) {
-  const engine = createEngine({ sources: [scriptedSource('s', { cats: RESULTS })], rateLimit: false });
-  await engine.admin.createOrganization('acme', { credits: 100 });
-  const key = await engine.admin.createApiKey('acme');
-  const server = createServer(createNodeHandler(engine, options));
-  servers.push(server);
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  const { port } = server.address() as AddressInfo;
-  return { engine, key, port, base: `http://127.0.0.1:${port}` };
-}
+const serve = serveNodeApi;
 
 describe('createNodeHandler behind node:http', () => {
   it('serves search, usage and the same headers as the fetch handler', async () => {
@@ -105,7 +91,7 @@ describe('createNodeHandler behind node:http', () => {
     const key = await engine.admin.createApiKey('acme');
     const broken = { ...engine, admin: engine.admin, rateLimit: engine.rateLimit, usage: () => Promise.reject(new Error('/etc/secret')) };
     const server = createServer(createNodeHandler(broken, { onError: (e) => seen.push(e) }));
-    servers.push(server);
+    closeWithOthers(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/usage`, { headers: { authorization: `Bearer ${key}` } });
     expect(res.status).toBe(500);

@@ -2,6 +2,7 @@
 
 import pg from 'pg';
 import { POSTGRES_URL, uniqueName } from './services.js';
+import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
 
 let admin: pg.Pool | undefined;
 
@@ -9,6 +10,21 @@ let admin: pg.Pool | undefined;
 export function adminPool(): pg.Pool {
   admin ??= new pg.Pool({ connectionString: POSTGRES_URL, max: 4 });
   return admin;
+}
+
+/** The test server's URL with 127.0.0.1:`port` instead (a proxy in front of it, or a closed port). */
+export function postgresUrlOn(port: number): string {
+  const url = new URL(POSTGRES_URL);
+  url.hostname = '127.0.0.1';
+  url.port = String(port);
+  return url.toString();
+}
+
+/** A fault proxy in front of the test server, and the URL that goes through it (close the proxy after). */
+export async function postgresProxy(): Promise<{ proxy: TcpProxy; url: string }> {
+  const target = new URL(POSTGRES_URL);
+  const proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
+  return { proxy, url: postgresUrlOn(proxy.port) };
 }
 
 /** A schema name no other test uses. */

@@ -20,9 +20,8 @@ import Database from 'better-sqlite3';
 import { contentPrice } from '../../../src/core/books/billing.js';
 import { seededRandom, startPageServer, type PageServer } from '../../../src/testing/index.js';
 import type { Engine } from '../../../src/types/index.js';
-import { dropSchema, freshSchema } from '../postgres.js';
-import { POSTGRES_URL } from '../services.js';
-import { tcpProxy, type TcpProxy } from '../tcp-proxy.js';
+import { dropSchema, freshSchema, postgresProxy } from '../postgres.js';
+import type { TcpProxy } from '../tcp-proxy.js';
 import { postgresBooks, sqliteBooks, type BooksReader, type BooksState } from './books.js';
 import { pageRoutes, runCall, simEngine, type SimAnswer, type SimCall, type SimStorage } from './world.js';
 
@@ -121,12 +120,10 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
   let books: BooksReader;
   let schema: string | undefined;
   if (options.ledger === 'postgres') {
-    const target = new URL(POSTGRES_URL);
-    proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 5432) });
-    const url = new URL(POSTGRES_URL);
-    url.port = String(proxy.port);
+    const through = await postgresProxy();
+    proxy = through.proxy;
     schema = freshSchema();
-    storage = { database: url.toString(), postgres: { schema, leaseMs: options.leaseMs ?? 2_000 } };
+    storage = { database: through.url, postgres: { schema, leaseMs: options.leaseMs ?? 2_000 } };
     books = postgresBooks(schema);
   } else {
     dir = mkdtempSync(join(tmpdir(), 'websift-sim-'));
