@@ -12,7 +12,7 @@ import type { CacheStore } from '../ports/cache.js';
 import type { Flights } from '../ports/flights.js';
 import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
-import type { Ledger } from '../ports/ledger.js';
+import { storedAnswerCap, type Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types/index.js';
 import ipaddr from 'ipaddr.js';
@@ -123,10 +123,7 @@ export function checkEngineOptions(options: EngineOptions): void {
   if (options.durability !== undefined && options.durability !== 'full' && options.durability !== 'normal') {
     throw new RangeError('createEngine: durability must be "full" or "normal"');
   }
-  const cap = options.maxStoredAnswerBytes;
-  if (cap !== undefined && !(Number.isSafeInteger(cap) && cap >= 0)) {
-    throw new RangeError(`createEngine: maxStoredAnswerBytes must be a non-negative integer of bytes (got ${String(cap)})`);
-  }
+  storedAnswerCap(options.maxStoredAnswerBytes, 'createEngine');
 }
 
 function checkStorageOptions(options: EngineOptions): void {

@@ -70,9 +70,9 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
   /** Closed before the rest: a ledger releases its holds (a PostgreSQL handle closes its ledger and keys). */
   let books: { close(): unknown } | undefined;
   let sqlite: SqliteDatabase | undefined;
+  const cap = options.maxStoredAnswerBytes !== undefined ? { maxStoredAnswerBytes: options.maxStoredAnswerBytes } : {};
   if (postgres) {
     if (!ledger || !keys) {
-      const cap = options.maxStoredAnswerBytes !== undefined ? { maxStoredAnswerBytes: options.maxStoredAnswerBytes } : {};
       const handle = (books = openPostgres({ ...cap, ...options.postgres, connectionString: database, clock }));
       ledger ??= postgresLedger(handle);
       keys ??= postgresKeyStore(handle);
@@ -84,7 +84,6 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
       ...(options.durability !== undefined ? { durability: options.durability } : {}),
       ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
     });
-    const cap = options.maxStoredAnswerBytes !== undefined ? { maxStoredAnswerBytes: options.maxStoredAnswerBytes } : {};
     if (!ledger) ledger = books = sqliteLedger(sqlite, { closeStore: false, clock, ...cap });
     keys ??= sqliteKeyStore(sqlite);
   }

@@ -76,6 +76,15 @@ export const UNSTORED_ANSWER = '';
  */
 export const DEFAULT_MAX_STORED_ANSWER_BYTES = 64 * 1024 * 1024;
 
+/** `maxStoredAnswerBytes` as given, or the default; a RangeError (prefixed by `who`) unless a non-negative integer (0 stores none). */
+export function storedAnswerCap(value: number | undefined, who: string): number {
+  if (value === undefined) return DEFAULT_MAX_STORED_ANSWER_BYTES;
+  if (!(Number.isSafeInteger(value) && value >= 0)) {
+    throw new RangeError(`${who}: maxStoredAnswerBytes must be a non-negative integer of bytes (got ${String(value)})`);
+  }
+  return value;
+}
+
 export interface UsageCounts {
   balance: number;
   used: number;

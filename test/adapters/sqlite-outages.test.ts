@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCK_WAIT_MS } from '../../src/adapters/sqlite/lock-wait.js';
-import { RETRY_MS } from '../../src/adapters/sqlite/retry-queue.js';
+import { RETRY_MS } from '../../src/adapters/retry-queue.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { IdempotencyInProgressError, LedgerUnavailableError } from '../../src/errors.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';

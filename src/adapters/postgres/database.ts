@@ -3,7 +3,7 @@
 // connects, and migrates; later queries go straight to the pool. A handle made from a connection
 // string owns its pool and ends it on close; a pool the caller passed in is never ended by websift.
 
-import { DEFAULT_MAX_STORED_ANSWER_BYTES } from '../../ports/ledger.js';
+import { storedAnswerCap } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
 import { loadPg, pgModule, type OwnedPool, type PgLoader, type PostgresPool, type PostgresPoolConfig } from './driver.js';
@@ -99,7 +99,7 @@ export class PostgresDatabase implements PostgresHandle {
     this.clock = options.clock ?? systemClock;
     this.leaseMs = positive('leaseMs', options.leaseMs ?? DEFAULT_LEASE_MS);
     this.retentionMs = positive('finishedRetentionMs', options.finishedRetentionMs ?? DEFAULT_RETENTION_MS);
-    this.maxStoredAnswerBytes = answerCap(options.maxStoredAnswerBytes);
+    this.maxStoredAnswerBytes = storedAnswerCap(options.maxStoredAnswerBytes, 'websift/postgres');
     this.#options = options;
     this.#pool = options.pool;
   }
@@ -178,15 +178,6 @@ export const closedError = (what: string): Error => new Error(`websift/postgres:
 function positive(name: string, value: number): number {
   if (!(Number.isFinite(value) && value > 0)) {
     throw new RangeError(`websift/postgres: ${name} must be a positive number of milliseconds (got ${value})`);
-  }
-  return value;
-}
-
-/** The cap of stored answer bytes per organization: a non-negative integer (0 stores none). */
-function answerCap(value: number | undefined): number {
-  if (value === undefined) return DEFAULT_MAX_STORED_ANSWER_BYTES;
-  if (!(Number.isSafeInteger(value) && value >= 0)) {
-    throw new RangeError(`websift/postgres: maxStoredAnswerBytes must be a non-negative integer (got ${value})`);
   }
   return value;
 }

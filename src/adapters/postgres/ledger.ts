@@ -11,7 +11,7 @@ import { LedgerUnavailableError } from '../../errors.js';
 import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type Ledger, type Settlement, type UsageCounts } from '../../ports/ledger.js';
 import type { OrganizationInfo } from '../../types/index.js';
 import { checkCredits } from '../sqlite/amounts.js';
-import { RetryQueue } from '../sqlite/retry-queue.js';
+import { finishTaskName, releaseOf, releaseTaskName, RetryQueue } from '../retry-queue.js';
 import { closedError, handleFrom, type PostgresHandle, type PostgresOptions } from './database.js';
 import { InstanceLease } from './instance-lease.js';
 import { mayHaveRun } from './unavailable.js';
@@ -95,10 +95,9 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
    */
   function strand(st: Settlement): void {
     if (st.idempotencyKey === undefined) {
-      later.add(`settle ${st.id}`, () => db.query(`SELECT ${s}.void_settlement($1, $2, $3::bigint)`, [st.id, st.organization, clock.now()]));
+      later.add(releaseTaskName(st.id), () => db.query(`SELECT ${s}.void_settlement($1, $2, $3::bigint)`, [st.id, st.organization, clock.now()]));
     } else {
-      const release: Settlement = { id: st.id, organization: st.organization, kind: st.kind, charged: 0, answered: false };
-      later.add(`settle ${st.id}`, () => settleOnce(release));
+      later.add(releaseTaskName(st.id), () => settleOnce(releaseOf(st)));
     }
   }
 
@@ -144,7 +143,7 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
           ]),
           // The call answers 503, so a hold that did commit is released (its id finished: a late copy of
           // the reserve then fails on it), or it would hold credits under this live instance until close.
-          () => later.add(`settle ${r.id}`, () => settleOnce({ id: r.id, organization: r.organization, kind: 'search', charged: 0, answered: false })),
+          () => later.add(releaseTaskName(r.id), () => settleOnce(releaseOf({ id: r.id, organization: r.organization, kind: 'search' }))),
         );
         const row = rows[0]!;
         if (row['o_ok'] === true) return { ok: true } as const;
@@ -196,7 +195,7 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
           ]),
           // The call answers 503: a claim that did commit is given up as a failed call's is (before this
           // instance's next claim of the key, and in the background), or every retry would be 409 until close.
-          () => later.add(finishName(c.organization, c.key), () => finish(c.organization, c.key, null)),
+          () => later.add(finishTaskName(c.organization, c.key), () => finish(c.organization, c.key, null)),
         );
         const row = rows[0]!;
         switch (row['o_state']) {
@@ -219,14 +218,14 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
           // can't charge once its id is finished, so the claim must not be dropped before that.
           // Not waited for: the database was away a moment ago, and a call answering 503 should not wait
           // another timeout for it. The round runs now in the background, and after every heartbeat.
-          later.add(finishName(organization, key), () => finish(organization, key, response));
+          later.add(finishTaskName(organization, key), () => finish(organization, key, response));
           void run(() => later.drain(), false).catch(() => undefined);
           throw stillUnavailable();
         }
         try {
           await finish(organization, key, response);
         } catch (error) {
-          if (error instanceof LedgerUnavailableError) later.add(finishName(organization, key), () => finish(organization, key, response));
+          if (error instanceof LedgerUnavailableError) later.add(finishTaskName(organization, key), () => finish(organization, key, response));
           throw error;
         }
       }),
@@ -247,8 +246,6 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
   db.adopt(ledger);
   return ledger;
 }
-
-const finishName = (organization: string, key: string) => `finish ${organization}\n${key}`;
 
 /** Runs `undo` when `query` fails in a way that may have committed (its reply lost), then rejects as it did. */
 async function lostReply<T>(query: Promise<T>, undo: () => void): Promise<T> {

@@ -86,8 +86,7 @@ export function sqliteClaims(store: SqliteDatabase, maxStoredAnswerBytes = DEFAU
       q.fresh.run(c.organization, c.key, c.fingerprint, me, now);
       return { state: 'claimed' };
     };
-    if (row && row.created_at <= expiredUpTo) return claimFresh();
-    if (!row) return claimFresh();
+    if (!row || row.created_at <= expiredUpTo) return claimFresh();
     const running = row.response === null;
     // An unpaid claim nobody runs any more is as good as none (like one finishClaim(null) dropped).
     if (running && row.charged === 0 && !live(row)) return claimFresh();

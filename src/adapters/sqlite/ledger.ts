@@ -9,10 +9,10 @@
 // Idempotency claims live in idempotency-claims.ts; a settlement carrying a key marks its claim paid in
 // the settlement's own transaction. A settlement's outcome is always known here (the commit runs in this
 // process: it returns or throws, and a locked file fails before the transaction begins), so a 503 from
-// settle means nothing was charged. Releases and claim finishes locked out are retried (retry-queue.ts).
+// settle means nothing was charged. Releases and claim finishes locked out are retried (../retry-queue.ts).
 
 import { LedgerUnavailableError } from '../../errors.js';
-import type { Ledger, Reservation, ReserveOutcome, Settlement, UsageCounts } from '../../ports/ledger.js';
+import { storedAnswerCap, type Ledger, type Reservation, type ReserveOutcome, type Settlement, type UsageCounts } from '../../ports/ledger.js';
 import type { Clock, OrganizationInfo } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
 import { checkCredits } from './amounts.js';
@@ -22,7 +22,7 @@ import { sqliteClaims } from './idempotency-claims.js';
 import { isBusy } from './lock-wait.js';
 import { RecentIds } from './recent-ids.js';
 import { TurnBatch } from './turn-batch.js';
-import { RetryQueue } from './retry-queue.js';
+import { finishTaskName, releaseOf, releaseTaskName, RetryQueue } from '../retry-queue.js';
 import { FINISHED_RETENTION_MS, tracePruner } from './trace-pruner.js';
 
 interface OrgRow {
@@ -53,7 +53,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   const pruner = tracePruner(db, clock, retention);
   const freeIds = new RecentIds(clock, retention);
   const freeCounts = new FreeCounts(store);
-  const claims = sqliteClaims(store, answerCap(options.maxStoredAnswerBytes));
+  const claims = sqliteClaims(store, storedAnswerCap(options.maxStoredAnswerBytes, 'sqliteLedger'));
   // Prune on open too (bounded), so a file whose ledgers settle rarely still sheds its old trace.
   try {
     store.transaction(() => pruner.pruneOpening())(false);
@@ -171,14 +171,11 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
   );
   // A settlement that found the database locked for the whole wait was not applied: its hold is released
   // later, in the background, so the credits do not stay held until close; a claim finish locked out
-  // likewise, so the claim does not stay in_progress until this handle closes (retry-queue.ts).
+  // likewise, so the claim does not stay in_progress until this handle closes (../retry-queue.ts).
   const later = new RetryQueue(clock);
   const strandOnFailure = (s: Settlement, settling: Promise<number>): Promise<number> =>
     settling.catch((error: unknown) => {
-      if (error instanceof LedgerUnavailableError) {
-        const release: Settlement = { id: s.id, organization: s.organization, kind: s.kind, charged: 0, answered: false };
-        later.add(`settle ${s.id}`, () => settleTx(false, release));
-      }
+      if (error instanceof LedgerUnavailableError) later.add(releaseTaskName(s.id), () => settleTx(false, releaseOf(s)));
       throw error;
     });
 
@@ -242,13 +239,13 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
       };
     },
     async claim(c, now) {
-      await later.runNow(finishName(c.organization, c.key)); // this handle's unfinished use of the key first
+      await later.runNow(finishTaskName(c.organization, c.key)); // this handle's unfinished use of the key first
       return claims.claim(c, now);
     },
     finishClaim: (organization, key, response) =>
       claims.finishClaim(organization, key, response).catch((error: unknown) => {
         if (error instanceof LedgerUnavailableError) {
-          later.add(finishName(organization, key), () => claims.finishClaim(organization, key, response));
+          later.add(finishTaskName(organization, key), () => claims.finishClaim(organization, key, response));
         }
         throw error;
       }),
@@ -260,13 +257,4 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
       if (options.closeStore !== false) store.close();
     },
   };
-}
-
-const finishName = (organization: string, key: string) => `finish ${organization}\n${key}`;
-
-function answerCap(value: number | undefined): number | undefined {
-  if (value !== undefined && !(Number.isSafeInteger(value) && value >= 0)) {
-    throw new RangeError(`sqliteLedger: maxStoredAnswerBytes must be a non-negative integer (got ${value})`);
-  }
-  return value;
 }

@@ -7,8 +7,19 @@
 // after any call that reached the database. Every task is safe to repeat and to race with a late
 // success: a settlement applies once, a void is idempotent, a claim is finished only by its owner.
 
-import { LedgerUnavailableError } from '../../errors.js';
-import type { Clock } from '../../types/index.js';
+import { LedgerUnavailableError } from '../errors.js';
+import type { Settlement } from '../ports/ledger.js';
+import type { Clock } from '../types/index.js';
+
+/** The task name of a hold's release (or void): one per reservation. */
+export const releaseTaskName = (id: string): string => `settle ${id}`;
+
+/** The task name of an idempotency claim's finish: one per key. */
+export const finishTaskName = (organization: string, key: string): string => `finish ${organization}\n${key}`;
+
+/** The settlement that releases a hold: nothing charged, nothing counted (the call answered 503). */
+export const releaseOf = ({ id, organization, kind }: Pick<Settlement, 'id' | 'organization' | 'kind'>): Settlement =>
+  ({ id, organization, kind, charged: 0, answered: false });
 
 /** Pause between rounds of the SQLite ledger's retries (its Clock). */
 export const RETRY_MS = 1_000;
