@@ -2,6 +2,7 @@
 
 import type { Engine } from '../types/index.js';
 import { createApiHandler } from './api-handler.js';
+import { piecesLength } from './json-pieces.js';
 import type { FetchHandlerOptions } from './options.js';
 
 /** Answers one request of the HTTP API; never rejects (unexpected exceptions answer 500 and go to `onError`). */
@@ -30,7 +31,6 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
     if (!Array.isArray(reply.body)) return new Response(reply.body, { status: reply.status, headers: reply.headers });
     // A big answer's UTF-8 pieces, streamed as they are (no joined copy).
     const pieces = reply.body;
-    const length = pieces.reduce((n, piece) => n + piece.byteLength, 0);
     let next = 0;
     const body = new ReadableStream<Uint8Array>({
       pull(controller) {
@@ -38,6 +38,6 @@ export function createFetchHandler(engine: Engine, options: FetchHandlerOptions 
         else controller.close();
       },
     });
-    return new Response(body, { status: reply.status, headers: { ...reply.headers, 'content-length': String(length) } });
+    return new Response(body, { status: reply.status, headers: { ...reply.headers, 'content-length': String(piecesLength(pieces)) } });
   };
 }

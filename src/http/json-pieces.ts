@@ -26,6 +26,9 @@ export function stringChars(value: unknown, limit = BIG_ANSWER_CHARS): number {
   return total;
 }
 
+/** Bytes in `pieces` (the reply's Content-Length). */
+export const piecesLength = (pieces: readonly Uint8Array[]): number => pieces.reduce((n, piece) => n + piece.byteLength, 0);
+
 /**
  * The UTF-8 bytes of `JSON.stringify(value)` (the same text), made a piece per turn of the event loop.
  * For JSON data (plain objects, arrays, strings, numbers, booleans, null, toJSON): what answers are.

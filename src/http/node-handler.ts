@@ -8,6 +8,7 @@ import type { Socket } from 'node:net';
 import type { Engine } from '../types/index.js';
 import { createApiHandler } from './api-handler.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
+import { piecesLength } from './json-pieces.js';
 import type { FetchHandlerOptions } from './options.js';
 
 /** A `node:http` request listener. */
@@ -153,7 +154,7 @@ function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unread
 }
 
 const byteLength = (body: string | Uint8Array[]): number =>
-  typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.reduce((n, piece) => n + piece.byteLength, 0);
+  typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : piecesLength(body);
 
 /** How long a connection closed with its request body unread keeps discarding what the client still sends. */
 const LINGER_MS = 2000;

@@ -7,7 +7,7 @@ import type { CliCommand } from '../help.js';
 import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
 import { startServer, untilSignal } from '../server.js';
-import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../server-limits.js';
+import { checkServerLimits, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../server-limits.js';
 
 const OPTIONS: Options = {
   port: { type: 'string', value: 'N', help: 'port to listen on, 0 = any free one (default 8080)', env: 'WEBSIFT_PORT, else PORT' },
@@ -103,8 +103,10 @@ export function serverLimits(parsed: Parsed, env: NodeJS.ProcessEnv = process.en
     headersTimeoutMs: seconds('header-timeout', 'WEBSIFT_HEADER_TIMEOUT', DEFAULT_SERVER_LIMITS.headersTimeoutMs),
     requestTimeoutMs: seconds('request-timeout', 'WEBSIFT_REQUEST_TIMEOUT', DEFAULT_SERVER_LIMITS.requestTimeoutMs),
   };
-  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new CliError(`the header timeout (${limits.headersTimeoutMs / 1000} s) must not be longer than the request timeout (${limits.requestTimeoutMs / 1000} s)`);
+  try {
+    checkServerLimits(limits); // the one check startServer makes too, as a usage error here
+  } catch (error) {
+    throw new CliError((error as Error).message);
   }
   return limits;
 }
