@@ -17,7 +17,7 @@ import { dropRepeatedImages } from './markdown/index.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { descendants, hasText } from './dom-utils.js';
 import { separateInlineBoxes } from './markdown/index.js';
-import { absolutizeLinks, documentBase } from './markdown/index.js';
+import { absolutizeLinks, breakRunsAs, documentBase } from './markdown/index.js';
 import { tidyMarkdown } from './markdown/index.js';
 import { readPageMetadata, type PageFacts, type PageMetadataOptions } from './metadata/index.js';
 import { parseHtmlDocument } from './parse-html.js';
@@ -154,7 +154,6 @@ function toMarkdown(root: Element): string {
 }
 
 function plainText(text: string): string {
-  // Each whitespace run holding a line break as that break (`/\s*\n\s*/g` is quadratic in long runs).
-  const lines = text.replace(/[ \t\r\f\v]+/g, ' ').replace(/\s+/g, (run) => (run.includes('\n') ? '\n' : run));
+  const lines = breakRunsAs(text.replace(/[ \t\r\f\v]+/g, ' '), '\n');
   return lines.replace(/\n{2,}/g, '\n\n').trim();
 }

@@ -4,7 +4,7 @@ export { markCodeLanguages } from './code-language.js';
 export { dropRepeatedImages } from './decorative-images.js';
 export { separateInlineBoxes } from './inline-spacing.js';
 export { absolutizeLinks, documentBase, resolveUrl } from './links.js';
-export { escapeLinkText, escapeMarkdownText, fence, markdownUrl, oneLine } from './syntax.js';
+export { breakRunsAs, escapeLinkText, escapeMarkdownText, fence, markdownUrl, oneLine } from './syntax.js';
 export { padsShortRows, prepareTables } from './tables.js';
 export { tidyMarkdown } from './tidy.js';
 export { DROPPED_TAGS, createTurndown, turndownInPlace } from './turndown-service.js';

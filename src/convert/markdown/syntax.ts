@@ -9,10 +9,13 @@ export function fence(code: string, lang = ''): string {
   return `${f}${lang}\n${code.trimEnd()}\n${f}`;
 }
 
-// Every whitespace run holding a line break (`breaks`) as one space: a cell's or a heading's text on
-// one line. The same as `.replace(/\s*\n+\s*/g, ' ')`, which is quadratic on a long run of spaces
-// without a break (each start rescans the run).
-export const oneLine = (s: string, breaks = /\n/): string => s.replace(/\s+/g, (run) => (breaks.test(run) ? ' ' : run));
+// Every whitespace run holding a line break (`breaks`) as `to`, in one linear pass. The same as
+// `.replace(/\s*\n+\s*/g, to)`, which is quadratic on a long run of spaces without a break (each start
+// rescans the run).
+export const breakRunsAs = (s: string, to: string, breaks = /\n/): string => s.replace(/\s+/g, (run) => (breaks.test(run) ? to : run));
+
+/** A cell's or a heading's text on one line: each whitespace run holding a break as one space. */
+export const oneLine = (s: string, breaks = /\n/): string => breakRunsAs(s, ' ', breaks);
 
 // turndown's escapes, but for `_`: turndown escapes every one ("user\_function",
 // "utm\_source"), while CommonMark reads an underscore between two letters or digits as a literal
