@@ -29,7 +29,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The HTTP API's shapes; URLs are checked with the fetcher's own (pure) URL rules.
   schema: ['fetch', 'errors', 'types'],
   'core/router': ['types', 'errors', 'signals'],
-  core: ['core/books', 'ports', 'types', 'errors', 'signals'],
+  // Reading in parts (core/read-parts.ts) asks src/passages/ for each page's part.
+  core: ['core/books', 'passages', 'ports', 'types', 'errors', 'signals'],
   'core/books': ['core', 'ports', 'types', 'errors', 'signals'],
   'core/search': ['core', 'core/books', 'core/router', 'schema', 'ports', 'types', 'errors', 'signals'],
   'core/extract': ['core', 'core/books', 'core/router', 'core/search', 'schema', 'fetch', 'ports', 'types', 'errors', 'signals', 'turns'],
