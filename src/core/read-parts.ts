@@ -5,9 +5,6 @@
 
 import { pagePart, shareBudget, type PagePart, type PartOptions } from '../passages/index.js';
 
-/** Characters of passages per page when `query` is given without `max_chars`. */
-export const DEFAULT_QUERY_CHARS = 2000;
-
 /** The reading-in-parts parameters of a call (each absent when not given). */
 export interface PartRequest {
   maxChars?: number;
@@ -23,6 +20,7 @@ export function readsInParts(request: PartRequest): boolean {
 /**
  * Each page's options, in order, given the full contents' lengths: `max_chars` shared fairly over
  * what each page has left after `start_char` (a short page's unused share goes to the others).
+ * `query` without `max_chars`: each page its passages' own default (DEFAULT_PASSAGE_CHARS, 2,000).
  */
 export function partOptions(lengths: readonly number[], request: PartRequest): PartOptions[] {
   const start = request.startChar ?? 0;
@@ -34,7 +32,7 @@ export function partOptions(lengths: readonly number[], request: PartRequest): P
     const shares = shareBudget(lengths.map((n) => Math.max(0, n - start)), request.maxChars);
     return shares.map((maxChars) => ({ ...base, maxChars }));
   }
-  return lengths.map(() => (request.query !== undefined ? { ...base, maxChars: DEFAULT_QUERY_CHARS } : base));
+  return lengths.map(() => base);
 }
 
 /**

@@ -7,7 +7,7 @@ import { InvalidRequestError } from '../../src/errors.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { ExtractParams, ExtractResultItem, SearchResponse } from '../../src/types/index.js';
 import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';
-import { MARKER_ROOM, nextStartOf, pieceOf, topicsPage, topicText } from './topics-page.js';
+import { MARKER_ROOM, nextStartOf, passagesContentLength, pieceOf, topicsPage, topicText } from './topics-page.js';
 
 const MIN = 60_000;
 let s: ExtractSetup;
@@ -178,7 +178,8 @@ describe('query', () => {
     expect(md(r)).toContain('Volcanoes'); // under its heading
     for (const other of ['Violins', 'Penguins', 'Typography']) expect(md(r)).not.toContain(topicText(other));
     expect(r).toMatchObject({ total_chars: full!.length, truncated: true });
-    expect(md(r).length).toBeLessThan(full!.length);
+    expect(passagesContentLength(md(r))).toBeLessThanOrEqual(2000); // the default without max_chars
+    expect(passagesContentLength(md(r))).toBeGreaterThan(100);
     expect(res.metadata.credits_used).toBe(1);
   });
 
@@ -188,7 +189,7 @@ describe('query', () => {
     const res = await s.engine.extract({ urls: [url], query: 'photovoltaic inverter solar panels', max_chars: 400 }, ORG);
     expect(res.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
     expect(md(res.results[0])).toContain(topicText('Solar panels'));
-    expect(md(res.results[0]).length).toBeLessThanOrEqual(400 + 3 * MARKER_ROOM);
+    expect(passagesContentLength(md(res.results[0]))).toBeLessThanOrEqual(400);
   });
 
   it('with format html is a 400 naming query, nothing charged, nothing fetched', async () => {
@@ -251,8 +252,9 @@ describe('search with include_content and max_chars', () => {
     expect(topics).toMatchObject({ truncated: true });
     expect(long).toHaveProperty('total_chars');
     expect(gone).not.toHaveProperty('total_chars');
-    const total = res.results.reduce((sum, r) => sum + (r.content ?? '').length, 0);
-    expect(total).toBeLessThanOrEqual(1500 + 2 * 3 * MARKER_ROOM);
+    const total = res.results.reduce((sum, r) => sum + passagesContentLength(r.content ?? ''), 0);
+    expect(total).toBeLessThanOrEqual(1500);
+    expect(total).toBeGreaterThan(750); // both pages had more than their share
 
     // The repeat window keeps the full pages: another budget, and none, are free and cut afresh.
     const wider = await search('glaciers carve valleys moraines', { max_chars: 100_000 });

@@ -67,3 +67,14 @@ export function pieceOf(text: string, full: string, start: number): string {
   expect(text.length - piece.length).toBeLessThanOrEqual(MARKER_ROOM);
   return piece;
 }
+
+/**
+ * The content characters of query passages: the text without its skip-marker lines (a marker line like
+ * `[…]` carries no letter or digit; content blocks here all do).
+ */
+export function passagesContentLength(text: string): number {
+  return text
+    .split('\n\n')
+    .filter((block) => /[\p{L}\p{N}]/u.test(block))
+    .join('\n\n').length;
+}
