@@ -7,7 +7,7 @@ import { pagePart, shareBudget, type PagePart, type PartOptions } from '../passa
 
 /**
  * Cuts one page's part off the event loop (the engine's: a conversion worker, in the organization's
- * turn). Query passages cost about 25 ms per 100 KB of Markdown, seconds for a 10 MiB page.
+ * turn). Query passages cost tens of ms per 100 KiB of Markdown, ~3 s for 10 MiB (bench/read-parts.ts).
  */
 export type PartOffload = (task: { content: string; format: 'markdown' | 'html'; options: PartOptions }, org: string) => Promise<PagePart>;
 
