@@ -29,10 +29,13 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const TABLE_ROW = /^[ \t]*\|/;
-const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$/;
+/** A table's rule, tested on the trimmed line (leading blanks before an optional pipe would backtrack). */
+const TABLE_RULE = /^\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?$/;
 const BLANK = /^[ \t]*$/;
 
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+/** Intl.Segmenter is quadratic over one long string, so it reads a long block in windows this long. */
+const SENTENCE_WINDOW = 2_048;
 
 /** The passages of `content` from `from` on, each with its heading path. Linear in the content. */
 export function splitMarkdown(content: string, from = 0): Split {
@@ -81,7 +84,7 @@ export function splitMarkdown(content: string, from = 0): Split {
       contexts.push({ start: ls, end: le, level });
     } else if (TABLE_ROW.test(line)) {
       const prev = unit as { start: number; end: number; kind: string } | null;
-      if (TABLE_RULE.test(line) && prev?.kind === 'row' && tableHead < 0) {
+      if (prev?.kind === 'row' && tableHead < 0 && TABLE_RULE.test(line.trim())) {
         // The header row and its rule: the context of the rows below, not a passage.
         tableHead = contexts.length;
         contexts.push({ start: prev.start, end: le, level: 7 });
@@ -125,9 +128,7 @@ function splitProse(content: string, start: number, end: number, context: readon
     if (runStart >= 0) out.push({ start: runStart, end: runEnd, context });
     runStart = -1;
   };
-  for (const { index, segment } of sentences.segment(content.slice(start, end))) {
-    let s = start + index;
-    let e = s + segment.length;
+  for (let [s, e] of sentenceSpans(content, start, end)) {
     while (e > s && /\s/.test(content[e - 1]!)) e--;
     if (e <= s) continue;
     if (runStart >= 0 && e - runStart <= MAX_PASSAGE) {
@@ -150,6 +151,21 @@ function splitProse(content: string, start: number, end: number, context: readon
     }
   }
   flush();
+}
+
+/**
+ * The sentences of content[start, end) as spans, read in windows ending at a word boundary. The last
+ * sentence of a window may go on past it, so the next window starts there; a sentence longer than a
+ * window comes in window-long spans (the word cap splits them further anyway).
+ */
+function* sentenceSpans(content: string, start: number, end: number): Generator<[number, number]> {
+  for (let at = start; at < end;) {
+    const windowEnd = end - at <= SENTENCE_WINDOW ? end : cutEnd(content, at, SENTENCE_WINDOW);
+    const spans = Array.from(sentences.segment(content.slice(at, windowEnd)), ({ index, segment }): [number, number] => [at + index, at + index + segment.length]);
+    const last = spans.length > 1 && windowEnd < end ? spans.pop()! : null;
+    yield* spans;
+    at = last ? last[0] : windowEnd;
+  }
 }
 
 /** A long fenced block in runs of whole lines, each shown inside the block's own fences. */
