@@ -37,13 +37,16 @@ const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 /** Intl.Segmenter is quadratic over one long string, so it reads a long block in windows this long. */
 const SENTENCE_WINDOW = 2_048;
 
+/** A unit being read: a paragraph or list item (`text`), a table row, or a fenced code block. */
+interface Unit { start: number; end: number; kind: 'text' | 'row' | 'code'; fence?: string }
+
 /** The passages of `content` from `from` on, each with its heading path. Linear in the content. */
 export function splitMarkdown(content: string, from = 0): Split {
   const contexts: ContextLine[] = [];
   const passages: Passage[] = [];
   let headings: number[] = []; // the heading path in effect (indices into contexts)
   let tableHead = -1; // the table header in effect, while rows follow it
-  let unit: { start: number; end: number; kind: 'text' | 'row' | 'code'; fence?: string } | null = null;
+  let unit = null as Unit | null;
   let fence: string | null = null;
 
   const close = () => {
@@ -67,6 +70,7 @@ export function splitMarkdown(content: string, from = 0): Split {
       continue;
     }
     const opening = FENCE.exec(line);
+    const heading = HEADING.exec(line);
     if (BLANK.test(line)) {
       close();
       tableHead = -1;
@@ -75,19 +79,18 @@ export function splitMarkdown(content: string, from = 0): Split {
       tableHead = -1;
       fence = opening[1]!;
       unit = { start: ls, end: le, kind: 'code', fence };
-    } else if (HEADING.test(line)) {
+    } else if (heading) {
       close();
       tableHead = -1;
-      const level = HEADING.exec(line)![1]!.length;
+      const level = heading[1]!.length;
       headings = headings.filter((h) => contexts[h]!.level < level);
       headings.push(contexts.length);
       contexts.push({ start: ls, end: le, level });
     } else if (TABLE_ROW.test(line)) {
-      const prev = unit as { start: number; end: number; kind: string } | null;
-      if (prev?.kind === 'row' && tableHead < 0 && TABLE_RULE.test(line.trim())) {
+      if (unit?.kind === 'row' && tableHead < 0 && TABLE_RULE.test(line.trim())) {
         // The header row and its rule: the context of the rows below, not a passage.
         tableHead = contexts.length;
-        contexts.push({ start: prev.start, end: le, level: 7 });
+        contexts.push({ start: unit.start, end: le, level: 7 });
         unit = null;
       } else {
         close();
@@ -110,7 +113,7 @@ export function splitMarkdown(content: string, from = 0): Split {
   return { contexts, passages };
 }
 
-function addUnit(content: string, unit: { start: number; end: number; kind: string; fence?: string }, context: readonly number[], out: Passage[]): void {
+function addUnit(content: string, unit: Unit, context: readonly number[], out: Passage[]): void {
   let { start, end } = unit;
   while (start < end && /\s/.test(content[start]!)) start++;
   while (end > start && /\s/.test(content[end - 1]!)) end--;
