@@ -114,6 +114,12 @@ describe('pagePart without a query', () => {
     expect(pieceOf(part.text)).toBe('東京');
   });
 
+  it('odd numbers: fractions round down, negatives are 0, an infinite budget is no budget', () => {
+    const content = words(100);
+    expect(pagePart(content, 'markdown', { maxChars: 20.9, startChar: -3 }).nextStart).toBe(pagePart(content, 'markdown', { maxChars: 20 }).nextStart);
+    expect(pagePart(content, 'markdown', { maxChars: Infinity, startChar: 6.5 })).toEqual({ text: content.slice(6), totalChars: content.length, truncated: false });
+  });
+
   it('a budget of zero: an empty piece that reads on from where it is', () => {
     const content = words(10);
     expect(pagePart(content, 'markdown', { maxChars: 0, startChar: 5 })).toMatchObject({ truncated: true, nextStart: 5 });
