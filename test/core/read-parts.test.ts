@@ -4,6 +4,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { HOST_PASSAGE_CHARS, DEFAULT_QUERY_CHARS, pageParts, partOptions, type PartOffload } from '../../src/core/read-parts.js';
+import { passageQuery } from '../../src/core/search/content-parts.js';
 import { pagePart } from '../../src/passages/index.js';
 
 const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i % 7}`).join(' ');
@@ -73,5 +74,12 @@ describe('pageParts', () => {
     expect(parts.size).toBe(2);
     const shares = partOptions([a.length, 5000, a.length], { maxChars: 3001 }).map((o) => o.maxChars!);
     expect(parts.get('a')).toEqual(pagePart(a, 'markdown', { maxChars: Math.min(shares[0]!, shares[2]!) }));
+  });
+});
+
+describe("search's passage query", () => {
+  it('is the phrases and plain words of q, without operators and excluded words; operators only: none', () => {
+    expect(passageQuery('site:example.com "tide pools" -crabs anemones filetype:pdf -site:x.test')).toBe('tide pools anemones');
+    expect(passageQuery('site:example.com filetype:pdf')).toBe('');
   });
 });
