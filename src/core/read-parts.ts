@@ -9,7 +9,17 @@ import { pagePart, shareBudget, type PagePart, type PartOptions } from '../passa
  * Cuts one page's part off the event loop (the engine's: a conversion worker, in the organization's
  * turn). Query passages cost tens of ms per 100 KiB of Markdown, ~3 s for 10 MiB (bench/read-parts.ts).
  */
-export type PartOffload = (task: { content: string; format: 'markdown' | 'html'; options: PartOptions }, org: string) => Promise<PagePart>;
+export type PartOffload = (
+  task: { content: string; format: 'markdown' | 'html'; options: PartOptions },
+  call: { org: string; signal?: AbortSignal | undefined },
+) => Promise<PagePart>;
+
+/** The offload and the call it works for (its organization's turn; its signal stops the work). */
+export interface Offload {
+  run: PartOffload;
+  org: string;
+  signal?: AbortSignal | undefined;
+}
 
 /**
  * Query passages over more content than this (after start_char) go to the offload: below it they
@@ -61,7 +71,7 @@ export async function pageParts(
   pages: readonly { key: string; content: string }[],
   format: 'markdown' | 'html',
   request: PartRequest,
-  offload?: { run: PartOffload; org: string },
+  offload?: Offload,
 ): Promise<Map<string, PagePart>> {
   const options = partOptions(pages.map((p) => p.content.length), request);
   const chosen = new Map<string, { content: string; options: PartOptions }>();
@@ -76,11 +86,11 @@ export async function pageParts(
   return new Map(parts);
 }
 
-async function partOf(content: string, format: 'markdown' | 'html', options: PartOptions, offload?: { run: PartOffload; org: string }): Promise<PagePart> {
+async function partOf(content: string, format: 'markdown' | 'html', options: PartOptions, offload?: Offload): Promise<PagePart> {
   const long = content.length - (options.startChar ?? 0) > HOST_PASSAGE_CHARS;
   if (options.query === undefined || !long || !offload) return pagePart(content, format, options);
   try {
-    return await offload.run({ content, format, options }, offload.org);
+    return await offload.run({ content, format, options }, { org: offload.org, signal: offload.signal });
   } catch {
     const { query: _passages, ...cut } = options;
     return pagePart(content, format, cut);

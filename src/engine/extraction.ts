@@ -145,8 +145,9 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     pageCache: pageCacheStore(options.pageCacheBytes),
     contentFetcher: (results, count, signal, org) =>
       fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org),
-    // In the organization's turn, with a page's time to wait and to run; the answer is already decided.
-    partOffload: (task, org) => conversion.part(task, { signal: new AbortController().signal, org, waitMs: pages.timeoutMs, budgetMs: pages.timeoutMs }),
+    // In the organization's turn, with a page's time to wait and to run, stopped with the call.
+    partOffload: (task, call) =>
+      conversion.part(task, { signal: call.signal ?? new AbortController().signal, org: call.org, waitMs: pages.timeoutMs, budgetMs: pages.timeoutMs }),
     deadlineMs: options.extractDeadlineMs ?? 30_000,
     concurrency,
     stealthRemovedAt,

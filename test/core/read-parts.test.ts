@@ -19,8 +19,8 @@ const page = (chars: number, topic: string) => {
 
 function recording(result?: (task: Parameters<PartOffload>[0]) => ReturnType<PartOffload>) {
   const calls: { chars: number; org: string }[] = [];
-  const run: PartOffload = (task, org) => {
-    calls.push({ chars: task.content.length, org });
+  const run: PartOffload = (task, call) => {
+    calls.push({ chars: task.content.length, org: call.org });
     return result ? result(task) : Promise.resolve(pagePart(task.content, task.format, task.options));
   };
   return { calls, run };

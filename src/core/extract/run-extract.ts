@@ -116,9 +116,9 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     deadline.clear();
   }
 
-  const parts = readsInParts(params) ? await partsOf(deps, params, org, keys, list, outcomes) : undefined;
-  outcomes = withinAnswer(deps, params, keys, list, outcomes, parts);
   try {
+    const parts = readsInParts(params) ? await partsOf(deps, params, call, keys, list, outcomes) : undefined;
+    outcomes = withinAnswer(deps, params, keys, list, outcomes, parts);
     call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
     const charged = list.filter((t) => !t.free && byKey.get(t.key)?.ok);
@@ -167,7 +167,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
 function partsOf(
   deps: ExtractDeps,
   params: ExtractParams,
-  org: string,
+  call: Call,
   keys: string[],
   list: Target[],
   outcomes: PageOutcome[],
@@ -177,7 +177,8 @@ function partsOf(
     const o = loaded.get(key);
     return o?.ok ? [{ key, content: o.text }] : [];
   });
-  return pageParts(pages, params.format, params, deps.partOffload ? { run: deps.partOffload, org } : undefined);
+  const offload = deps.partOffload ? { run: deps.partOffload, org: call.org, signal: call.signal } : undefined;
+  return pageParts(pages, params.format, params, offload);
 }
 
 /**

@@ -4,7 +4,7 @@
 // repeat with another budget is still free and cut afresh.
 
 import type { SearchResultItem } from '../../types/index.js';
-import { pageParts, type PartOffload } from '../read-parts.js';
+import { pageParts, type Offload } from '../read-parts.js';
 import { parseQuery } from './query.js';
 
 /** The results as delivered under `maxChars` (as they are without it); `offload` as pageParts takes it. */
@@ -12,7 +12,7 @@ export async function withContentParts(
   results: SearchResultItem[],
   q: string,
   maxChars: number | undefined,
-  offload?: { run: PartOffload; org: string },
+  offload?: Offload,
 ): Promise<SearchResultItem[]> {
   if (maxChars === undefined) return results;
   const pages = results.flatMap((r) => (r.content === undefined ? [] : [{ key: r.url, content: r.content }]));

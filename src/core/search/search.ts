@@ -68,7 +68,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   if (repeat) {
     const hold = await deps.credits.hold(org, 'search', 0, call.billing);
     await hold.settle(0);
-    return fromSnapshot(deps, params, org, repeat.value, timingSince(clock, start));
+    return fromSnapshot(deps, params, call, repeat.value, timingSince(clock, start));
   }
 
   const text = queryText(params.q);
@@ -110,7 +110,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
       // The snapshot keeps the full content: a repeat with another max_chars is cut afresh.
       const snapshot: SearchSnapshot = { kind: 'success', results, ...(counts ? { content: counts } : {}) };
       if (credits > 0) await deps.repeats.open(org, key, start, snapshot);
-      const delivered = await withContentParts(results, params.q, params.maxChars, offloadOf(deps, org));
+      const delivered = await withContentParts(results, params.q, params.maxChars, offloadOf(deps, call));
       return successResponse(params.q, delivered, { credits, fromCache: false }, timingSince(clock, start), counts);
     }
 
@@ -138,17 +138,17 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
 async function fromSnapshot(
   deps: SearchDeps,
   params: SearchParams,
-  org: string,
+  call: Call,
   snapshot: SearchSnapshot,
   timing: ReturnType<typeof timingSince>,
 ): Promise<Answer> {
   const query = params.q;
   if (snapshot.kind === 'success') {
-    const results = await withContentParts(snapshot.results, query, params.maxChars, offloadOf(deps, org));
+    const results = await withContentParts(snapshot.results, query, params.maxChars, offloadOf(deps, call));
     return successResponse(query, results, { credits: 0, fromCache: true }, timing, snapshot.content);
   }
   const message = emptyMessage({ confirmed: true, notices: snapshot.notices }, 'free_repeat');
   return emptyResponse(query, { credits: 0, fromCache: true, verified: true, message }, timing, snapshot.content);
 }
 
-const offloadOf = (deps: SearchDeps, org: string) => (deps.partOffload ? { run: deps.partOffload, org } : undefined);
+const offloadOf = (deps: SearchDeps, call: Call) => (deps.partOffload ? { run: deps.partOffload, org: call.org, signal: call.signal } : undefined);
