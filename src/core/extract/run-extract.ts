@@ -103,12 +103,16 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
 
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, call.signal);
   let outcomes: PageOutcome[];
+  let parts: Map<string, PagePart> | undefined;
   try {
     const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, { signal: deadline.signal, org }));
     const timedOut = new Promise<never>((_, reject) => {
       deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
     });
     outcomes = await Promise.race([work, timedOut]);
+    // Parts are picked within the deadline: a page still being ranked when it passes is cut from
+    // start_char instead (pageParts' fallback), so the call never outlives its deadline.
+    parts = readsInParts(params) ? await partsOf(deps, params, call, keys, list, outcomes, deadline.signal) : undefined;
   } catch (error) {
     await hold.release(error instanceof DeadlineError);
     throw error instanceof DeadlineError ? new ExtractTimeoutError(deps.deadlineMs) : error;
@@ -117,7 +121,6 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
   }
 
   try {
-    const parts = readsInParts(params) ? await partsOf(deps, params, call, keys, list, outcomes) : undefined;
     outcomes = withinAnswer(deps, params, keys, list, outcomes, parts);
     call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
@@ -171,13 +174,14 @@ function partsOf(
   keys: string[],
   list: Target[],
   outcomes: PageOutcome[],
+  signal: AbortSignal,
 ): Promise<Map<string, PagePart>> {
   const loaded = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
   const pages = keys.flatMap((key) => {
     const o = loaded.get(key);
     return o?.ok ? [{ key, content: o.text }] : [];
   });
-  const offload = deps.partOffload ? { run: deps.partOffload, org: call.org, signal: call.signal } : undefined;
+  const offload = deps.partOffload ? { run: deps.partOffload, org: call.org, signal } : undefined;
   return pageParts(pages, params.format, params, offload);
 }
 
