@@ -1,0 +1,53 @@
+// MCP over Streamable HTTP, stateless: every request is served by a fresh server for the organization
+// of its Bearer API key, so any instance behind a balancer answers any request (2025-era clients too,
+// through the SDK's stateless fallback). No key or a bad key is HTTP 401 before the SDK sees the request.
+
+import { UnauthorizedError } from '../errors.js';
+import { apiKeyOf } from '../http/auth.js';
+import type { Engine } from '../types/index.js';
+import { loadMcpSdk } from './sdk.js';
+import { checkMcpOptions, createMcpServer } from './server.js';
+
+export interface McpHandlerOptions {
+  /** Characters of page content per call when the caller gives no `max_chars` (default 20,000). */
+  maxChars?: number;
+  /** A POST body over this many bytes is answered 413 (default 4 MiB, the SDK's). */
+  maxBodyBytes?: number;
+  /** Told about errors outside any tool call (a malformed request, a server fault). */
+  onError?: (error: Error) => void;
+}
+
+/** Answers one MCP request; never rejects for a request's own fault. */
+export type McpFetchHandler = (request: Request) => Promise<Response>;
+
+/**
+ * The MCP endpoint as a fetch-style handler, authenticated by the API's keys (`Authorization: Bearer`).
+ * Mount it at any path (e.g. `/mcp`); it answers every method there itself.
+ * @throws {TypeError} at creation for a bad option.
+ */
+export function createMcpFetchHandler(engine: Engine, options: McpHandlerOptions = {}): McpFetchHandler {
+  const maxChars = checkMcpOptions(options);
+  const handler = loadMcpSdk().then(({ createMcpHandler }) =>
+    createMcpHandler(
+      ({ authInfo }) => createMcpServer(engine, { organization: String(authInfo?.extra?.['organization']), maxChars }),
+      {
+        legacy: 'stateless',
+        ...(options.maxBodyBytes !== undefined ? { maxRequestBodySize: options.maxBodyBytes } : {}),
+        ...(options.onError ? { onerror: options.onError } : {}),
+      },
+    ),
+  );
+  // A missing SDK is reported on first use, not as an unhandled rejection now.
+  handler.catch(() => {});
+
+  return async (request) => {
+    const key = apiKeyOf(request, false);
+    const identity = key === null ? null : await engine.authenticate(key);
+    if (!identity) {
+      const error = new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
+      return Response.json(error.body, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+    }
+    const authInfo = { token: key!, clientId: identity.organization, scopes: [], extra: { organization: identity.organization } };
+    return (await handler).fetch(request, { authInfo });
+  };
+}
