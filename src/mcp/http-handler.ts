@@ -2,7 +2,7 @@
 // of its Bearer API key, so any instance behind a balancer answers any request (2025-era clients too,
 // through the SDK's stateless fallback). No key or a bad key is HTTP 401 before the SDK sees the request.
 
-import { UnauthorizedError } from '../errors.js';
+import { UnauthorizedError, WebsiftError } from '../errors.js';
 import { apiKeyOf } from '../http/auth.js';
 import type { Engine } from '../types/index.js';
 import { loadMcpSdk } from './sdk.js';
@@ -47,7 +47,14 @@ export function createMcpFetchHandler(engine: Engine, options: McpHandlerOptions
       const error = new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
       return Response.json(error.body, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     }
+    let mcp;
+    try {
+      mcp = await handler;
+    } catch (error) {
+      // The optional SDK is not installed: the endpoint exists but cannot serve (the body says what to install).
+      return Response.json(new WebsiftError(501, 'internal_error', (error as Error).message).body, { status: 501 });
+    }
     const authInfo = { token: key!, clientId: identity.organization, scopes: [], extra: { organization: identity.organization } };
-    return (await handler).fetch(request, { authInfo });
+    return mcp.fetch(request, { authInfo });
   };
 }

@@ -4,7 +4,7 @@
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { createEngine } from '../../src/engine/index.js';
+import { createEngine, type EngineOptions } from '../../src/engine/index.js';
 import { createMcpFetchHandler, createMcpNodeHandler, type McpHandlerOptions } from '../../src/mcp/index.js';
 import { ManualClock, scriptedSource, startPageServer, type PageServer, type Script } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
@@ -34,11 +34,18 @@ export interface McpHarness {
   key: string;
   url: string;
   connect(generation: Generation, key?: string): Promise<McpClient>;
-  balance(): Promise<number>;
+  /** Credits left and used of an organization (default acme); read by the admin, so not rate limited. */
+  books(organization?: string): Promise<{ balance: number; used: number }>;
   close(): Promise<void>;
 }
 
-export async function mcpHarness(options: { credits?: number; script?: Script; mcp?: McpHandlerOptions } = {}): Promise<McpHarness> {
+export interface McpHarnessOptions {
+  credits?: number;
+  mcp?: McpHandlerOptions;
+  engine?: Partial<EngineOptions>;
+}
+
+export async function mcpHarness(options: McpHarnessOptions = {}): Promise<McpHarness> {
   const clock = new ManualClock('2026-03-01T12:00:00Z');
   const pages = await startPageServer({
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
@@ -46,10 +53,13 @@ export async function mcpHarness(options: { credits?: number; script?: Script; m
     '/long.html': { body: longArticle() },
   });
   const engine = createEngine({
-    sources: [scriptedSource('primary', options.script ?? SCRIPT)],
+    // Two sources: an empty answer both state is confirmed; 'flaky' fails on the second, so its empty is not.
+    sources: [scriptedSource('primary', SCRIPT), scriptedSource('secondary', { ...SCRIPT, flaky: { fail: 'down' } })],
     clock,
     router: { retries: 0 },
     allowPrivateNetwork: true,
+    rateLimit: false, // many calls in a row; the rate-limit test sets its own
+    ...options.engine,
   });
   await engine.admin.createOrganization('acme', { credits: options.credits ?? 100 });
   const key = await engine.admin.createApiKey('acme');
@@ -69,7 +79,10 @@ export async function mcpHarness(options: { credits?: number; script?: Script; m
       clients.push(client);
       return client;
     },
-    balance: async () => (await engine.usage({ organization: 'acme' })).credits.balance,
+    async books(organization = 'acme') {
+      const org = (await engine.admin.listOrganizations()).find((o) => o.id === organization)!;
+      return { balance: org.balance, used: org.used };
+    },
     async close() {
       await Promise.all(clients.map((c) => c.close().catch(() => {})));
       server.closeAllConnections();
