@@ -17,6 +17,8 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   net: [],
   errors: ['types'],
   ports: ['types', 'errors'],
+  // Pages in parts (budgeted pieces, query passages): pure text work.
+  passages: ['types'],
   // The conversion library is the bottom: it knows only the public types.
   convert: ['convert/model', 'convert/markdown', 'convert/formats', 'convert/metadata', 'types'],
   'convert/model': ['convert', 'convert/markdown', 'types'],
@@ -29,10 +31,11 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   // The HTTP API's shapes; URLs are checked with the fetcher's own (pure) URL rules.
   schema: ['fetch', 'errors', 'types'],
   'core/router': ['types', 'errors', 'signals'],
-  core: ['core/books', 'ports', 'types', 'errors', 'signals'],
+  // Reading in parts (core/read-parts.ts) asks src/passages/ for each page's part.
+  core: ['core/books', 'passages', 'ports', 'types', 'errors', 'signals'],
   'core/books': ['core', 'ports', 'types', 'errors', 'signals'],
-  'core/search': ['core', 'core/books', 'core/router', 'schema', 'ports', 'types', 'errors', 'signals'],
-  'core/extract': ['core', 'core/books', 'core/router', 'core/search', 'schema', 'fetch', 'ports', 'types', 'errors', 'signals', 'turns'],
+  'core/search': ['core', 'core/books', 'core/router', 'schema', 'passages', 'ports', 'types', 'errors', 'signals'],
+  'core/extract': ['core', 'core/books', 'core/router', 'core/search', 'schema', 'passages', 'fetch', 'ports', 'types', 'errors', 'signals', 'turns'],
   // Adapters implement the ports for the core's records (cached pages, repeat entries, GCRA).
   adapters: ['core', 'core/books', 'core/extract', 'ports', 'types', 'errors', 'signals'],
   render: ['fetch', 'net', 'adapters', 'ports', 'types', 'errors', 'signals'],
@@ -50,7 +53,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
 };
 
 /** Rooms reached from outside only through their index.ts. */
-const FACED = ['core/router', 'core/books', 'core/search', 'engine', 'convert/model', 'convert/markdown', 'convert/formats', 'convert/metadata'];
+const FACED = ['passages', 'core/router', 'core/books', 'core/search', 'engine', 'convert/model', 'convert/markdown', 'convert/formats', 'convert/metadata'];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {

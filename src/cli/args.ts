@@ -58,6 +58,15 @@ export function intOption(parsed: Parsed, name: string, fallback: number, min: n
   return toInt(raw, `--${name}`, min, max);
 }
 
+/** An integer option of at least `min` (no upper bound but the engine's), or undefined when absent. */
+export function optionalInt(parsed: Parsed, name: string, min: number): number | undefined {
+  const raw = stringOption(parsed, name);
+  if (raw === undefined) return undefined;
+  const value = toInt(raw, `--${name}`, Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER);
+  if (value < min) throw new CliError(`--${name} must be at least ${min}, got ${value}`);
+  return value;
+}
+
 export function toInt(raw: string, label: string, min: number, max: number): number {
   if (!/^-?\d+$/.test(raw.trim())) throw new CliError(`${label} must be an integer, got '${raw}'`);
   const value = Number(raw);

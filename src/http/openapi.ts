@@ -60,6 +60,12 @@ const searchParameters = [
   { name: 'q', in: 'query', required: true, schema: { type: 'string', minLength: 1, maxLength: 2000 } },
   { name: 'include_content', in: 'query', schema: { type: 'string', enum: ['true', 'false', '1', '0'] } },
   { name: 'content_results', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 10, default: 5 } },
+  {
+    name: 'max_chars',
+    in: 'query',
+    description: "With include_content: at most this many characters of content over all pages, each page's passages picked by q",
+    schema: { type: 'integer', minimum: 1 },
+  },
   { name: 'engine', in: 'query', deprecated: true, description: 'Ignored', schema: str },
   { name: 'engines', in: 'query', deprecated: true, description: 'Ignored', schema: str },
   idempotencyKeyParameter,

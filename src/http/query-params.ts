@@ -4,7 +4,7 @@ import { InvalidRequestError, type FieldProblem } from '../errors.js';
 
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 /** Parameters that may appear once; unknown parameters are ignored like unknown body fields. */
-const SINGLE = ['q', 'include_content', 'content_results'] as const;
+const SINGLE = ['q', 'include_content', 'content_results', 'max_chars'] as const;
 
 /** The query string as a search body in wire JSON (not yet validated: the engine does that). */
 export function searchParamsFromQuery(query: URLSearchParams): Record<string, unknown> {
@@ -22,7 +22,7 @@ export function searchParamsFromQuery(query: URLSearchParams): Record<string, un
       else params.include_content = flag;
     } else {
       if (!/^-?\d+$/.test(value.trim())) problems.push({ field: name, message: `must be an integer, got '${value}'` });
-      else params.content_results = Number(value);
+      else params[name] = Number(value);
     }
   }
   // Deprecated and ignored, but passed on so the engine sees the same parameters as with POST.

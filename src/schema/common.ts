@@ -15,6 +15,43 @@ export const BOOLEAN_MESSAGE = 'must be a boolean (true or false)';
 export const flag = (description: string) =>
   z.boolean({ error: BOOLEAN_MESSAGE }).optional().meta({ default: false, description });
 
+/**
+ * Characters (code points) in `text`, counted only as far as `max + 1`: the contract's limits are in
+ * characters, and `.length` counts UTF-16 units (an emoji is two).
+ */
+export function characterCount(text: string, max: number): number {
+  if (text.length <= max) return text.length;
+  let n = 0;
+  for (const _ of text) if (++n > max) break;
+  return n;
+}
+
+/** The most characters (code points) of a query: search's `q` and extract's `query`. */
+export const MAX_QUERY_LENGTH = 2000;
+
+/** A query text: whitespace collapsed, then 1–2,000 characters. */
+export const queryString = (description: string) =>
+  z
+    .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
+    .overwrite(collapseWhitespace)
+    .refine((q) => q.length > 0, 'must not be empty')
+    // The limit is in characters (code points); zod's maxLength counts UTF-16 units.
+    .refine((q) => characterCount(q, MAX_QUERY_LENGTH) <= MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
+    .meta({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description });
+
+/** The reading-in-parts budget: `max_chars`, an integer ≥ 1 (docs/extract.md, "Reading in parts"). */
+export const maxChars = (description: string) =>
+  z.int({ error: 'must be an integer of at least 1' }).min(1, 'must be an integer of at least 1').optional().meta({ description });
+
+/** What a result read in parts carries besides its content (`when`: on which results). */
+export const partFields = (when: string) => ({
+  total_chars: count(`The full content's length (UTF-16 code units, as String.length); only ${when}`).optional(),
+  truncated: z
+    .boolean()
+    .optional()
+    .meta({ description: `Whether content exists that this answer does not show (a marker line says where to read on); only ${when}` }),
+});
+
 /** A UTC timestamp as the engine writes them (`Date#toISOString`). */
 export const timestamp = () => z.iso.datetime();
 

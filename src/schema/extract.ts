@@ -2,7 +2,7 @@
 
 import { z } from 'zod';
 import { invalidUrlReason, MAX_URL_LENGTH } from '../fetch/url-check.js';
-import { absoluteUrl, count, flag, timestamp } from './common.js';
+import { absoluteUrl, count, flag, maxChars, partFields, queryString, timestamp } from './common.js';
 import { pageMetadata } from './page-metadata.js';
 
 export const MAX_URLS = 10;
@@ -39,7 +39,31 @@ export const extractRequest = z
       .meta({ default: 'markdown' }),
     stealth: flag('Full-browser rendering, 5 credits per page; unavailable (400 stealth_unavailable) from 2026-11-01'),
     include_links: flag("Add each page's links (absolute, deduplicated) to its result as `links`"),
+    max_chars: maxChars(
+      'At most this many characters of content over all pages, shared between them (links not counted); a cut page ' +
+        'ends with a marker line naming the start_char to read on from',
+    ),
+    start_char: z
+      .int({ error: 'must be an integer of at least 0' })
+      .min(0, 'must be an integer of at least 0')
+      .optional()
+      .meta({ default: 0, description: "Skip this many characters of each page's content (to read on from a cut)" }),
+    query: queryString(
+      "Return each page's passages most relevant to this text (in reading order, under their headings) instead of the " +
+        'page from the top; markdown format only; without max_chars, up to 2,000 characters per page',
+    ).optional(),
   })
+  .check(
+    z.superRefine(
+      (body, ctx) => {
+        if (typeof body.query === 'string' && body.format === 'html') {
+          ctx.addIssue({ code: 'custom', path: ['query'], message: 'needs format "markdown": passages are picked from the Markdown', input: body.query });
+        }
+      },
+      // Also when other fields are bad, so one 400 names every problem.
+      { when: (payload) => typeof payload.value === 'object' && payload.value !== null },
+    ),
+  )
   .meta({ description: 'Unknown fields are ignored' });
 
 export const extractErrorType = z.enum([
@@ -61,6 +85,7 @@ export const extractResultItem = z.strictObject({
     .array(absoluteUrl())
     .optional()
     .meta({ description: "The page's links, absolute and deduplicated; only when the request set include_links" }),
+  ...partFields('on successful results, when the request set max_chars, start_char or query'),
 });
 
 export const extractResponse = z.strictObject({

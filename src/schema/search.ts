@@ -1,10 +1,10 @@
 // The search request and its answers (success and no_results).
 
 import { z } from 'zod';
-import { absoluteUrl, collapseWhitespace, count, flag, timestamp } from './common.js';
+import { absoluteUrl, count, flag, maxChars, partFields, queryString, timestamp } from './common.js';
 import { pageMetadata } from './page-metadata.js';
 
-export const MAX_QUERY_LENGTH = 2000;
+export { MAX_QUERY_LENGTH } from './common.js';
 export const DEFAULT_CONTENT_RESULTS = 5;
 export const MAX_CONTENT_RESULTS = 10;
 
@@ -12,13 +12,7 @@ const contentResultsMessage = `must be an integer from 1 to ${MAX_CONTENT_RESULT
 
 export const searchRequest = z
   .object({
-    q: z
-      .string({ error: (issue) => (issue.input === undefined ? 'is required' : 'must be a string') })
-      .overwrite(collapseWhitespace)
-      .refine((q) => q.length > 0, 'must not be empty')
-      // The limit is in characters (code points); zod's maxLength counts UTF-16 units.
-      .refine((q) => characterCount(q, MAX_QUERY_LENGTH) <= MAX_QUERY_LENGTH, `must be at most ${MAX_QUERY_LENGTH} characters`)
-      .meta({ minLength: 1, maxLength: MAX_QUERY_LENGTH, description: 'The query, 1–2,000 characters after trimming; supports "phrases", site:, -site:, filetype:' }),
+    q: queryString('The query, 1–2,000 characters after trimming; supports "phrases", site:, -site:, filetype:'),
     include_content: flag('Also fetch the result pages and return their main content as Markdown'),
     content_results: z
       .int({ error: contentResultsMessage })
@@ -26,21 +20,14 @@ export const searchRequest = z
       .max(MAX_CONTENT_RESULTS, contentResultsMessage)
       .optional()
       .meta({ default: DEFAULT_CONTENT_RESULTS, description: 'How many result pages to fetch with include_content' }),
+    max_chars: maxChars(
+      'With include_content: at most this many characters of content over all pages, shared between them; each page ' +
+        'gives the passages most relevant to `q`. Not part of a repeat\'s identity: a repeat with another budget is free',
+    ),
     engine: z.unknown().optional().meta({ deprecated: true, description: 'Ignored; answers carry a Deprecation header' }),
     engines: z.unknown().optional().meta({ deprecated: true, description: 'Ignored; answers carry a Deprecation header' }),
   })
   .meta({ description: 'Unknown fields are ignored' });
-
-/**
- * Characters (code points) in `text`, counted only as far as `max + 1`: the contract's limit is in
- * characters, and `.length` counts UTF-16 units (an emoji is two).
- */
-function characterCount(text: string, max: number): number {
-  if (text.length <= max) return text.length;
-  let n = 0;
-  for (const _ of text) if (++n > max) break;
-  return n;
-}
 
 export const contentError = z.enum(['blocked', 'robots_disallowed', 'timeout', 'http', 'unsupported_content_type', 'too_large', 'network', 'empty', 'overloaded']);
 
@@ -53,6 +40,7 @@ export const searchResultItem = z.strictObject({
   content: z.string().optional().meta({ description: 'Markdown of the page; only with include_content, on success' }),
   content_error: contentError.optional().meta({ description: 'Why the page has no content; only with include_content' }),
   metadata: pageMetadata.optional().meta({ description: 'What the page says about itself; only beside content' }),
+  ...partFields('beside content, when the request set max_chars'),
 });
 
 const metadataFields = {

@@ -39,7 +39,8 @@ export interface Engine {
   /**
    * Runs a search for `ctx.organization`: routed across the sources, charged per the billing rules
    * (1 credit; 2 more per page of content; free repeats within 5 minutes).
-   * @param params The wire body: `{ q, include_content?, content_results? }` (validated here).
+   * @param params The wire body: `{ q, include_content?, content_results?, max_chars? }` (validated here);
+   *   `max_chars` bounds include_content's pages, each giving its passages most relevant to `q`.
    * @returns The results, or an empty answer (`metadata.status: 'no_results'`, `results: []`, with a
    *   `message` saying whether it was confirmed and charged).
    * @throws {UnauthorizedError} 401 `unknown_organization`: `ctx.organization` does not exist.
@@ -55,8 +56,12 @@ export interface Engine {
   /**
    * Fetches 1–10 URLs and converts each page to Markdown (or returns its HTML): a page that fails is
    * reported in its own result (`error_type`), uncharged; the others are unaffected.
-   * @param params The wire body: `{ urls, format?, stealth?, include_links? }` (validated here).
-   * @returns One result per URL, in order, and the credits charged.
+   * @param params The wire body: `{ urls, format?, stealth?, include_links?, max_chars?, start_char?, query? }`
+   *   (validated here). The last three read pages in parts (docs/extract.md, "Reading in parts"): a budget
+   *   over all pages, an offset into each, or each page's passages most relevant to a query; reading on
+   *   within 5 minutes is a free repeat.
+   * @returns One result per URL, in order, and the credits charged (with reading in parts, each
+   *   successful result also carries `total_chars` and `truncated`).
    * @throws {UnauthorizedError} 401 `unknown_organization`.
    * @throws {RateLimitError} 429: retry after `rateLimit.retryAfter` seconds.
    * @throws {InvalidRequestError} 400 (`stealth_unavailable` for `stealth: true` after its removal date).

@@ -45,6 +45,10 @@ export interface ExtractResultItem {
   metadata?: PageMetadata;
   /** Successful results of a request with `include_links: true` only: absolute http(s) links, in document order. */
   links?: string[];
+  /** The full content's length (as `String.length`); only on successful results of a request with `max_chars`, `start_char` or `query`. */
+  total_chars?: number;
+  /** Whether content exists that this result does not show (a marker line says where to read on); beside `total_chars` only. */
+  truncated?: boolean;
 }
 
 export interface ExtractMetadata {

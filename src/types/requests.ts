@@ -26,6 +26,13 @@ export interface SearchParams {
   include_content?: boolean;
   /** How many result pages to fetch with include_content: an integer from 1 to 10 (default 5). */
   content_results?: number;
+  /**
+   * With include_content: at most this many characters of content over all the pages (an integer ≥ 1),
+   * shared fairly between them; each page then gives its passages most relevant to `q`, and results
+   * with content carry `total_chars` and `truncated`. A repeat with another budget is still a free
+   * repeat (docs/extract.md, "Reading in parts").
+   */
+  max_chars?: number;
   /** @deprecated Ignored (search routes automatically); the HTTP answer carries a Deprecation header. */
   engine?: unknown;
   /** @deprecated Ignored (search routes automatically); the HTTP answer carries a Deprecation header. */
@@ -42,6 +49,20 @@ export interface ExtractParams {
   stealth?: boolean;
   /** Add each page's links (absolute, deduplicated) to its result as `links` (default false). */
   include_links?: boolean;
+  /**
+   * At most this many characters of content (an integer ≥ 1) over all the pages of the call, shared
+   * fairly between them (links not counted). A cut page ends with a marker line naming the
+   * `start_char` to read on from. See docs/extract.md, "Reading in parts".
+   */
+  max_chars?: number;
+  /** Skip this many characters (UTF-16 code units, as `String.length`) of each page's content first (default 0). */
+  start_char?: number;
+  /**
+   * Return each page's passages most relevant to this text (1–2,000 characters), in reading order
+   * under their headings, instead of the page from the top: up to `max_chars` over all pages, or
+   * 2,000 characters per page without it. `format: 'markdown'` only (with 'html': 400 naming `query`).
+   */
+  query?: string;
 }
 
 /** The search request body (an earlier name of SearchParams). */

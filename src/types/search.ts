@@ -12,6 +12,10 @@ export interface SearchResultItem {
   content_error?: ContentError;
   /** Only beside `content`. */
   metadata?: PageMetadata;
+  /** The page's full content length (as `String.length`); beside `content`, when the request set `max_chars`. */
+  total_chars?: number;
+  /** Whether the page has content this result does not show; beside `total_chars` only. */
+  truncated?: boolean;
 }
 
 export type ContentError =

@@ -5,6 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPageServer, type PageRoute, type PageServer } from '../../src/testing/index.js';
 import { mainCaptured } from './in-process.js';
 import { tempDb } from './run-cli.js';
+import { nextStartOf, passagesContentLength, topicsPage, topicText } from '../extract/topics-page.js';
+import { deleteKeys, testPrefix } from '../redis/redis-kit.js';
+import { REDIS_URL, serviceAvailable } from '../support/services.js';
 
 const PAGE = (title: string, text: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><nav>Menu</nav><article><h1>${title}</h1><p>${text}</p></article></body></html>`;
@@ -112,5 +115,51 @@ describe('websift extract exit codes and index add skip reports', () => {
     const onlyBlank = await mainCaptured(['index', 'add', join(dir, 'nav-only.html'), '--base-url', 'https://docs.test/', '--db', f.db]);
     expect(onlyBlank.code).toBe(1);
     expect(onlyBlank.stderr).toMatch(/index add: 0 indexed, 1 skipped, 0 failed/);
+  });
+});
+
+const redisUp = await serviceAvailable('Redis');
+
+describe('websift extract and search read pages in parts', () => {
+  const f = cliFixture({ '/topics.html': { body: topicsPage } });
+  const run = async (args: string[]) => {
+    const res = await mainCaptured(args.includes('--config') ? [...args, '--db', f.db] : [...args, '--db', f.db, '--config', f.config]);
+    expect(res.code, res.stderr).toBe(0);
+    return JSON.parse(res.stdout);
+  };
+
+  // One-shot commands share repeat windows only through Redis (docs/cli.md): then reading on is free.
+  it.skipIf(!redisUp)('--max-chars and --start-char page through; with --redis reading on is free', async () => {
+    const prefix = testPrefix('cli_parts');
+    const config = join(dirname(f.db), 'redis-config.json');
+    writeFileSync(config, JSON.stringify({ engine: { allowPrivateNetwork: true, redisPrefix: prefix } }));
+    const shared = (args: string[]) => run([...args, '--redis', REDIS_URL, '--config', config]);
+    try {
+      const url = f.pages.url('/topics.html');
+      const first = await shared(['extract', url, '--max-chars', '800']);
+      expect(first.results[0]).toMatchObject({ success: true, truncated: true });
+      expect(first.metadata.credits_used).toBe(1);
+      const next = nextStartOf(first.results[0].markdown);
+      const on = await shared(['extract', url, '--max-chars', '800', '--start-char', String(next)]);
+      expect(on.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
+      expect(on.results[0].total_chars).toBe(first.results[0].total_chars);
+      expect(on.results[0].markdown.startsWith(first.results[0].markdown.slice(0, 100))).toBe(false);
+    } finally {
+      await deleteKeys(prefix);
+    }
+  });
+
+  it('--query gives the passages of the right section', async () => {
+    const body = await run(['extract', f.pages.url('/topics.html?q'), '--query', 'kerning serif typeface', '--max-chars', '500']);
+    expect(body.results[0].markdown).toContain(topicText('Typography'));
+    expect(passagesContentLength(body.results[0].markdown)).toBeLessThanOrEqual(500);
+  });
+
+  it('search --content --max-chars: passages picked by the query', async () => {
+    await run(['index', 'add', f.pages.url('/topics.html?indexed')]);
+    const body = await run(['search', 'penguins', 'antarctic', 'huddle', '--content', '1', '--max-chars', '400']);
+    expect(body.results[0].content).toContain(topicText('Penguins'));
+    expect(body.results[0]).toMatchObject({ truncated: true });
+    expect(passagesContentLength(body.results[0].content)).toBeLessThanOrEqual(400);
   });
 });

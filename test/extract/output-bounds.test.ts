@@ -99,6 +99,19 @@ describe('bounded output', () => {
     expect(again.metadata.credits_used).toBe(1);
   }, 60_000);
 
+  it('reading in parts, what is delivered counts: four 9 MiB pages under max_chars all fit, and are charged', async () => {
+    s = await extractSetup({ '/big.txt': typed('text/plain; charset=utf-8', BIG_TEXT) });
+    await withOrgs(s.engine);
+    const urls = [1, 2, 3, 4].map((i) => s!.server.url(`/big.txt?parts=${i}`));
+    const res = await s.engine.extract({ urls, max_chars: 4000 }, ORG);
+    expect(res.results.map(outcome)).toEqual(['ok', 'ok', 'ok', 'ok']);
+    for (const r of res.results) {
+      expect(r.total_chars).toBeGreaterThan(9 * MiB - 10); // the text, trimmed
+      expect(r.markdown!.length).toBeLessThan(4000);
+    }
+    expect(res.metadata.credits_used).toBe(4);
+  }, 60_000);
+
   it('a URL asked for twice counts twice toward the answer', async () => {
     s = await extractSetup({ '/big.txt': typed('text/plain; charset=utf-8', BIG_TEXT) });
     await withOrgs(s.engine);

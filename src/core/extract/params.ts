@@ -19,17 +19,31 @@ export interface ExtractParams {
    * when true, so a call without it keeps the idempotency fingerprint it had before the flag existed.
    */
   includeLinks?: true;
+  /**
+   * Reading in parts (docs/extract.md, "Reading in parts"): set only when given, like includeLinks, so
+   * a call without them keeps its idempotency fingerprint and its answer byte for byte. Not part of
+   * URL sameness: they are applied to the page as delivered, never to what is cached.
+   */
+  maxChars?: number;
+  startChar?: number;
+  query?: string;
 }
 
 export function parseExtractParams(body: unknown): ExtractParams {
   requireObjectBody(body);
   // `urls: null` stays: it is "must be an array of URLs", not "is required".
-  const parsed = extractRequest.safeParse(wireForms(body, { absent: ['format'], flags: ['stealth', 'include_links'] }));
+  const parsed = extractRequest.safeParse(
+    wireForms(body, { absent: ['format', 'query'], flags: ['stealth', 'include_links'], integers: ['max_chars', 'start_char'] }),
+  );
   if (!parsed.success) throw new InvalidRequestError(problemsOf(parsed.error));
+  const { data } = parsed;
   return {
-    urls: parsed.data.urls,
-    format: parsed.data.format ?? 'markdown',
-    stealth: parsed.data.stealth ?? false,
-    ...(parsed.data.include_links === true ? { includeLinks: true as const } : {}),
+    urls: data.urls,
+    format: data.format ?? 'markdown',
+    stealth: data.stealth ?? false,
+    ...(data.include_links === true ? { includeLinks: true as const } : {}),
+    ...(data.max_chars !== undefined ? { maxChars: data.max_chars } : {}),
+    ...(data.start_char !== undefined ? { startChar: data.start_char } : {}),
+    ...(data.query !== undefined ? { query: data.query } : {}),
   };
 }

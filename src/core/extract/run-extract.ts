@@ -19,6 +19,7 @@ import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
 import { pageCacheKey } from './page-cache-key.js';
 import type { Call } from '../call.js';
+import { pageParts, readsInParts, type PagePart } from '../read-parts.js';
 
 /**
  * A delivered page kept for free repeats (content cache). Its links are kept whether or not the
@@ -113,7 +114,8 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     deadline.clear();
   }
 
-  outcomes = withinAnswer(deps, params, keys, list, outcomes);
+  const parts = readsInParts(params) ? partsOf(params, keys, list, outcomes) : undefined;
+  outcomes = withinAnswer(deps, params, keys, list, outcomes, parts);
   try {
     call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
@@ -133,7 +135,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
       const first = !seen.has(key);
       seen.add(key);
       if (outcome.ok && (targets.get(key)?.free || !first)) cachedFree++;
-      return resultItem(params.urls[i] as string, outcome, params);
+      return resultItem(params.urls[i] as string, outcome, params, parts?.get(key));
     });
     const successes = results.filter((r) => r.success).length;
     return {
@@ -157,15 +159,37 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
 }
 
 /**
- * Pages past the answer's budget (output-bounds.ts) fail as `too_large`, before anything is charged.
- * A URL asked for twice is in the answer twice, so it counts twice.
+ * Each loaded page's part (reading in parts, docs/extract.md), by URL key: `max_chars` shared over the
+ * answer's entries in request order. The outcome keeps the full content (it is what the cache keeps).
  */
-function withinAnswer(deps: ExtractDeps, params: ExtractParams, keys: string[], list: Target[], outcomes: PageOutcome[]): PageOutcome[] {
+function partsOf(params: ExtractParams, keys: string[], list: Target[], outcomes: PageOutcome[]): Map<string, PagePart> {
+  const loaded = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
+  const pages = keys.flatMap((key) => {
+    const o = loaded.get(key);
+    return o?.ok ? [{ key, content: o.text }] : [];
+  });
+  return pageParts(pages, params.format, params);
+}
+
+/**
+ * Pages past the answer's budget (output-bounds.ts) fail as `too_large`, before anything is charged.
+ * What counts is what is delivered (a page's part when reading in parts). A URL asked for twice is in
+ * the answer twice, so it counts twice.
+ */
+function withinAnswer(
+  deps: ExtractDeps,
+  params: ExtractParams,
+  keys: string[],
+  list: Target[],
+  outcomes: PageOutcome[],
+  parts: Map<string, PagePart> | undefined,
+): PageOutcome[] {
   const budget = answerBudget(deps.pages.maxBytes);
   const sizes = outcomes.map((o, i) => {
     if (!o.ok) return 0;
+    const key = list[i]!.key;
     const links = params.includeLinks ? (o.links ?? []).reduce((n, l) => n + l.length, 0) : 0;
-    return (o.text.length + links) * keys.filter((k) => k === list[i]!.key).length;
+    return ((parts?.get(key)?.text ?? o.text).length + links) * keys.filter((k) => k === key).length;
   });
   const fits = fitAnswer(sizes, budget);
   return outcomes.map((o, i) => (fits[i] || !o.ok ? o : { ok: false, type: 'too_large', statusCode: o.status, error: answerFullMessage(budget) }));
@@ -186,12 +210,14 @@ async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, 
   );
 }
 
-function resultItem(url: string, outcome: PageOutcome, params: ExtractParams): ExtractResultItem {
+function resultItem(url: string, outcome: PageOutcome, params: ExtractParams, part: PagePart | undefined): ExtractResultItem {
   const field = params.format === 'html' ? 'html' : 'markdown';
   const flag = params.stealth ? { stealth: true as const } : {};
   if (outcome.ok) {
     const links = params.includeLinks ? { links: outcome.links ?? [] } : {};
-    return { url, success: true, [field]: outcome.text, status_code: outcome.status, ...flag, metadata: outcome.metadata, ...links };
+    const text = part?.text ?? outcome.text;
+    const read = part ? { total_chars: part.totalChars, truncated: part.truncated } : {};
+    return { url, success: true, [field]: text, status_code: outcome.status, ...flag, metadata: outcome.metadata, ...links, ...read };
   }
   return {
     url,

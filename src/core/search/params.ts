@@ -13,6 +13,11 @@ export interface SearchParams {
   q: string;
   includeContent: boolean;
   contentResults: number;
+  /**
+   * The content budget of include_content (docs/extract.md, "Reading in parts"); set only when given,
+   * so a call without it keeps its idempotency fingerprint. Not part of the repeat key (query.ts).
+   */
+  maxChars?: number;
   /** The request sent `engine` or `engines` (ignored; the HTTP binding flags it). */
   deprecatedEngine: boolean;
 }
@@ -20,13 +25,14 @@ export interface SearchParams {
 export function parseSearchParams(body: unknown): SearchParams {
   requireObjectBody(body);
   const parsed = searchRequest.safeParse(
-    wireForms(body, { absent: ['q'], flags: ['include_content'], integers: ['content_results'] }),
+    wireForms(body, { absent: ['q'], flags: ['include_content'], integers: ['content_results', 'max_chars'] }),
   );
   if (!parsed.success) throw new InvalidRequestError(problemsOf(parsed.error));
   return {
     q: parsed.data.q,
     includeContent: parsed.data.include_content ?? false,
     contentResults: parsed.data.content_results ?? DEFAULT_CONTENT_RESULTS,
+    ...(parsed.data.max_chars !== undefined ? { maxChars: parsed.data.max_chars } : {}),
     deprecatedEngine: body['engine'] !== undefined || body['engines'] !== undefined,
   };
 }

@@ -54,7 +54,8 @@ export interface ContentOptions {
 
 /**
  * The sameness key of a search request: query text plus content options. `content_results` has no
- * effect without include_content, so it is left out of the key then.
+ * effect without include_content, so it is left out of the key then. `max_chars` is never in it: the
+ * same pages, cut at delivery (content-parts.ts), so a repeat with another budget is a free repeat.
  */
 export function searchKey(q: string, content: ContentOptions): string {
   const opts = content.includeContent ? `c${content.contentResults}` : 'p';

@@ -17,6 +17,7 @@ import { emptyResponse, successResponse, toResultItems, type ContentCounts } fro
 import type { Flights } from '../../ports/flights.js';
 import type { Call } from '../call.js';
 import { timingSince } from '../timing.js';
+import { withContentParts } from './content-parts.js';
 
 /** include_content hook: adds content/content_error to the first `count` results. */
 export type ContentFetcher = (
@@ -64,7 +65,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   if (repeat) {
     const hold = await deps.credits.hold(org, 'search', 0, call.billing);
     await hold.settle(0);
-    return fromSnapshot(params.q, repeat.value, timingSince(clock, start));
+    return fromSnapshot(params, repeat.value, timingSince(clock, start));
   }
 
   const text = queryText(params.q);
@@ -103,9 +104,11 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
         counts = { requested: fetched.requested, delivered: fetched.delivered };
       }
       const credits = await hold.settle(searchPrice('success', counts?.delivered));
+      // The snapshot keeps the full content: a repeat with another max_chars is cut afresh.
       const snapshot: SearchSnapshot = { kind: 'success', results, ...(counts ? { content: counts } : {}) };
       if (credits > 0) await deps.repeats.open(org, key, start, snapshot);
-      return successResponse(params.q, results, { credits, fromCache: false }, timingSince(clock, start), counts);
+      const delivered = withContentParts(results, params.q, params.maxChars);
+      return successResponse(params.q, delivered, { credits, fromCache: false }, timingSince(clock, start), counts);
     }
 
     const verdict = judgeEmpty(query, route.outcomes);
@@ -128,10 +131,12 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   }
 }
 
-/** A free repeat: the charged answer again, from_cache true, 0 credits. */
-function fromSnapshot(query: string, snapshot: SearchSnapshot, timing: ReturnType<typeof timingSince>): Answer {
+/** A free repeat: the charged answer again (its content cut to this request's max_chars), from_cache true, 0 credits. */
+function fromSnapshot(params: SearchParams, snapshot: SearchSnapshot, timing: ReturnType<typeof timingSince>): Answer {
+  const query = params.q;
   if (snapshot.kind === 'success') {
-    return successResponse(query, snapshot.results, { credits: 0, fromCache: true }, timing, snapshot.content);
+    const results = withContentParts(snapshot.results, query, params.maxChars);
+    return successResponse(query, results, { credits: 0, fromCache: true }, timing, snapshot.content);
   }
   const message = emptyMessage({ confirmed: true, notices: snapshot.notices }, 'free_repeat');
   return emptyResponse(query, { credits: 0, fromCache: true, verified: true, message }, timing, snapshot.content);
