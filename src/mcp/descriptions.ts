@@ -15,7 +15,7 @@ export function webExtractDescription(maxChars: number): string {
   return `Fetch 1-10 URLs and return each page's main content as Markdown (format "html" for its HTML).
 Cost: 1 credit per page extracted. A page that fails costs nothing and is reported with its error type and HTTP status; the other pages are unaffected. The same URL and format again within 5 minutes is free.
 Budget: at most max_chars characters of content per call (default ${thousands(maxChars)}), shared between the pages. A cut page ends with a marker line naming the start_char to read on from: call again with the same urls and format and that start_char (free within 5 minutes) until no marker remains, so a long page costs one extraction.
-query: instead of the page from the top, return its passages most relevant to the query, each under its heading path (Markdown only); use it to find something in a long page.`;
+query: instead of the page from the top, return its passages most relevant to the query, each under its heading path (Markdown only; without max_chars up to 2,000 characters a page); use it to find something in a long page.`;
 }
 
 export const USAGE_DESCRIPTION = "Your organization's credit balance and request counts (total, search, extract, free). Free: costs no credits.";

@@ -32,6 +32,8 @@ function searchResult(result: SearchResultItem): string {
   const lines = [`## ${result.position}. ${line(result.title) || result.url}`, result.url];
   if (result.snippet) lines.push(line(result.snippet));
   if (result.content_error !== undefined) lines.push(`(no content: ${result.content_error})`);
+  const parts = readInParts(result);
+  if (parts) lines.push(parts);
   if (result.content !== undefined) lines.push('', result.content);
   return lines.join('\n');
 }
@@ -54,11 +56,10 @@ function extractResult(result: ExtractResultItem): string {
   return [...lines, '', result.markdown ?? result.html ?? ''].join('\n');
 }
 
-/** The read-in-parts fields of a result (engine extension: total_chars, truncated), when present. */
-function readInParts(result: ExtractResultItem): string | undefined {
-  const { total_chars: total, truncated } = result as { total_chars?: unknown; truncated?: unknown };
-  if (typeof total !== 'number') return undefined;
-  return `(${total.toLocaleString('en-US')} characters in all${truncated === true ? '; more remains, see the marker' : ''})`;
+/** How much of the page there is, when the answer was read in parts (the marker in the content says where to read on). */
+function readInParts(result: { total_chars?: number; truncated?: boolean }): string | undefined {
+  if (result.total_chars === undefined) return undefined;
+  return `(${result.total_chars.toLocaleString('en-US')} characters in all${result.truncated ? '; more remains' : ''})`;
 }
 
 export function usageMarkdown(usage: UsageResponse): string {

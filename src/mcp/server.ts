@@ -89,7 +89,8 @@ export async function createMcpServer(engine: Engine, options: McpServerOptions)
           urls: args['urls'],
           format: args['format'],
           query: args['query'],
-          max_chars: args['max_chars'] ?? maxChars,
+          // With a query and no budget the engine's own passage default applies (2,000 characters a page).
+          max_chars: args['max_chars'] ?? (args['query'] === undefined ? maxChars : undefined),
           start_char: args['start_char'],
         });
         return engine.extract(params as unknown as ExtractParams, context(ctx.mcpReq.signal));

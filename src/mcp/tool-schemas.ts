@@ -11,34 +11,23 @@ import {
   searchRequest, searchResponse, usageResponse,
 } from '../schema/index.js';
 
-type Shape = Record<string, z.ZodType | undefined>;
-const searchFields = searchRequest.shape as unknown as Shape;
-const extractFields = extractRequest.shape as unknown as Shape;
-
-// The read-in-parts fields come from src/schema when it has them; until then, the same rules here.
-const readInParts = {
-  max_chars: z.int().min(1).optional().meta({ description: 'At most this many characters of page content in the answer, over all its pages' }),
-  start_char: z.int().min(0).optional().meta({ description: "Skip this many characters of each page's content first (read on where a cut answer said)" }),
-  query: z.string().optional().meta({ description: "Return the page's passages most relevant to this query instead of the page from the top (Markdown only)" }),
-};
-const field = (fields: Shape, name: keyof typeof readInParts): z.ZodType => fields[name] ?? readInParts[name];
-
 /** The tools' arguments. `maxChars` is the server's default budget, shown as `max_chars`'s default. */
 export function toolInputs(maxChars: number) {
-  const budget = field(searchFields, 'max_chars').meta({ default: maxChars });
+  const search = searchRequest.shape;
+  const extract = extractRequest.shape;
   return {
     web_search: z.object({
-      query: searchRequest.shape.q,
-      include_content: searchRequest.shape.include_content,
-      content_results: searchRequest.shape.content_results,
-      max_chars: budget,
+      query: search.q,
+      include_content: search.include_content,
+      content_results: search.content_results,
+      max_chars: search.max_chars.meta({ default: maxChars }),
     }),
     web_extract: z.object({
-      urls: extractRequest.shape.urls,
-      format: extractRequest.shape.format,
-      query: field(extractFields, 'query'),
-      max_chars: field(extractFields, 'max_chars').meta({ default: maxChars }),
-      start_char: field(extractFields, 'start_char'),
+      urls: extract.urls,
+      format: extract.format,
+      query: extract.query,
+      max_chars: extract.max_chars.meta({ default: maxChars }),
+      start_char: extract.start_char,
     }),
     usage: z.object({}),
   };

@@ -10,10 +10,14 @@ import { ManualClock, scriptedSource, startPageServer, type PageServer, type Scr
 import type { Engine } from '../../src/types/index.js';
 import { httpClient, type Generation, type McpClient } from './clients.js';
 
-/** A long page: many sections, ~60,000 characters of text. */
+/** The one sentence of the long page about something else (section 33). */
+export const LIGHTHOUSE = 'The lighthouse keeper writes storm warnings into the logbook every evening at dusk.';
+
+/** A long page: 40 sections, ~35,000 characters of Markdown, one sentence of section 33 on another topic. */
 export function longArticle(): string {
   const sections = Array.from({ length: 40 }, (_, i) =>
     `<h2>Section ${i + 1}</h2>\n` +
+    (i === 32 ? `<p>${LIGHTHOUSE}</p>\n` : '') +
     Array.from({ length: 6 }, (_, j) => `<p>Paragraph ${j + 1} of section ${i + 1} tells about tide pools, barnacles and anemones living between the tides, in words enough for a long page.</p>`).join('\n'),
   );
   return `<!doctype html><html><head><title>The long page</title></head><body><main><article><h1>The long page</h1>\n${sections.join('\n')}</article></main></body></html>`;
@@ -52,9 +56,12 @@ export async function mcpHarness(options: McpHarnessOptions = {}): Promise<McpHa
     '/short.html': { body: SHORT },
     '/long.html': { body: longArticle() },
   });
+  // 'tide pages' finds the two pages of the page server (for include_content).
+  const found = (path: string, title: string) => ({ title, url: pages.url(path), snippet: `The ${title.toLowerCase()}` });
+  const script: Script = { ...SCRIPT, 'tide pages': { results: [found('/long.html', 'Long page'), found('/short.html', 'Short page')] } };
   const engine = createEngine({
     // Two sources: an empty answer both state is confirmed; 'flaky' fails on the second, so its empty is not.
-    sources: [scriptedSource('primary', SCRIPT), scriptedSource('secondary', { ...SCRIPT, flaky: { fail: 'down' } })],
+    sources: [scriptedSource('primary', script), scriptedSource('secondary', { ...script, flaky: { fail: 'down' } })],
     clock,
     router: { retries: 0 },
     allowPrivateNetwork: true,
