@@ -20,7 +20,7 @@ export function toNodeHandler(handle: McpFetchHandler, onError: (error: unknown)
       if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
     }
     const withBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
+    const request = new Request(urlOf(req), {
       method: req.method ?? 'GET',
       headers,
       signal: gone.signal,
@@ -41,4 +41,13 @@ export function toNodeHandler(handle: McpFetchHandler, onError: (error: unknown)
       },
     );
   };
+}
+
+/** The request's absolute URL; a malformed Host only names the server, so it must not fail the request. */
+function urlOf(req: IncomingMessage): URL {
+  try {
+    return new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`);
+  } catch {
+    return new URL((req.url ?? '/').replace(/^[^/]*/, ''), 'http://localhost');
+  }
 }

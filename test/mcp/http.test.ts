@@ -125,3 +125,25 @@ describe('/mcp on websift serve', () => {
   }, 20_000);
 });
 
+
+describe('a malformed Host header', () => {
+  it('is answered (401 without a key) and the server keeps serving', async () => {
+    const h = await mcpHarness();
+    try {
+      const { connect } = await import('node:net');
+      const port = new URL(h.url).port;
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(Number(port), '127.0.0.1', () => socket.end('POST /mcp HTTP/1.1\r\nHost: bad host[\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+        let data = '';
+        socket.on('data', (d) => (data += d.toString()));
+        socket.on('end', () => resolve(data));
+        socket.on('error', reject);
+      });
+      expect(raw).toMatch(/^HTTP\/1\.1 (401|400) /);
+      const client = await h.connect('v1');
+      expect((await client.tools()).length).toBe(3);
+    } finally {
+      await h.close();
+    }
+  });
+});
