@@ -45,6 +45,7 @@ export function createMcpFetchHandler(engine: Engine, options: McpHandlerOptions
     const identity = key === null ? null : await engine.authenticate(key);
     if (!identity) {
       const error = new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
+      error.timing = { response_time: 0, timestamp: new Date().toISOString() };
       return Response.json(error.body, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
     }
     let mcp;

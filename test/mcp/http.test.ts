@@ -43,7 +43,9 @@ describe('authentication', () => {
     const res = await post(h.url, sent);
     expect(res.status).toBe(401);
     expect(res.headers.get('www-authenticate')).toBe('Bearer');
-    expect(errorBody.parse(await res.json())).toMatchObject({ code: 'unauthorized' });
+    const body = errorBody.parse(await res.json());
+    expect(body).toMatchObject({ code: 'unauthorized' });
+    expect(Date.parse(body.metadata.timestamp)).toBeGreaterThan(Date.parse('2026-01-01')); // stamped now
   });
 
   it.each(GENERATIONS)('the %s client cannot connect with a bad key', async (generation) => {
