@@ -8,5 +8,5 @@ export type { McpFetchHandler, McpHandlerOptions } from './http-handler.js';
 export { toNodeHandler as createMcpNodeHandler } from './node-handler.js';
 export type { McpNodeHandler } from './node-handler.js';
 export { serveMcpStdio } from './stdio.js';
-export type { McpStdioServer } from './stdio.js';
+export type { McpStdioOptions, McpStdioServer } from './stdio.js';
 export { MCP_MISSING } from './sdk.js';

@@ -2,7 +2,7 @@
 // idempotency and rate limits stay the engine's; this layer maps arguments to the wire body and the
 // answer (or the API error) to a tool result.
 
-import type { CallToolResult, McpServer } from '@modelcontextprotocol/server';
+import type { CallToolResult, McpServer, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { InvalidRequestError, isInvalidRequestError, isWebsiftError, type WebsiftError } from '../errors.js';
 import { PACKAGE_VERSION } from '../project.js';
 import type { CallContext, Engine, ExtractParams, SearchParams } from '../types/index.js';
@@ -30,6 +30,26 @@ export function checkMcpOptions(options: { maxChars?: number | undefined }): num
 
 type Args = Record<string, unknown>;
 
+type ToolSchemas = Record<'web_search' | 'web_extract' | 'usage', { inputSchema: StandardSchemaWithJSON<Args>; outputSchema: StandardSchemaWithJSON }>;
+const schemasByBudget = new Map<number, ToolSchemas>();
+
+/**
+ * The tools' schemas with their JSON Schema made once per budget, not per server: over HTTP a server
+ * is made for every request.
+ */
+function toolSchemas(maxChars: number): ToolSchemas {
+  let schemas = schemasByBudget.get(maxChars);
+  if (!schemas) {
+    const inputs = toolInputs(maxChars);
+    const made = (name: keyof ToolSchemas) => ({ inputSchema: advertisedInput(inputs[name]), outputSchema: checkedOutput(toolOutputs[name]) });
+    schemas = { web_search: made('web_search'), web_extract: made('web_extract'), usage: made('usage') };
+    // A handful of budgets at most in practice; bounded anyway.
+    if (schemasByBudget.size >= 16) schemasByBudget.clear();
+    schemasByBudget.set(maxChars, schemas);
+  }
+  return schemas;
+}
+
 /** The wire body of the given arguments: absent ones left out (the engine applies its defaults). */
 function body(entries: Record<string, unknown>): Args {
   return Object.fromEntries(Object.entries(entries).filter(([, value]) => value !== undefined));
@@ -43,7 +63,7 @@ function body(entries: Record<string, unknown>): Args {
 export async function createMcpServer(engine: Engine, options: McpServerOptions): Promise<McpServer> {
   const maxChars = checkMcpOptions(options);
   const { McpServer } = await loadMcpSdk();
-  const inputs = toolInputs(maxChars);
+  const schemas = toolSchemas(maxChars);
   const server = new McpServer({ name: 'websift', version: PACKAGE_VERSION }, { instructions: INSTRUCTIONS });
   const context = (signal: AbortSignal): CallContext => ({ organization: options.organization, signal });
 
@@ -52,8 +72,7 @@ export async function createMcpServer(engine: Engine, options: McpServerOptions)
     {
       title: 'Web search',
       description: webSearchDescription(maxChars),
-      inputSchema: advertisedInput(inputs.web_search),
-      outputSchema: checkedOutput(toolOutputs.web_search),
+      ...schemas.web_search,
       // Not read-only: it spends credits. Not idempotent: a repeat after 5 minutes is charged again.
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
@@ -79,8 +98,7 @@ export async function createMcpServer(engine: Engine, options: McpServerOptions)
     {
       title: 'Read web pages',
       description: webExtractDescription(maxChars),
-      inputSchema: advertisedInput(inputs.web_extract),
-      outputSchema: checkedOutput(toolOutputs.web_extract),
+      ...schemas.web_extract,
       annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
     },
     (args: Args, ctx) =>
@@ -102,8 +120,7 @@ export async function createMcpServer(engine: Engine, options: McpServerOptions)
     {
       title: 'Credits and usage',
       description: USAGE_DESCRIPTION,
-      inputSchema: advertisedInput(inputs.usage),
-      outputSchema: checkedOutput(toolOutputs.usage),
+      ...schemas.usage,
       // Reads the organization's own books only: a closed world.
       annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     },
