@@ -11,7 +11,7 @@ export const MCP_MISSING =
   "websift/mcp needs the '@modelcontextprotocol/server' package (an optional peer dependency): run `npm install @modelcontextprotocol/server`";
 
 /** Imports one of the SDK's entries; a missing package becomes an Error that says how to install it. */
-async function load<T>(importer: () => Promise<T>): Promise<T> {
+export async function importOrExplain<T>(importer: () => Promise<T>): Promise<T> {
   try {
     return await importer();
   } catch (error) {
@@ -27,7 +27,7 @@ let stdio: Promise<McpStdioSdk> | undefined;
 // Literal specifiers, so bundlers and the package test see the dependency. A failed load is not kept:
 // installing the package makes the next call work.
 export function loadMcpSdk(): Promise<McpSdk> {
-  sdk ??= load(() => import('@modelcontextprotocol/server')).catch((error: unknown) => {
+  sdk ??= importOrExplain(() => import('@modelcontextprotocol/server')).catch((error: unknown) => {
     sdk = undefined;
     throw error;
   });
@@ -35,7 +35,7 @@ export function loadMcpSdk(): Promise<McpSdk> {
 }
 
 export function loadMcpStdio(): Promise<McpStdioSdk> {
-  stdio ??= load(() => import('@modelcontextprotocol/server/stdio')).catch((error: unknown) => {
+  stdio ??= importOrExplain(() => import('@modelcontextprotocol/server/stdio')).catch((error: unknown) => {
     stdio = undefined;
     throw error;
   });
