@@ -7,8 +7,18 @@ import type { ReadableStream as NodeReadableStream } from 'node:stream/web';
 import { WebsiftError } from '../errors.js';
 import type { McpFetchHandler } from './http-handler.js';
 
+/** A node:http request listener. */
 export type McpNodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
 
+/**
+ * The fetch-style MCP handler as a node:http request listener (`createMcpNodeHandler` in websift/mcp).
+ * @param handle From `createMcpFetchHandler`.
+ * @param onError Told about a handler that rejected (answered 500).
+ * @example
+ * ```ts
+ * createServer(createMcpNodeHandler(createMcpFetchHandler(engine))).listen(8080);
+ * ```
+ */
 export function toNodeHandler(handle: McpFetchHandler, onError: (error: unknown) => void = () => {}): McpNodeHandler {
   return (req, res) => {
     const gone = new AbortController();

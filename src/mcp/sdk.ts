@@ -7,6 +7,7 @@ import type * as Stdio from '@modelcontextprotocol/server/stdio';
 export type McpSdk = typeof Server;
 export type McpStdioSdk = typeof Stdio;
 
+/** The message of the Error websift/mcp throws (and `/mcp` answers with 501) when the SDK is not installed. */
 export const MCP_MISSING =
   "websift/mcp needs the '@modelcontextprotocol/server' package (an optional peer dependency): run `npm install @modelcontextprotocol/server`";
 

@@ -7,8 +7,9 @@ import { loadMcpStdio } from './sdk.js';
 import { checkMcpOptions, createMcpServer, type McpServerOptions } from './server.js';
 
 export interface McpStdioOptions extends McpServerOptions {
-  /** Where JSON-RPC comes in and goes out (default process.stdin and process.stdout): any byte streams, e.g. a socket. */
+  /** Where JSON-RPC comes in (default process.stdin): any byte stream, e.g. a socket. */
   input?: Readable;
+  /** Where JSON-RPC goes out (default process.stdout); nothing else may write to it. */
   output?: Writable;
   /** Told about errors outside any tool call (a malformed line, a transport fault). */
   onError?: (error: Error) => void;
