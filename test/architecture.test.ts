@@ -25,8 +25,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   'convert/markdown': ['convert', 'types'],
   'convert/formats': ['convert', 'convert/markdown', 'types'],
   'convert/metadata': ['convert', 'convert/markdown', 'convert/formats', 'types'],
-  // Workers decode fetched bytes with the fetcher's charset rules (fetch/charset.ts, pure).
-  conversion: ['convert', 'convert/formats', 'convert/metadata', 'fetch', 'ports', 'types', 'errors', 'signals'],
+  // Workers decode fetched bytes with the fetcher's charset rules (fetch/charset.ts, pure), and cut
+  // long pages' query passages (src/passages/) off the event loop.
+  conversion: ['convert', 'convert/formats', 'convert/metadata', 'fetch', 'passages', 'ports', 'types', 'errors', 'signals'],
   fetch: ['ports', 'project', 'signals', 'turns', 'types', 'errors', 'net'],
   // The HTTP API's shapes; URLs are checked with the fetcher's own (pure) URL rules.
   schema: ['fetch', 'errors', 'types'],

@@ -11,7 +11,8 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
-import type { WorkerResult, WorkerTask } from './conversion-worker.js';
+import type { PartTask, WorkerResult, WorkerTask } from './conversion-worker.js';
+import type { PagePart } from '../passages/index.js';
 import { FetchFailure } from '../ports/fetcher.js';
 import { isHandedOver } from '../fetch/owned-bytes.js';
 import { timeLimit } from '../signals.js';
@@ -51,6 +52,11 @@ export interface ConversionPool {
    * moved there (the caller's view left empty) when websift handed them over (fetch/owned-bytes.ts).
    */
   convertPage(task: WorkerTask, run: ConversionRun | AbortSignal): Promise<WorkerResult>;
+  /**
+   * A page's part (reading in parts, src/passages/'s pagePart) on a worker, in the organization's turn
+   * like a conversion (its backlog too); rejects as `convert` does.
+   */
+  part(task: PartTask, run: ConversionRun | AbortSignal): Promise<PagePart>;
   /** Starts the pool's first worker now, so that its start-up overlaps a fetch. */
   warm(): void;
   /** Thread ids of the workers alive now (a worker cut off mid-page is gone from it). */
@@ -110,7 +116,12 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     }));
 
-  const convertPage = async (doc: WorkerTask, claim: ConversionRun | AbortSignal): Promise<WorkerResult> => {
+  /** Runs one task on a worker in the organization's turn: `prepare` builds it (and its transfers) only then. */
+  const onWorker = async <T>(
+    name: string,
+    prepare: () => { task: unknown; transferList: ArrayBuffer[] },
+    claim: ConversionRun | AbortSignal,
+  ): Promise<T> => {
     const run: ConversionRun = claim instanceof AbortSignal ? { signal: claim } : claim;
     if (closed) throw new Error('websift: the conversion pool is closed');
     run.signal.throwIfAborted();
@@ -130,9 +141,9 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     const budget = run.budgetMs === undefined ? undefined : timeLimit(run.budgetMs, run.signal, `The page took longer than ${run.budgetMs} ms to convert`);
     const signal = budget?.signal ?? run.signal;
     // Built (and a handed-over body moved) only now, on a worker's turn: a page aborted in the queue keeps its bytes.
-    const { task, transferList } = workerTask(doc);
+    const { task, transferList } = prepare();
     try {
-      return (await start().run(task, { signal, transferList })) as WorkerResult;
+      return (await start().run(task, { name, signal, transferList })) as T;
     } catch (error) {
       if (signal.aborted) throw signal.reason;
       if ((error as { code?: string })?.code === 'ERR_WORKER_OUT_OF_MEMORY') {
@@ -145,11 +156,15 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     }
   };
 
+  const convertPage = (doc: WorkerTask, claim: ConversionRun | AbortSignal): Promise<WorkerResult> =>
+    onWorker<WorkerResult>('default', () => workerTask(doc), claim);
+
   return {
     async convert(doc, run) {
       return (await convertPage({ mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl }, run)).markdown;
     },
     convertPage,
+    part: (task, claim) => onWorker<PagePart>('part', () => ({ task: { content: task.content, format: task.format, options: task.options }, transferList: [] }), claim),
     warm() {
       if (!closed) start();
     },

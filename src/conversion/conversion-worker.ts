@@ -3,6 +3,7 @@
 // are ~50 ms the event loop does not spend).
 
 import { decodeBody } from '../fetch/charset.js';
+import { pagePart, type PagePart, type PartOptions } from '../passages/index.js';
 import { convertPage, type ConversionTask, type ConvertedPage } from './convert-page.js';
 import { plainTextOfHtml } from './plain-text.js';
 
@@ -28,4 +29,16 @@ export default function convert(task: WorkerTask): WorkerResult {
     // A converter fault on a hostile page must not cost the page: its text is still content.
     return { markdown: task.want === 'metadata' ? '' : plainTextOfHtml(doc.text), metadata: {}, ...(task.links ? { links: [] } : {}), ...decoded };
   }
+}
+
+/** A page's part to cut (reading in parts): query passages of a long page are too slow for the host thread. */
+export interface PartTask {
+  content: string;
+  format: 'markdown' | 'html';
+  options: PartOptions;
+}
+
+/** The `part` task (piscina's `name: 'part'`): src/passages/'s pagePart, off the event loop. */
+export function part(task: PartTask): PagePart {
+  return pagePart(task.content, task.format, task.options);
 }

@@ -62,6 +62,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     resultsPerSearch: options.resultsPerSearch ?? DEFAULT_RESULTS_PER_SEARCH,
     flights,
     contentFetcher: options.contentFetcher ?? extraction.contentFetcher,
+    partOffload: extraction.partOffload,
   };
   const extractDeps: ExtractDeps = {
     clock,
@@ -73,6 +74,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     deadlineMs: extraction.deadlineMs,
     concurrency: extraction.concurrency,
     stealthRemovedAt: extraction.stealthRemovedAt,
+    partOffload: extraction.partOffload,
   };
   let closed = false;
   let closing: Promise<void> | undefined;

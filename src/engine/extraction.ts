@@ -15,6 +15,7 @@ import { fetchContents } from '../core/extract/search-content.js';
 import type { CachedPage } from '../core/extract/run-extract.js';
 import type { PageSourceDeps } from '../core/extract/page-source.js';
 import type { ContentFetcher } from '../core/search/index.js';
+import type { PartOffload } from '../core/read-parts.js';
 import type { Clock } from '../types/index.js';
 import { normalizeEndpoint } from './options.js';
 
@@ -87,6 +88,8 @@ export interface Extraction {
   pages: PageSourceDeps;
   pageCache: CacheStore<CachedPage>;
   contentFetcher: ContentFetcher;
+  /** Long pages' query passages on a conversion worker (reading in parts). */
+  partOffload: PartOffload;
   deadlineMs: number;
   concurrency: number;
   stealthRemovedAt: number;
@@ -142,6 +145,9 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     pageCache: pageCacheStore(options.pageCacheBytes),
     contentFetcher: (results, count, signal, org) =>
       fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org),
+    // In the organization's turn, with a page's time to wait and to run, stopped with the call.
+    partOffload: (task, call) =>
+      conversion.part(task, { signal: call.signal ?? new AbortController().signal, org: call.org, waitMs: pages.timeoutMs, budgetMs: pages.timeoutMs }),
     deadlineMs: options.extractDeadlineMs ?? 30_000,
     concurrency,
     stealthRemovedAt,

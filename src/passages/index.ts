@@ -31,16 +31,20 @@ export interface PagePart {
 /** The budget of query passages when the caller gives none (the engine passes its own default). */
 const DEFAULT_PASSAGE_CHARS = 2_000;
 
+/** A whole count of characters; absent (or not a finite number: no bound) as undefined. The schema checks the API's values. */
+const count = (x: number | undefined): number | undefined => (x === undefined || !Number.isFinite(x) ? undefined : Math.max(0, Math.floor(x)));
+
 /** One page's part. `format` 'html' is cut only between tags (never inside `<…>`), with an HTML-comment marker. */
 export function pagePart(content: string, format: 'markdown' | 'html', options: PartOptions): PagePart {
   const totalChars = content.length;
-  const start = Math.min(totalChars, Math.max(0, Math.floor(options.startChar ?? 0)));
+  const start = Math.min(totalChars, count(options.startChar) ?? 0);
+  const maxChars = count(options.maxChars);
   if (options.query !== undefined && options.query.trim() !== '') {
-    const { text, truncated } = queryPassages(content, start, options.query, options.maxChars ?? DEFAULT_PASSAGE_CHARS);
+    const { text, truncated } = queryPassages(content, start, options.query, maxChars ?? DEFAULT_PASSAGE_CHARS);
     return { text, totalChars, truncated };
   }
-  if (options.maxChars === undefined) return { text: start === 0 ? content : content.slice(start), totalChars, truncated: false };
-  const end = cutEnd(content, start, options.maxChars, format);
+  if (maxChars === undefined) return { text: start === 0 ? content : content.slice(start), totalChars, truncated: false };
+  const end = cutEnd(content, start, maxChars, format);
   const piece = content.slice(start, end);
   if (end >= totalChars) return { text: piece, totalChars, truncated: false };
   return { text: piece + cutMarker(format, end, totalChars), totalChars, truncated: true, nextStart: end };

@@ -30,10 +30,11 @@ export function queryPassages(content: string, start: number, query: string, max
   );
   const ranked = passages.map((_, i) => i).filter((i) => scores[i]! > 0).sort((a, b) => scores[b]! - scores[a]! || a - b);
 
-  // The best passages that fit, headings counted once each (the exact count is render's, below).
+  // The best passages that fit. A heading counts once: a heading path holds only headings still in
+  // effect, so once a passage's path has left a heading no later passage's path holds it again.
   const chosen: number[] = [];
   const headed = new Set<number>();
-  let used = 0;
+  let used = -SEP.length; // n units have n - 1 separators
   for (const i of ranked) {
     const heads = passages[i]!.context.filter((c) => !headed.has(c));
     const cost = shown[i]!.length + SEP.length + heads.reduce((s, c) => s + contexts[c]!.end - contexts[c]!.start + SEP.length, 0);
@@ -42,13 +43,8 @@ export function queryPassages(content: string, start: number, query: string, max
     chosen.push(i);
     for (const c of heads) headed.add(c);
   }
-  if (chosen.length === 0) return render(content, start, [fallback(content, start, budget, split, shown, ranked[0])]);
-  // A heading shown again after another section's passage costs again: drop the weakest until it fits.
-  for (;;) {
-    const units = unitsOf(content, split, shown, chosen);
-    if (contentLength(units) <= budget || chosen.length === 1) return render(content, start, units);
-    chosen.pop();
-  }
+  const units = chosen.length > 0 ? unitsOf(content, split, shown, chosen) : [fallback(content, start, budget, split, shown, ranked[0])];
+  return render(content, start, units);
 }
 
 /** What a passage shows: its slice of content, inside its code fences when it is a piece of a code block. */
@@ -73,18 +69,16 @@ function unitsOf(content: string, { passages, contexts }: Split, shown: string[]
   return units;
 }
 
-const contentLength = (units: Unit[]): number => units.reduce((s, u) => s + u.text.length, 0) + SEP.length * Math.max(0, units.length - 1);
-
 /** When no passage fits whole: the best one cut to the budget, or (no word of the query found) the page from the top. */
 function fallback(content: string, start: number, budget: number, split: Split, shown: string[], best: number | undefined): Unit {
   if (best === undefined) {
     const end = cutEnd(content, start, budget);
-    return { start, end, text: content.slice(start, end) };
+    return { start, end, text: content.slice(start, end).trimEnd() };
   }
   const p = split.passages[best]!;
   const text = shown[best]!;
   const end = cutEnd(text, 0, budget);
-  return { start: p.start, end: end >= text.length ? p.end : Math.max(p.start, p.start + end - (p.prefix?.length ?? 0)), text: text.slice(0, end) };
+  return { start: p.start, end: end >= text.length ? p.end : Math.max(p.start, p.start + end - (p.prefix?.length ?? 0)), text: text.slice(0, end).trimEnd() };
 }
 
 /** The units joined by blank lines, with a `[…]` line wherever content between them was left out. */

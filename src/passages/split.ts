@@ -29,10 +29,16 @@ const FENCE = /^ {0,3}(`{3,}|~{3,})/;
 const RULE = /^ {0,3}([-*_])(?:[ \t]*\1){2,}[ \t]*$/;
 const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)/;
 const TABLE_ROW = /^[ \t]*\|/;
-const TABLE_RULE = /^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?[ \t]*$/;
+/** A table's rule, tested on the trimmed line (leading blanks before an optional pipe would backtrack). */
+const TABLE_RULE = /^\|?[ \t]*:?-{3,}:?[ \t]*(?:\|[ \t]*:?-{3,}:?[ \t]*)*\|?$/;
 const BLANK = /^[ \t]*$/;
 
 const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
+/** Intl.Segmenter is quadratic over one long string, so it reads a long block in windows this long. */
+const SENTENCE_WINDOW = 2_048;
+
+/** A unit being read: a paragraph or list item (`text`), a table row, or a fenced code block. */
+interface Unit { start: number; end: number; kind: 'text' | 'row' | 'code'; fence?: string }
 
 /** The passages of `content` from `from` on, each with its heading path. Linear in the content. */
 export function splitMarkdown(content: string, from = 0): Split {
@@ -40,7 +46,7 @@ export function splitMarkdown(content: string, from = 0): Split {
   const passages: Passage[] = [];
   let headings: number[] = []; // the heading path in effect (indices into contexts)
   let tableHead = -1; // the table header in effect, while rows follow it
-  let unit: { start: number; end: number; kind: 'text' | 'row' | 'code'; fence?: string } | null = null;
+  let unit = null as Unit | null;
   let fence: string | null = null;
 
   const close = () => {
@@ -64,6 +70,7 @@ export function splitMarkdown(content: string, from = 0): Split {
       continue;
     }
     const opening = FENCE.exec(line);
+    const heading = HEADING.exec(line);
     if (BLANK.test(line)) {
       close();
       tableHead = -1;
@@ -72,19 +79,18 @@ export function splitMarkdown(content: string, from = 0): Split {
       tableHead = -1;
       fence = opening[1]!;
       unit = { start: ls, end: le, kind: 'code', fence };
-    } else if (HEADING.test(line)) {
+    } else if (heading) {
       close();
       tableHead = -1;
-      const level = HEADING.exec(line)![1]!.length;
+      const level = heading[1]!.length;
       headings = headings.filter((h) => contexts[h]!.level < level);
       headings.push(contexts.length);
       contexts.push({ start: ls, end: le, level });
     } else if (TABLE_ROW.test(line)) {
-      const prev = unit as { start: number; end: number; kind: string } | null;
-      if (TABLE_RULE.test(line) && prev?.kind === 'row' && tableHead < 0) {
+      if (unit?.kind === 'row' && tableHead < 0 && TABLE_RULE.test(line.trim())) {
         // The header row and its rule: the context of the rows below, not a passage.
         tableHead = contexts.length;
-        contexts.push({ start: prev.start, end: le, level: 7 });
+        contexts.push({ start: unit.start, end: le, level: 7 });
         unit = null;
       } else {
         close();
@@ -107,7 +113,7 @@ export function splitMarkdown(content: string, from = 0): Split {
   return { contexts, passages };
 }
 
-function addUnit(content: string, unit: { start: number; end: number; kind: string; fence?: string }, context: readonly number[], out: Passage[]): void {
+function addUnit(content: string, unit: Unit, context: readonly number[], out: Passage[]): void {
   let { start, end } = unit;
   while (start < end && /\s/.test(content[start]!)) start++;
   while (end > start && /\s/.test(content[end - 1]!)) end--;
@@ -125,9 +131,7 @@ function splitProse(content: string, start: number, end: number, context: readon
     if (runStart >= 0) out.push({ start: runStart, end: runEnd, context });
     runStart = -1;
   };
-  for (const { index, segment } of sentences.segment(content.slice(start, end))) {
-    let s = start + index;
-    let e = s + segment.length;
+  for (let [s, e] of sentenceSpans(content, start, end)) {
     while (e > s && /\s/.test(content[e - 1]!)) e--;
     if (e <= s) continue;
     if (runStart >= 0 && e - runStart <= MAX_PASSAGE) {
@@ -150,6 +154,21 @@ function splitProse(content: string, start: number, end: number, context: readon
     }
   }
   flush();
+}
+
+/**
+ * The sentences of content[start, end) as spans, read in windows ending at a word boundary. The last
+ * sentence of a window may go on past it, so the next window starts there; a sentence longer than a
+ * window comes in window-long spans (the word cap splits them further anyway).
+ */
+function* sentenceSpans(content: string, start: number, end: number): Generator<[number, number]> {
+  for (let at = start; at < end;) {
+    const windowEnd = end - at <= SENTENCE_WINDOW ? end : cutEnd(content, at, SENTENCE_WINDOW);
+    const spans = Array.from(sentences.segment(content.slice(at, windowEnd)), ({ index, segment }): [number, number] => [at + index, at + index + segment.length]);
+    const last = spans.length > 1 && windowEnd < end ? spans.pop()! : null;
+    yield* spans;
+    at = last ? last[0] : windowEnd;
+  }
 }
 
 /** A long fenced block in runs of whole lines, each shown inside the block's own fences. */

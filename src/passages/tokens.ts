@@ -5,8 +5,11 @@
 // the query is made of nothing else.
 
 const NO_SPACE = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
+const RUN = /[\p{L}\p{N}\p{M}]+/gu;
+/** Every script written without spaces is at U+0E00 (Thai) or above: a run below it is one word. */
+const MAYBE_NO_SPACE = /[^\u0000-\u0dff]/;
 /** A run of no-space-script characters, or a run of other letters, marks and digits. */
-const WORD = new RegExp(`([${NO_SPACE}]+)|((?:(?![${NO_SPACE}])[\\p{L}\\p{N}\\p{M}])+)`, 'gu');
+const PARTS = new RegExp(`([${NO_SPACE}]+)|((?:(?![${NO_SPACE}])[\\p{L}\\p{N}\\p{M}])+)`, 'gu');
 
 const STOP = new Set(('a an and are as at be been but by can did do does for from had has have he her his how i if in into is it its ' +
   'me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which ' +
@@ -24,13 +27,25 @@ function stem(w: string): string {
 /** Each word of `text` in order, as the scorer counts it. `keepStop` keeps function words. */
 export function tokens(text: string, keepStop = false): string[] {
   const out: string[] = [];
-  for (const m of text.toLowerCase().matchAll(WORD)) {
-    if (m[1] !== undefined) {
-      const chars = Array.from(m[1]);
+  const word = (w: string) => {
+    if (keepStop || !STOP.has(w)) out.push(stem(w));
+  };
+  const lower = text.toLowerCase();
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(lower); m !== null; m = RUN.exec(lower)) {
+    const run = m[0];
+    if (!MAYBE_NO_SPACE.test(run)) {
+      word(run);
+      continue;
+    }
+    for (const [, spaceless, other] of run.matchAll(PARTS)) {
+      if (spaceless === undefined) {
+        word(other!);
+        continue;
+      }
+      const chars = Array.from(spaceless);
       if (chars.length === 1) out.push(chars[0]!);
       for (let i = 0; i + 1 < chars.length; i++) out.push(chars[i]! + chars[i + 1]!);
-    } else if (keepStop || !STOP.has(m[2]!)) {
-      out.push(stem(m[2]!));
     }
   }
   return out;

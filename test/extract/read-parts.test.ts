@@ -3,6 +3,7 @@
 // extraction within the window, query picks the right section, and a call without them is unchanged.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HOST_PASSAGE_CHARS } from '../../src/core/read-parts.js';
 import { InvalidRequestError } from '../../src/errors.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { ExtractParams, ExtractResultItem, SearchResponse } from '../../src/types/index.js';
@@ -10,6 +11,11 @@ import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type Extrac
 import { MARKER_ROOM, nextStartOf, passagesContentLength, pieceOf, topicsPage, topicText } from './topics-page.js';
 
 const MIN = 60_000;
+const WORDS = ['river', 'stone', 'market', 'harbour', 'orchard', 'meadow', 'lantern', 'bridge', 'castle', 'forest', 'valley', 'village', 'garden', 'tower', 'street', 'window', 'candle', 'mirror', 'ladder', 'basket'];
+const sentence = (seed: number, step: number) => `${Array.from({ length: 40 }, (_, j) => WORDS[(seed + j * step) % WORDS.length]).join(' ')}.`;
+/** Sections of varied words (repeated text would be dropped as boilerplate), about nothing a query asks. */
+const filler = (n: number) =>
+  Array.from({ length: n }, (_, i) => `<section><h2>Appendix ${i + 1}</h2><p>${sentence(i * 7, 3)}</p><p>${sentence(i * 11, 7)}</p></section>`).join('');
 let s: ExtractSetup;
 let n = 0;
 /** A fresh URL of `path` (no repeat window yet). */
@@ -23,6 +29,8 @@ beforeAll(async () => {
       '/longer': html(article('Longer read', 900)),
       '/short': html(article('Short note', 12)),
       '/topics': html(topicsPage),
+      // Over HOST_PASSAGE_CHARS of Markdown: its query passages are picked on a conversion worker.
+      '/big-topics': html(topicsPage.replace('</article>', `${filler(80)}</article>`)),
     },
     (server) => ({
       sources: [
@@ -181,6 +189,16 @@ describe('query', () => {
     expect(passagesContentLength(md(r))).toBeLessThanOrEqual(2000); // the default without max_chars
     expect(passagesContentLength(md(r))).toBeGreaterThan(100);
     expect(res.metadata.credits_used).toBe(1);
+  });
+
+  it('on a long page (passages picked on a worker) too', async () => {
+    const url = fresh('/big-topics');
+    const [full] = await fullContents([url]);
+    expect(full!.length).toBeGreaterThan(HOST_PASSAGE_CHARS);
+    const res = await s.engine.extract({ urls: [url], query: 'worker bees nectar pollen hive', max_chars: 700 }, ORG);
+    expect(md(res.results[0])).toContain(topicText('Honeybees'));
+    expect(passagesContentLength(md(res.results[0]))).toBeLessThanOrEqual(700);
+    expect(res.results[0]).toMatchObject({ total_chars: full!.length, truncated: true });
   });
 
   it('keeps to max_chars, and another query on the same page is a free repeat', async () => {

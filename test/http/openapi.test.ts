@@ -46,6 +46,16 @@ describe('OpenAPI document', () => {
     expect(schemas['ExtractResult']!.properties['metadata']!.description).toBeTruthy();
     expect(schemas['SearchResult']!.properties['metadata']!.description).toMatch(/content/);
     expect(schemas['ExtractRequest']!.properties['include_links']).toMatchObject({ type: 'boolean', default: false });
+    // Reading in parts (docs/extract.md).
+    expect(schemas['ExtractRequest']!.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(schemas['ExtractRequest']!.properties['start_char']).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
+    expect(schemas['ExtractRequest']!.properties['query']).toMatchObject({ type: 'string', minLength: 1, maxLength: 2000 });
+    expect(schemas['SearchRequest']!.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
+    for (const result of ['ExtractResult', 'SearchResult']) {
+      expect(Object.keys(schemas[result]!.properties)).toEqual(expect.arrayContaining(['total_chars', 'truncated']));
+    }
+    const get = openapi.paths['/api/search'].get.parameters as readonly { name: string }[];
+    expect(get.map((p) => p.name)).toContain('max_chars');
   });
 
   it('describes the three endpoints with their methods', () => {

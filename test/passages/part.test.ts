@@ -2,30 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { pagePart } from '../../src/passages/index.js';
-
-/** The piece without its cut marker (the marker is the last line: `\n\n[websift: …]` or `\n<!-- websift: … -->`). */
-export function pieceOf(text: string): string {
-  return text.replace(/\n\n\[websift: [^\n]*\]$|\n<!-- websift: [^\n]* -->$/, '');
-}
-
-/** Every piece of a page read from 0 to the end with `maxChars` per piece. */
-export function readAll(content: string, format: 'markdown' | 'html', maxChars: number): { pieces: string[]; texts: string[]; starts: number[] } {
-  const pieces: string[] = [];
-  const texts: string[] = [];
-  const starts: number[] = [];
-  let start: number | undefined = 0;
-  while (start !== undefined) {
-    const part = pagePart(content, format, { startChar: start, maxChars });
-    starts.push(start);
-    texts.push(part.text);
-    pieces.push(part.truncated ? pieceOf(part.text) : part.text);
-    expect(part.totalChars).toBe(content.length);
-    if (part.nextStart !== undefined) expect(part.nextStart).toBeGreaterThan(start);
-    start = part.nextStart;
-    if (pieces.length > content.length + 1) throw new Error('no progress');
-  }
-  return { pieces, texts, starts };
-}
+import { pieceOf, readAll } from './pieces.js';
 
 const words = (n: number) => Array.from({ length: n }, (_, i) => `word${i}`).join(' ');
 
@@ -135,6 +112,12 @@ describe('pagePart without a query', () => {
     // A Japanese cut lands between words, not inside one (東京 stays whole).
     const part = pagePart('東京都は日本の首都です。', 'markdown', { maxChars: 2 });
     expect(pieceOf(part.text)).toBe('東京');
+  });
+
+  it('odd numbers: fractions round down, negatives are 0, an infinite budget is no budget', () => {
+    const content = words(100);
+    expect(pagePart(content, 'markdown', { maxChars: 20.9, startChar: -3 }).nextStart).toBe(pagePart(content, 'markdown', { maxChars: 20 }).nextStart);
+    expect(pagePart(content, 'markdown', { maxChars: Infinity, startChar: 6.5 })).toEqual({ text: content.slice(6), totalChars: content.length, truncated: false });
   });
 
   it('a budget of zero: an empty piece that reads on from where it is', () => {

@@ -19,7 +19,7 @@ import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
 import { pageCacheKey } from './page-cache-key.js';
 import type { Call } from '../call.js';
-import { pageParts, readsInParts, type PagePart } from '../read-parts.js';
+import { pageParts, readsInParts, type PagePart, type PartOffload } from '../read-parts.js';
 
 /**
  * A delivered page kept for free repeats (content cache). Its links are kept whether or not the
@@ -56,6 +56,8 @@ export interface ExtractDeps {
   concurrency: number;
   /** Clock time from which `stealth: true` is refused. */
   stealthRemovedAt: number;
+  /** Cuts long pages' query passages off the event loop (reading in parts); without it, on the host. */
+  partOffload?: PartOffload;
 }
 
 interface Target {
@@ -114,9 +116,9 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     deadline.clear();
   }
 
-  const parts = readsInParts(params) ? partsOf(params, keys, list, outcomes) : undefined;
-  outcomes = withinAnswer(deps, params, keys, list, outcomes, parts);
   try {
+    const parts = readsInParts(params) ? await partsOf(deps, params, call, keys, list, outcomes) : undefined;
+    outcomes = withinAnswer(deps, params, keys, list, outcomes, parts);
     call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
     const charged = list.filter((t) => !t.free && byKey.get(t.key)?.ok);
@@ -162,13 +164,21 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
  * Each loaded page's part (reading in parts, docs/extract.md), by URL key: `max_chars` shared over the
  * answer's entries in request order. The outcome keeps the full content (it is what the cache keeps).
  */
-function partsOf(params: ExtractParams, keys: string[], list: Target[], outcomes: PageOutcome[]): Map<string, PagePart> {
+function partsOf(
+  deps: ExtractDeps,
+  params: ExtractParams,
+  call: Call,
+  keys: string[],
+  list: Target[],
+  outcomes: PageOutcome[],
+): Promise<Map<string, PagePart>> {
   const loaded = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
   const pages = keys.flatMap((key) => {
     const o = loaded.get(key);
     return o?.ok ? [{ key, content: o.text }] : [];
   });
-  return pageParts(pages, params.format, params);
+  const offload = deps.partOffload ? { run: deps.partOffload, org: call.org, signal: call.signal } : undefined;
+  return pageParts(pages, params.format, params, offload);
 }
 
 /**

@@ -4,16 +4,21 @@
 // repeat with another budget is still free and cut afresh.
 
 import type { SearchResultItem } from '../../types/index.js';
-import { pageParts } from '../read-parts.js';
+import { pageParts, type Offload } from '../read-parts.js';
 import { parseQuery } from './query.js';
 
-/** The results as delivered under `maxChars` (as they are without it). */
-export function withContentParts(results: SearchResultItem[], q: string, maxChars: number | undefined): SearchResultItem[] {
+/** The results as delivered under `maxChars` (as they are without it); `offload` as pageParts takes it. */
+export async function withContentParts(
+  results: SearchResultItem[],
+  q: string,
+  maxChars: number | undefined,
+  offload?: Offload,
+): Promise<SearchResultItem[]> {
   if (maxChars === undefined) return results;
   const pages = results.flatMap((r) => (r.content === undefined ? [] : [{ key: r.url, content: r.content }]));
   if (pages.length === 0) return results;
   const query = passageQuery(q);
-  const parts = pageParts(pages, 'markdown', { maxChars, ...(query ? { query } : {}) });
+  const parts = await pageParts(pages, 'markdown', { maxChars, ...(query ? { query } : {}) }, offload);
   return results.map((r) => {
     const part = r.content === undefined ? undefined : parts.get(r.url);
     return part ? { ...r, content: part.text, total_chars: part.totalChars, truncated: part.truncated } : r;

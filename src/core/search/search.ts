@@ -18,6 +18,7 @@ import type { Flights } from '../../ports/flights.js';
 import type { Call } from '../call.js';
 import { timingSince } from '../timing.js';
 import { withContentParts } from './content-parts.js';
+import type { PartOffload } from '../read-parts.js';
 
 /** include_content hook: adds content/content_error to the first `count` results. */
 export type ContentFetcher = (
@@ -42,6 +43,8 @@ export interface SearchDeps {
   resultsPerSearch: number;
   flights: Flights;
   contentFetcher: ContentFetcher;
+  /** Cuts long pages' query passages off the event loop (max_chars); without it, on the host. */
+  partOffload?: PartOffload;
 }
 
 type Answer = SearchResponse | EmptySearchResponse;
@@ -65,7 +68,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   if (repeat) {
     const hold = await deps.credits.hold(org, 'search', 0, call.billing);
     await hold.settle(0);
-    return fromSnapshot(params, repeat.value, timingSince(clock, start));
+    return fromSnapshot(deps, params, call, repeat.value, timingSince(clock, start));
   }
 
   const text = queryText(params.q);
@@ -107,7 +110,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
       // The snapshot keeps the full content: a repeat with another max_chars is cut afresh.
       const snapshot: SearchSnapshot = { kind: 'success', results, ...(counts ? { content: counts } : {}) };
       if (credits > 0) await deps.repeats.open(org, key, start, snapshot);
-      const delivered = withContentParts(results, params.q, params.maxChars);
+      const delivered = await withContentParts(results, params.q, params.maxChars, offloadOf(deps, call));
       return successResponse(params.q, delivered, { credits, fromCache: false }, timingSince(clock, start), counts);
     }
 
@@ -132,12 +135,20 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
 }
 
 /** A free repeat: the charged answer again (its content cut to this request's max_chars), from_cache true, 0 credits. */
-function fromSnapshot(params: SearchParams, snapshot: SearchSnapshot, timing: ReturnType<typeof timingSince>): Answer {
+async function fromSnapshot(
+  deps: SearchDeps,
+  params: SearchParams,
+  call: Call,
+  snapshot: SearchSnapshot,
+  timing: ReturnType<typeof timingSince>,
+): Promise<Answer> {
   const query = params.q;
   if (snapshot.kind === 'success') {
-    const results = withContentParts(snapshot.results, query, params.maxChars);
+    const results = await withContentParts(snapshot.results, query, params.maxChars, offloadOf(deps, call));
     return successResponse(query, results, { credits: 0, fromCache: true }, timing, snapshot.content);
   }
   const message = emptyMessage({ confirmed: true, notices: snapshot.notices }, 'free_repeat');
   return emptyResponse(query, { credits: 0, fromCache: true, verified: true, message }, timing, snapshot.content);
 }
+
+const offloadOf = (deps: SearchDeps, call: Call) => (deps.partOffload ? { run: deps.partOffload, org: call.org, signal: call.signal } : undefined);
