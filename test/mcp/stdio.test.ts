@@ -43,18 +43,23 @@ describe.each(GENERATIONS)('websift mcp over stdio (%s client)', (generation) =>
 });
 
 describe('websift mcp, the process', () => {
-  it('writes only JSON-RPC on stdout, logs on stderr, and exits 0 when the client closes stdin', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'mcp', ...f.storage], { cwd: ROOT, env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+  it('writes only JSON-RPC on stdout, logs on stderr, takes --max-chars, and exits 0 when the client closes stdin', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'mcp', '--max-chars', '5000', ...f.storage], { cwd: ROOT, env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const answers = (n: number) =>
+      new Promise<void>((resolve) => {
+        const check = () => (stdout.split('\n').length > n ? resolve() : child.stdout.once('data', check));
+        check();
+      });
     child.stdin.write(`${JSON.stringify(initialize)}\n`);
-    await new Promise<void>((resolve) => {
-      const check = () => (stdout.includes('\n') ? resolve() : child.stdout.once('data', check));
-      check();
-    });
+    await answers(1);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' })}\n`);
+    child.stdin.write(`${JSON.stringify({ jsonrpc: '2.0', id: 2, method: 'tools/list' })}\n`);
+    await answers(2);
     child.stdin.end();
     const [code] = await once(child, 'exit');
     expect(code).toBe(0);
@@ -62,6 +67,8 @@ describe('websift mcp, the process', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'websift' } } });
+    const tools = (JSON.parse(lines[1]!) as { result: { tools: { name: string; inputSchema: { properties: Record<string, { default?: unknown }> } }[] } }).result.tools;
+    expect(tools.find((t) => t.name === 'web_extract')!.inputSchema.properties['max_chars']!.default).toBe(5000);
     expect(stderr).toMatch(/serving organization acme on stdio/);
     expect(stderr).toMatch(/stdin closed, stopping/);
   }, 30_000);
