@@ -2,7 +2,7 @@
 // of its Bearer API key, so any instance behind a balancer answers any request (2025-era clients too,
 // through the SDK's stateless fallback). No key or a bad key is HTTP 401 before the SDK sees the request.
 
-import { UnauthorizedError, WebsiftError } from '../errors.js';
+import { isWebsiftError, UnauthorizedError, WebsiftError } from '../errors.js';
 import { apiKeyOf } from '../http/auth.js';
 import type { Engine } from '../types/index.js';
 import { loadMcpSdk } from './sdk.js';
@@ -41,21 +41,35 @@ export function createMcpFetchHandler(engine: Engine, options: McpHandlerOptions
   handler.catch(() => {});
 
   return async (request) => {
+    let identity: { organization: string } | null;
     const key = apiKeyOf(request, false);
-    const identity = key === null ? null : await engine.authenticate(key);
+    try {
+      identity = key === null ? null : await engine.authenticate(key);
+    } catch (error) {
+      // The key store could not answer (a 503 of the books): the API's answer, not a server fault.
+      if (!isWebsiftError(error)) throw error;
+      return errorResponse(error);
+    }
     if (!identity) {
       const error = new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
-      error.timing = { response_time: 0, timestamp: new Date().toISOString() };
-      return Response.json(error.body, { status: 401, headers: { 'www-authenticate': 'Bearer' } });
+      return errorResponse(error, { 'www-authenticate': 'Bearer' });
     }
     let mcp;
     try {
       mcp = await handler;
     } catch (error) {
       // The optional SDK is not installed: the endpoint exists but cannot serve (the body says what to install).
-      return Response.json(new WebsiftError(501, 'internal_error', (error as Error).message).body, { status: 501 });
+      return errorResponse(new WebsiftError(501, 'internal_error', (error as Error).message));
     }
     const authInfo = { token: key!, clientId: identity.organization, scopes: [], extra: { organization: identity.organization } };
     return mcp.fetch(request, { authInfo });
   };
+}
+
+/** An error answered before the SDK sees the request: the API's error body, stamped now. */
+function errorResponse(error: WebsiftError, headers: Record<string, string> = {}): Response {
+  error.timing = { response_time: 0, timestamp: new Date().toISOString() };
+  const retryAfter = error.extra['retry_after'];
+  if (typeof retryAfter === 'number') headers['retry-after'] = String(retryAfter);
+  return Response.json(error.body, { status: error.status, headers });
 }

@@ -149,3 +149,23 @@ describe('a malformed Host header', () => {
     }
   });
 });
+
+describe('when the key store cannot answer', () => {
+  it("answers the API's 503 (retryable), not a server fault", async () => {
+    const { LedgerUnavailableError } = await import('../../src/errors.js');
+    const engine = createEngine({ sources: [scriptedSource('primary', SCRIPT)] });
+    const failing = Object.create(engine, { authenticate: { value: async () => { throw new LedgerUnavailableError(); } } });
+    const handle = createMcpFetchHandler(failing);
+    try {
+      const res = await handle(new Request('http://websift.test/mcp', {
+        method: 'POST',
+        headers: { authorization: 'Bearer ws_live_x', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+        body: JSON.stringify(initialize),
+      }));
+      expect(res.status).toBe(503);
+      expect(errorBody.parse(await res.json())).toMatchObject({ code: 'ledger_unavailable', retryable: true });
+    } finally {
+      await engine.close();
+    }
+  });
+});
