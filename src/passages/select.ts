@@ -30,20 +30,23 @@ export function queryPassages(content: string, start: number, query: string, max
   );
   const ranked = passages.map((_, i) => i).filter((i) => scores[i]! > 0).sort((a, b) => scores[b]! - scores[a]! || a - b);
 
-  // The best passages that fit. A heading counts once: a heading path holds only headings still in
-  // effect, so once a passage's path has left a heading no later passage's path holds it again.
+  // The best passages that fit, each with the headings of its path not shown yet; when they do not all
+  // fit, its outer headings give way first (its innermost stays). A heading shown is shown once: paths
+  // are nested intervals of the page, so a heading is in effect for one run of passages.
   const chosen: number[] = [];
-  const headed = new Set<number>();
+  const visible = new Set<number>();
+  const lengthOf = (c: number) => contexts[c]!.end - contexts[c]!.start + SEP.length;
   let used = -SEP.length; // n units have n - 1 separators
   for (const i of ranked) {
-    const heads = passages[i]!.context.filter((c) => !headed.has(c));
-    const cost = shown[i]!.length + SEP.length + heads.reduce((s, c) => s + contexts[c]!.end - contexts[c]!.start + SEP.length, 0);
+    const heads = passages[i]!.context.filter((c) => !visible.has(c));
+    let cost = shown[i]!.length + SEP.length + heads.reduce((s, c) => s + lengthOf(c), 0);
+    while (used + cost > budget && heads.length > 1) cost -= lengthOf(heads.shift()!);
     if (used + cost > budget) continue;
     used += cost;
     chosen.push(i);
-    for (const c of heads) headed.add(c);
+    for (const c of heads) visible.add(c);
   }
-  const units = chosen.length > 0 ? unitsOf(content, split, shown, chosen) : [fallback(content, start, budget, split, shown, ranked[0])];
+  const units = chosen.length > 0 ? unitsOf(content, split, shown, chosen, visible) : [fallback(content, start, budget, split, shown, ranked[0])];
   return render(content, start, units);
 }
 
@@ -52,14 +55,14 @@ function display(content: string, p: Passage): string {
   return `${p.prefix ?? ''}${content.slice(p.start, p.end)}${p.suffix ?? ''}`;
 }
 
-/** The chosen passages in reading order, each preceded by the headings that are not in effect yet. */
-function unitsOf(content: string, { passages, contexts }: Split, shown: string[], chosen: number[]): Unit[] {
+/** The chosen passages in reading order, each preceded by the visible headings of its path not in effect yet. */
+function unitsOf(content: string, { passages, contexts }: Split, shown: string[], chosen: number[], visible: Set<number>): Unit[] {
   const units: Unit[] = [];
   let path: readonly number[] = [];
   for (const i of [...chosen].sort((a, b) => a - b)) {
     const p = passages[i]!;
     for (const c of p.context) {
-      if (path.includes(c)) continue;
+      if (path.includes(c) || !visible.has(c)) continue;
       const { start, end } = contexts[c]!;
       units.push({ start, end, text: content.slice(start, end) });
     }

@@ -143,6 +143,12 @@ describe('query passages', () => {
     expect(part.truncated).toBe(true);
   });
 
+  it('when the best passage and its whole heading path do not fit, its outer headings give way first', () => {
+    const md = `# ${'A very long title of the whole page '.repeat(3)}\n\n## Zebras\n\nThe zebra passage, the one to find.\n\n## Other\n\nA zebra, once.${' Filler words.'.repeat(20)}`;
+    const part = pagePart(md, 'markdown', { query: 'zebra passage find', maxChars: 60 });
+    expect(part.text).toBe('[…]\n\n## Zebras\n\nThe zebra passage, the one to find.\n\n[…]');
+  });
+
   it('passages come from the content after start_char', () => {
     const [from] = sectionSpan(10);
     const part = pagePart(TOPICS_PAGE, 'markdown', { query: 'lava eruption saxophone', startChar: from, maxChars: 400 });
