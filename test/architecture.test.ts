@@ -46,7 +46,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   testing: ['core/books', 'net', 'ports', 'types', 'errors', 'signals'],
   postgres: ['adapters'],
   redis: ['adapters'],
-  cli: ['engine', 'adapters', 'convert', 'http', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
+  // The MCP tools call the engine like the API does: same schemas, same Bearer keys.
+  mcp: ['http', 'schema', 'project', 'types', 'errors'],
+  cli: ['engine', 'adapters', 'convert', 'http', 'mcp', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
   // The package's entry point re-exports the public faces.
   index: ['engine', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'convert', 'fetch', 'render', 'ports', 'project', 'types', 'errors'],
 };

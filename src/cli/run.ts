@@ -21,6 +21,7 @@ export const USAGE = `usage: websift <command> [options]
   usage [--org ID]                           credits and request counts
   index add <path|url>... [--base-url URL] [--org ID]
   openapi                                    print the OpenAPI document
+  mcp [--org ID] [--max-chars N]             serve the MCP tools over stdio (docs/mcp.md)
 
 Every command takes --database PATH|URL (alias --db; default $WEBSIFT_DATABASE_URL, else ./websift.db;
 a postgres:// URL puts the books in PostgreSQL), --redis URL ($WEBSIFT_REDIS_URL: shared caches and
@@ -40,6 +41,7 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
   usage: async () => (await import('./commands/calls.js')).usage,
   index: async () => (await import('./commands/index-add.js')).index,
   openapi: async () => (await import('./commands/openapi.js')).openapi,
+  mcp: async () => (await import('./commands/mcp.js')).mcp,
 };
 
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';

@@ -82,6 +82,14 @@ const searchReplies = {
   '503': errorReply('The search could not be completed after automatic retries; never charged', ref('SearchError')),
 };
 
+/** zod's JSON Schema as documents show it (the OpenAPI document, the MCP tools' schemas). */
+export function tidyJsonSchema({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
+  // A documented format says it all (zod adds its long regex); ±2^53-1 are zod's int() bounds, not ours.
+  if (jsonSchema['format'] !== undefined) delete jsonSchema['pattern'];
+  if (jsonSchema['minimum'] === Number.MIN_SAFE_INTEGER) delete jsonSchema['minimum'];
+  if (jsonSchema['maximum'] === Number.MAX_SAFE_INTEGER) delete jsonSchema['maximum'];
+}
+
 /** The components of one io side ('input': requests as sent, 'output': responses as written). */
 function componentSchemas(bodies: Record<string, z.ZodType>, io: 'input' | 'output'): Record<string, object> {
   const registry = z.registry<{ id: string }>();
@@ -89,12 +97,7 @@ function componentSchemas(bodies: Record<string, z.ZodType>, io: 'input' | 'outp
   const { schemas } = z.toJSONSchema(registry, {
     io,
     uri: (id) => `#/components/schemas/${id}`,
-    override: ({ jsonSchema }) => {
-      // A documented format says it all (zod adds its long regex); ±2^53-1 are zod's int() bounds, not ours.
-      if (jsonSchema.format !== undefined) delete jsonSchema.pattern;
-      if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum;
-      if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum;
-    },
+    override: tidyJsonSchema,
   });
   return Object.fromEntries(
     Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),

@@ -3,6 +3,7 @@
 import { expectPositionals, parse, stringOption, toInt, type Options, type Parsed } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
+import { mcpRoute } from '../mcp-route.js';
 import type { CliCommand } from '../help.js';
 import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
@@ -22,7 +23,7 @@ const OPTIONS: Options = {
 export const serve: CliCommand = {
   help: {
     usage: ['serve [options]'],
-    summary: 'Serve the HTTP API (docs/http.md). Sources: the local index, then the config\'s. A flag wins over its environment variable, WEBSIFT_PORT/WEBSIFT_HOST over PORT/HOST.',
+    summary: 'Serve the HTTP API (docs/http.md) and the MCP tools at /mcp (docs/mcp.md). Sources: the local index, then the config\'s. A flag wins over its environment variable, WEBSIFT_PORT/WEBSIFT_HOST over PORT/HOST.',
     options: OPTIONS,
     examples: ['websift serve --port 3000 --config websift.json --database ./books.db', 'WEBSIFT_HOST=0.0.0.0 PORT=8000 websift serve'],
   },
@@ -39,7 +40,7 @@ async function serveCommand(args: string[]): Promise<void> {
   const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
   let server;
   try {
-    server = await startServer({ engine: opened.engine, host, port, limits });
+    server = await startServer({ engine: opened.engine, host, port, limits, preHandler: mcpRoute(opened.engine, say) });
   } catch (error) {
     await opened.close();
     const code = (error as NodeJS.ErrnoException).code;
