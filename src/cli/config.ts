@@ -4,13 +4,10 @@
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
 import { CONFIG_ENGINE_KEYS, ENGINE_KEY_HINTS } from './engine-keys.js';
-import { checkSourceEntry } from './source-factories.js';
+import { checkSourceEntry, type SourceConfig } from './source-factories.js';
 import { rejectUnknownKeys } from './suggest.js';
 
-export interface SourceConfig {
-  type: string;
-  [option: string]: unknown;
-}
+export type { SourceConfig };
 
 export interface CliConfig {
   sources: SourceConfig[];
