@@ -37,6 +37,7 @@ export const search: CliCommand = {
 const EXTRACT_OPTIONS: Options = {
   ...ORG,
   format: { type: 'string', value: 'FORMAT', help: 'markdown (default) or html' },
+  'include-links': { type: 'boolean', help: "add each page's links (absolute, deduplicated) as `links` (include_links)" },
 };
 
 export const extract: CliCommand = {
@@ -45,7 +46,7 @@ export const extract: CliCommand = {
     summary: 'Fetch pages and extract their main content in-process, billed like POST /api/crawl.',
     options: EXTRACT_OPTIONS,
     notes: ['Exit codes: 0 when at least one URL succeeded, 1 when every URL failed (the response is printed either way), 2 bad usage.'],
-    examples: ['websift extract https://example.com/ https://example.org/ --format html'],
+    examples: ['websift extract https://example.com/ https://example.org/ --format html', 'websift extract https://example.com/ --include-links'],
   },
   async run(args) {
     const parsed = parse('extract', args, EXTRACT_OPTIONS);
@@ -54,7 +55,8 @@ export const extract: CliCommand = {
     if (format !== 'markdown' && format !== 'html') throw new CliError(`--format must be markdown or html, got '${format}'`);
     const response = await withEngine(parsed, async (opened) => {
       const organization = await organizationOf(parsed, opened);
-      return opened.engine.extract({ urls: parsed.positionals, format }, { organization });
+      const links = parsed.values['include-links'] === true ? { include_links: true } : {};
+      return opened.engine.extract({ urls: parsed.positionals, format, ...links }, { organization });
     });
     printJson(response);
     // A script must be able to tell "nothing came back" from success without parsing the JSON.
