@@ -10,7 +10,14 @@ import { join } from 'node:path';
 import { removeLeftovers } from './support/leftovers.js';
 import { newRunId } from './support/services.js';
 
-export default async function setup(): Promise<() => Promise<void>> {
+// vitest runs the global setup once per project (quick and long: vitest.config.ts); the run does it once.
+const run = globalThis as { websiftSetup?: Promise<() => Promise<void>> };
+
+export default function setup(): Promise<() => Promise<void>> {
+  return (run.websiftSetup ??= prepare());
+}
+
+async function prepare(): Promise<() => Promise<void>> {
   const runId = (process.env['WEBSIFT_TEST_RUN'] = newRunId());
   // One bundle per checkout: worktrees share node_modules, and each must run its own worker and model.
   const checkout = createHash('sha256').update(process.cwd()).digest('hex').slice(0, 12);
@@ -30,7 +37,10 @@ export default async function setup(): Promise<() => Promise<void>> {
   // The bundle reads the model's weights from beside itself, as dist/convert/ does.
   copyFileSync(join('src', 'convert', 'model', 'block-model.json'), join(dir, 'block-model.json'));
   process.env['WEBSIFT_CONVERSION_WORKER'] = outfile;
+  let tornDown = false;
   return async () => {
+    if (tornDown) return;
+    tornDown = true;
     const left = await removeLeftovers(runId);
     if (left.length > 0) {
       const shown = left.slice(0, 10).join(', ') + (left.length > 10 ? ` and ${left.length - 10} more` : '');
