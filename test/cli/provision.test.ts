@@ -47,7 +47,7 @@ describe('websift org / key / usage / search against one database', () => {
     expect(body.metadata.credits_used).toBe(1);
     const usage = json((await runCli(['usage', '--org', 'acme', '--db', db])).stdout);
     expect(usage).toMatchObject({ credits: { balance: 2, used: 1 }, requests: { search: 1 } });
-  });
+  }, 60_000); // four process starts
 
   it('an engine error prints its JSON body on stdout, one line on stderr, and exits 1', async () => {
     const db = tempDb();
