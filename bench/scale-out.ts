@@ -5,13 +5,13 @@
 // and key cache through Redis).
 //   npx tsx bench/scale-out.ts [--seconds 8] [--concurrency 32] [--instances 1,2,4]
 // Needs PostgreSQL (WEBSIFT_TEST_DATABASE_URL, default postgres://postgres@127.0.0.1:5432/test) and Redis
-// (WEBSIFT_TEST_REDIS_URL, default redis://127.0.0.1:6379; it uses database 14 and flushes it).
+// (WEBSIFT_TEST_REDIS_URL, default redis://127.0.0.1:6379; its keys are under a prefix of its own, deleted at the end).
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import pg from 'pg';
-import { Redis } from 'ioredis';
 import { createEngine } from '../src/engine/create-engine.js';
+import { deleteKeys } from '../test/redis/redis-kit.js';
 import { Cluster } from '../test/scale/cluster.js';
 import { POSTGRES_URL, REDIS_URL, uniqueName } from '../test/support/services.js';
 
@@ -19,7 +19,6 @@ const { values } = parseArgs({ options: { seconds: { type: 'string' }, concurren
 const SECONDS = Number(values.seconds ?? 8);
 const CONCURRENCY = Number(values.concurrency ?? 32);
 const COUNTS = (values.instances ?? '1,2,4').split(',').map(Number);
-const redisUrl = `${REDIS_URL.replace(/\/\d*$/, '')}/14`;
 const TICK = 100; // USER_HZ: /proc stat times are in 1/100 s
 
 /** CPU seconds used so far by processes whose command line matches. */
@@ -49,11 +48,9 @@ const groups = {
 const sample = () => Object.fromEntries(Object.entries(groups).map(([name, match]) => [name, cpuSeconds(match)])) as Record<keyof typeof groups, number>;
 
 const schema = uniqueName('ws_bench');
-const redis = new Redis(redisUrl);
-await redis.flushdb();
-redis.disconnect();
+const redisPrefix = `${uniqueName('ws_bench')}:`;
 const postgres = { schema };
-const admin = createEngine({ database: POSTGRES_URL, redis: redisUrl, postgres, rateLimit: false });
+const admin = createEngine({ database: POSTGRES_URL, redis: REDIS_URL, redisPrefix, postgres, rateLimit: false });
 await admin.admin.createOrganization('bench', { credits: 1e12 });
 const key = await admin.admin.createApiKey('bench');
 
@@ -62,7 +59,7 @@ console.log('instances | searches/s | p50 ms | p99 ms | CPU s per 1,000 searches
 let serial = 0;
 try {
   for (const n of COUNTS) {
-    const cluster = await Cluster.start({ instances: n, database: POSTGRES_URL, redis: redisUrl, engine: { postgres, rateLimit: false } });
+    const cluster = await Cluster.start({ instances: n, database: POSTGRES_URL, redis: REDIS_URL, engine: { postgres, redisPrefix, rateLimit: false } });
     try {
       // Warm-up: connections, prepared functions, JIT.
       await Promise.all(Array.from({ length: CONCURRENCY }, () => cluster.call('/api/search', key, { q: `warm ${serial++}` })));
@@ -96,4 +93,5 @@ try {
   await client.connect();
   await client.query(`DROP SCHEMA IF EXISTS "${schema}" CASCADE`);
   await client.end();
+  await deleteKeys(redisPrefix);
 }

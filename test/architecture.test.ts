@@ -1,6 +1,8 @@
 // The map of docs/architecture.md, held by the code: which room of src/ may import which, and that a
 // room with an index.ts is reached from outside only through it. A new import across rooms that the
-// map does not allow fails here, naming the file and the import.
+// map does not allow fails here, naming the file and the import. No two files may import each other,
+// directly or around a longer circle (type-only imports and re-exports included): a circle fails here,
+// naming its files in order.
 
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
@@ -81,6 +83,29 @@ const edges: Edge[] = sourceFiles(SRC).flatMap((file) =>
   })),
 );
 
+/**
+ * The import circles among src/'s files, each as the files in import order (first repeated at the end).
+ * A depth-first walk: an import of a file still on the walk's path closes a circle.
+ */
+function importCircles(): string[][] {
+  const imports = new Map<string, string[]>();
+  for (const e of edges) imports.set(e.file, [...(imports.get(e.file) ?? []), e.target]);
+  const done = new Set<string>();
+  const path: string[] = [];
+  const circles: string[][] = [];
+  const walk = (file: string) => {
+    const at = path.indexOf(file);
+    if (at >= 0) return void circles.push([...path.slice(at), file].map((f) => relative(SRC, f)));
+    if (done.has(file)) return;
+    path.push(file);
+    for (const target of imports.get(file) ?? []) walk(target);
+    path.pop();
+    done.add(file);
+  };
+  for (const file of imports.keys()) walk(file);
+  return circles;
+}
+
 describe('architecture', () => {
   it('every room of src/ is on the map', () => {
     const rooms = new Set(sourceFiles(SRC).map(roomOf));
@@ -99,5 +124,9 @@ describe('architecture', () => {
       .filter((e) => FACED.includes(roomOf(e.target)) && roomOf(e.file) !== roomOf(e.target) && !e.target.endsWith('/index.ts'))
       .map((e) => `${relative(SRC, e.file)} imports ${e.spec}`);
     expect(wrong).toEqual([]);
+  });
+
+  it('no file imports itself around a circle', () => {
+    expect(importCircles().map((circle) => circle.join(' → '))).toEqual([]);
   });
 });

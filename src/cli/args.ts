@@ -31,13 +31,40 @@ export const COMMON: Options = {
   help: { type: 'boolean', short: 'h', help: 'print this help' },
 };
 
+/** The common options given before the command (`websift --database x usage`), parsed as if after it. */
+let leading: string[] = [];
+
+/**
+ * Splits `argv` into the common options before the command and the rest (the command first), and keeps
+ * the former for every later parse(). Only string options of COMMON may come first; --help and
+ * --version are the dispatcher's.
+ */
+export function takeLeadingOptions(argv: string[]): string[] {
+  leading = [];
+  const taken: string[] = [];
+  let i = 0;
+  for (; i < argv.length && argv[i]!.startsWith('--') && argv[i] !== '--help' && argv[i] !== '--version'; i++) {
+    const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
+    const name = flag.slice(2);
+    if (!Object.hasOwn(COMMON, name) || COMMON[name]!.type !== 'string') {
+      const allowed = Object.keys(COMMON).filter((k) => COMMON[k]!.type === 'string').map((k) => `--${k}`).join(', ');
+      throw new CliError(`option '${flag}' cannot come before the command (only ${allowed} can)`);
+    }
+    if (inline !== undefined) taken.push(argv[i]!);
+    else if (argv[i + 1] === undefined) throw new CliError(`option '${flag}' needs a value`);
+    else taken.push(flag, argv[++i]!);
+  }
+  leading = taken;
+  return argv.slice(i);
+}
+
 export function parse(command: string, args: string[], options: Options): Parsed {
   const config: Record<string, { type: 'string' | 'boolean'; short?: string }> = {};
   for (const [name, spec] of Object.entries({ ...COMMON, ...options })) {
     config[name] = spec.short ? { type: spec.type, short: spec.short } : { type: spec.type };
   }
   try {
-    const { values, positionals } = parseArgs({ args, options: config, allowPositionals: true, strict: true });
+    const { values, positionals } = parseArgs({ args: [...leading, ...args], options: config, allowPositionals: true, strict: true });
     return { values: values as Parsed['values'], positionals };
   } catch (error) {
     // parseArgs messages are long and mention internals; keep their first sentence.

@@ -3,14 +3,11 @@
 
 import { readFileSync } from 'node:fs';
 import { CliError } from './cli-error.js';
-import { CONFIG_ENGINE_KEYS, ENGINE_KEY_HINTS } from './engine-keys.js';
-import { checkSourceEntry } from './source-factories.js';
+import { CONFIG_ENGINE_KEYS, ENGINE_KEY_HINTS, engineValueError } from './engine-keys.js';
+import { checkSourceEntry, type SourceConfig } from './source-factories.js';
 import { rejectUnknownKeys } from './suggest.js';
 
-export interface SourceConfig {
-  type: string;
-  [option: string]: unknown;
-}
+export type { SourceConfig };
 
 export interface CliConfig {
   sources: SourceConfig[];
@@ -54,6 +51,10 @@ export function checkConfig(value: unknown, label: string): CliConfig {
   const engine = value.engine ?? {};
   if (!isObject(engine)) throw new CliError(`config ${label}: "engine" must be an object`);
   rejectUnknownKeys(`config ${label}: "engine"`, engine, CONFIG_ENGINE_KEYS, ENGINE_KEY_HINTS);
+  for (const [key, option] of Object.entries(engine)) {
+    const wrong = engineValueError(key, option);
+    if (wrong) throw new CliError(`config ${label}: "engine.${key}" ${wrong}`);
+  }
   return { sources: sources as SourceConfig[], localIndex, engine };
 }
 

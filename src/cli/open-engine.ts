@@ -2,6 +2,7 @@
 // the local index; or, for several instances, a PostgreSQL database (a postgres:// URL) and Redis, with
 // the local index in its own SQLite file. The local index is the first source, then the config's.
 
+import { existsSync } from 'node:fs';
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import { createEngine } from '../engine/index.js';
 import { localIndex, type LocalIndex } from '../sources/local-index.js';
@@ -31,6 +32,11 @@ export interface OpenOptions {
   config: CliConfig;
   /** Lets the engine fetch loopback/private addresses (the demo serves its corpus on 127.0.0.1). */
   allowPrivateNetwork?: boolean;
+  /**
+   * The command only uses books that exist (usage, search, org list…): a SQLite database or an --index
+   * file that is missing is an error naming it, not a new empty file (docs/cli.md, "The database").
+   */
+  existing?: boolean;
 }
 
 export interface StorageFlags {
@@ -46,7 +52,8 @@ export interface StorageFlags {
 export function storageFlags(values: { database?: string | undefined; db?: string | undefined; redis?: string | undefined; index?: string | undefined }): StorageFlags {
   const env = process.env;
   if (values.database !== undefined && values.db !== undefined) throw new CliError('give --database or --db, not both');
-  const database = values.database ?? values.db ?? env['WEBSIFT_DATABASE_URL'] ?? env['WEBSIFT_DB'] ?? DEFAULT_DB;
+  // An empty variable counts as unset (an empty path would open a temporary database).
+  const database = values.database ?? values.db ?? (env['WEBSIFT_DATABASE_URL'] || env['WEBSIFT_DB'] || DEFAULT_DB);
   const redis = values.redis ?? (env['WEBSIFT_REDIS_URL'] || undefined);
   if (redis !== undefined && !isRedisUrl(redis)) throw new CliError(`--redis must be a redis:// or rediss:// URL, got '${redis}'`);
   return { database, redis, index: values.index ?? (env['WEBSIFT_INDEX'] || undefined) };
@@ -64,12 +71,33 @@ export function databaseLabel(database: string): string {
   }
 }
 
+function mustExist(file: string, what: string): void {
+  if (file === ':memory:' || existsSync(file)) return;
+  throw new CliError(`${what} ${file} does not exist; this command does not create it (org create, index add, serve and demo do)`);
+}
+
+/**
+ * A refusal of createEngine that names a key the config set (a value out of range, say) is the
+ * config's fault: a usage error (exit 2) naming it. Anything else (a database that cannot be opened)
+ * is a failure (exit 1).
+ */
+function startError(error: Error, config: CliConfig): CliError {
+  const message = error.message.replace(/^createEngine: /, '');
+  const key = Object.keys(config.engine).find((k) => new RegExp(`\\b${k}\\b`).test(message));
+  if (key !== undefined) return new CliError(`config: "engine.${key}": ${message}`);
+  return new CliError(`cannot start the engine: ${message}`, 1);
+}
+
 export async function openEngine(options: OpenOptions): Promise<OpenedEngine> {
   // The config's sources first: a missing key variable must fail before anything is opened.
   const configured: SearchSource[] = [];
   for (const [i, entry] of options.config.sources.entries()) configured.push(await buildSource(entry, i));
   const shared = isPostgresUrl(options.database);
   const indexFile = options.index ?? (shared ? DEFAULT_INDEX_WITH_POSTGRES : options.database);
+  if (options.existing) {
+    if (!shared) mustExist(options.database, 'database');
+    if (options.index !== undefined) mustExist(options.index, 'index');
+  }
   let index: LocalIndex;
   try {
     index = localIndex({ database: indexFile });
@@ -88,7 +116,7 @@ export async function openEngine(options: OpenOptions): Promise<OpenedEngine> {
     });
   } catch (error) {
     await index.close();
-    throw new CliError(`cannot start the engine: ${(error as Error).message}`, 1);
+    throw startError(error as Error, options.config);
   }
   return {
     engine,

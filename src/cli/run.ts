@@ -2,6 +2,7 @@
 // operation. Each command declares its own help beside its code (commands/*); main.ts is the executable.
 
 import { isWebsiftError } from '../errors.js';
+import { takeLeadingOptions } from './args.js';
 import { CliError } from './cli-error.js';
 import { renderHelp, type CliCommand } from './help.js';
 import { printJson, say } from './output.js';
@@ -23,9 +24,9 @@ export const USAGE = `usage: websift <command> [options]
   openapi                                    print the OpenAPI document
   mcp [--org ID] [--max-chars N]             serve the MCP tools over stdio (docs/mcp.md)
 
-Every command takes --database PATH|URL (alias --db; default $WEBSIFT_DATABASE_URL, else ./websift.db;
-a postgres:// URL puts the books in PostgreSQL), --redis URL ($WEBSIFT_REDIS_URL: shared caches and
-rate limit), --index PATH (the local index's SQLite file) and --config FILE (JSON:
+Every command takes (before or after it) --database PATH|URL (alias --db; default $WEBSIFT_DATABASE_URL,
+else ./websift.db; a postgres:// URL puts the books in PostgreSQL), --redis URL ($WEBSIFT_REDIS_URL:
+shared caches and rate limit), --index PATH (the local index's SQLite file) and --config FILE (JSON:
 {"sources":[{"type":"searxng","baseUrl":"…"}],"localIndex":true,"engine":{…}}).
 
 'websift <command> --help' shows a command's options; 'websift --version' (or -V, -v) its version.`;
@@ -47,7 +48,13 @@ const COMMANDS: Record<string, () => Promise<CliCommand>> = {
 const isHelp = (arg: string | undefined) => arg === '--help' || arg === '-h';
 
 export async function main(argv: string[]): Promise<number> {
-  const [command, ...args] = argv;
+  let rest: string[];
+  try {
+    rest = takeLeadingOptions(argv); // `websift --database x usage` reads like `websift usage --database x`
+  } catch (error) {
+    return report(error);
+  }
+  const [command, ...args] = rest;
   if (command === undefined) {
     say(USAGE);
     return 2;

@@ -6,8 +6,13 @@ import * as factories from '../sources/index.js';
 import type { BraveOptions, DuckduckgoOptions, GoogleCseOptions, SearxngOptions, WikipediaOptions } from '../sources/index.js';
 import type { SearchSource } from '../types/index.js';
 import { CliError } from './cli-error.js';
-import type { SourceConfig } from './config.js';
 import { rejectUnknownKeys } from './suggest.js';
+
+/** One entry of the config's "sources": the factory's name and its options. */
+export interface SourceConfig {
+  type: string;
+  [option: string]: unknown;
+}
 
 type Factory = (options: Record<string, unknown>) => SearchSource;
 

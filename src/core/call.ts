@@ -1,7 +1,6 @@
 // One engine call as the core sees it: who it is for, when it started, the caller's cancellation, and
-// how its credits are held (set by core/books/idempotency.ts for a call with an idempotency key).
-
-import type { HoldOptions } from './books/index.js';
+// how its credits are held (set by core/books/idempotency.ts for a call with an idempotency key). Imports
+// nothing from core/books: the books import the call, not the other way round.
 
 export interface Call {
   org: string;
@@ -11,4 +10,15 @@ export interface Call {
   signal?: AbortSignal | undefined;
   /** Passed to every Credits.hold of the call. */
   billing?: HoldOptions;
+}
+
+/** How one call's credits are held: what core/books/idempotency.ts decided for it (nothing, for a call without a key). */
+export interface HoldOptions {
+  /** The call's idempotency key: its charge marks the key's claim paid, in the same ledger transaction. */
+  idempotencyKey?: string;
+  /**
+   * An earlier attempt of this very call was charged this much and its answer was lost: reserve,
+   * charge and count nothing (it is one request), and report this amount as the charge.
+   */
+  paid?: number;
 }

@@ -17,7 +17,7 @@ import type { PageSourceDeps } from '../core/extract/page-source.js';
 import type { ContentFetcher } from '../core/search/index.js';
 import type { PartOffload } from '../core/read-parts.js';
 import type { Clock } from '../types/index.js';
-import { normalizeEndpoint } from './options.js';
+import { normalizeEndpoint } from './allow-endpoints.js';
 
 /** The extraction options of `createEngine` (used by `extract` and `include_content`). */
 export interface ExtractionOptions {

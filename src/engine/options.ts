@@ -15,9 +15,9 @@ import type { KeyStore } from '../ports/key-store.js';
 import { storedAnswerCap, type Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types/index.js';
-import ipaddr from 'ipaddr.js';
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import type { ExtractionOptions } from './extraction.js';
+import { normalizeEndpoint } from './allow-endpoints.js';
 import type { PostgresOptions } from '../adapters/postgres/database.js';
 
 /** The PostgreSQL options createEngine passes on (it supplies the connection string and the clock). */
@@ -160,30 +160,4 @@ function checkExtractionOptions(options: EngineOptions): void {
   if (options.chromiumPath !== undefined && (typeof options.chromiumPath !== 'string' || options.chromiumPath === '')) {
     throw new TypeError('createEngine: chromiumPath must be the path of a Chromium executable');
   }
-}
-
-/**
- * One `allowEndpoints` entry in the form the address policy compares with the address actually
- * connected to: `a.b.c.d:port` or `[ipv6]:port` (RFC 5952 text; an IPv4-mapped IPv6 address becomes
- * its IPv4 form). Throws a TypeError naming the entry for anything else, a host name included: the
- * policy checks addresses after DNS, so an entry names the IP the host resolves to.
- */
-export function normalizeEndpoint(entry: unknown): string {
-  const refuse = (why: string) =>
-    new TypeError(`createEngine: allowEndpoints entry ${JSON.stringify(entry)} ${why}; write 'ip:port', e.g. '127.0.0.1:8080' or '[::1]:8080'`);
-  if (typeof entry !== 'string') throw refuse('is not a string');
-  const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(entry.trim());
-  if (!match) throw refuse('is not an ip:port pair');
-  const [, v6, v4, portText] = match;
-  const port = Number(portText);
-  if (port < 1 || port > 65535) throw refuse('has a port outside 1–65535');
-  if (v6 !== undefined) {
-    if (!ipaddr.IPv6.isValid(v6)) throw refuse('does not hold an IPv6 address in its brackets');
-    const address = ipaddr.IPv6.parse(v6);
-    return address.isIPv4MappedAddress() ? `${address.toIPv4Address().toString()}:${port}` : `[${address.toRFC5952String()}]:${port}`;
-  }
-  if (!ipaddr.IPv4.isValidFourPartDecimal(v4!)) {
-    throw refuse('names a host, not an IP address (the policy checks the address connected to, after DNS: give the IP the host resolves to)');
-  }
-  return `${ipaddr.IPv4.parse(v4!).toString()}:${port}`;
 }

@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startPageServer, type PageRoute, type PageServer } from '../../src/testing/index.js';
 import { mainCaptured } from './in-process.js';
-import { tempDb } from './run-cli.js';
+import { runCli, tempDb } from './run-cli.js';
 import { nextStartOf, passagesContentLength, topicsPage, topicText } from '../extract/topics-page.js';
 import { deleteKeys, testPrefix } from '../redis/redis-kit.js';
 import { REDIS_URL, serviceAvailable } from '../support/services.js';
@@ -39,6 +39,18 @@ describe('websift extract and index add URL (in-process, through engine.extract)
     '/kites.html': { body: PAGE('Flying kites', 'A kite needs steady wind of about fifteen kilometres per hour and a long open field without power lines nearby, which matters more than the shape of the kite itself.') },
     '/tea.html': { body: PAGE('Green tea', 'Green tea is steeped below boiling, around seventy to eighty degrees, for two or three minutes, because hotter water draws out bitter tannins from the leaves quickly.') },
     '/blank.html': { body: '<!doctype html><html><head><title>Blank</title></head><body></body></html>' },
+    '/links.html': {
+      body: PAGE('Kite shops', 'Two shops sell kites for beginners and both repair torn sails: <a href="/kites.html">flying kites</a>, <a href="https://shop.example/kites?x=1">the shop</a> and <a href="/kites.html">again</a>.'),
+    },
+  });
+
+  it('extract --include-links adds each page\'s links (absolute, deduplicated); without it there are none', async () => {
+    const url = f.pages.url('/links.html');
+    const res = await mainCaptured(['extract', url, '--include-links', '--db', f.db, '--config', f.config]);
+    expect(res.code).toBe(0);
+    expect(JSON.parse(res.stdout).results[0].links).toEqual([f.pages.url('/kites.html'), 'https://shop.example/kites?x=1']);
+    const plain = JSON.parse((await mainCaptured(['extract', url, '--db', f.db, '--config', f.config])).stdout);
+    expect(plain.results[0]).not.toHaveProperty('links');
   });
 
   it('extract prints the extract response, html on request', async () => {
@@ -161,5 +173,19 @@ describe('websift extract and search read pages in parts', () => {
     expect(body.results[0].content).toContain(topicText('Penguins'));
     expect(body.results[0]).toMatchObject({ truncated: true });
     expect(passagesContentLength(body.results[0].content)).toBeLessThanOrEqual(400);
+  });
+});
+
+describe('websift index add, not on a terminal', () => {
+  it('writes a progress line every 25 files on stderr, then the summary', async () => {
+    const site = mkdtempSync(join(tmpdir(), 'websift-progress-'));
+    for (let i = 1; i <= 60; i++) writeFileSync(join(site, `page-${String(i).padStart(2, '0')}.md`), `# Page ${i}\n\nText of page ${i}.\n`);
+    const res = await runCli(['index', 'add', site, '--base-url', 'https://docs.test/', '--db', tempDb()]); // stderr is a pipe
+    expect(res.code).toBe(0);
+    const progress = res.stderr.split('\n').filter((line) => line.startsWith('progress: '));
+    // (A slow machine may add a line after a 5 s pause.)
+    expect(progress).toEqual(expect.arrayContaining(['progress: 25/60 (41%) page-25.md', 'progress: 50/60 (83%) page-50.md']));
+    for (const line of progress) expect(line).toMatch(/^progress: \d+\/60 \(\d+%\) page-\d\d\.md$/);
+    expect(res.stderr).toMatch(/index add: 60 indexed, 0 skipped, 0 failed/);
   });
 });

@@ -66,22 +66,39 @@ describe('local files for index add', () => {
   });
 });
 
-describe('progress bar', () => {
-  it('draws on a terminal and stays quiet (summary only) otherwise', () => {
-    const capture = (isTTY: boolean) => {
-      const stream = new PassThrough() as unknown as NodeJS.WriteStream & { isTTY: boolean };
-      stream.isTTY = isTTY;
-      let out = '';
-      (stream as unknown as PassThrough).on('data', (d: Buffer) => (out += d.toString()));
-      const bar = progressBar(4, stream);
+describe('progress', () => {
+  const capture = (isTTY: boolean, total: number, run: (bar: ReturnType<typeof progressBar>, clock: { t: number }) => void) => {
+    const stream = new PassThrough() as unknown as NodeJS.WriteStream & { isTTY: boolean };
+    stream.isTTY = isTTY;
+    let out = '';
+    (stream as unknown as PassThrough).on('data', (d: Buffer) => (out += d.toString()));
+    const clock = { t: 0 };
+    const bar = progressBar(total, stream, { every: 10, intervalMs: 5_000, now: () => clock.t });
+    run(bar, clock);
+    bar.done(`indexed ${total}`);
+    return out;
+  };
+
+  it('draws a bar on a terminal', () => {
+    const tty = capture(true, 4, (bar) => {
       for (let i = 0; i < 4; i++) bar.tick(`file ${i}`);
-      bar.done('indexed 4');
-      return out;
-    };
-    const tty = capture(true);
+    });
     expect(tty).toContain('[##############################] 4/4');
     expect(tty).toMatch(/indexed 4\n$/);
-    expect(capture(false)).toBe('indexed 4\n');
+  });
+
+  it('elsewhere writes a plain line every N items, and after a pause of intervalMs, then the summary', () => {
+    const lines = capture(false, 25, (bar, clock) => {
+      for (let i = 1; i <= 25; i++) {
+        if (i === 13) clock.t += 5_000; // a slow item: the next tick is told though 13 is not a multiple of 10
+        bar.tick(`f${i}`);
+      }
+    }).split('\n');
+    expect(lines).toEqual(['progress: 10/25 (40%) f10', 'progress: 13/25 (52%) f13', 'progress: 20/25 (80%) f20', 'indexed 25', '']);
+  });
+
+  it('a short run writes the summary only', () => {
+    expect(capture(false, 4, (bar) => [1, 2, 3, 4].forEach(() => bar.tick()))).toBe('indexed 4\n');
   });
 });
 

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/index.js';
 import { mainCaptured } from './in-process.js';
 import { runCli, tempDb } from './run-cli.js';
 
@@ -30,7 +31,7 @@ describe('websift org / key / usage / search against one database', () => {
     const again = await runCli(['key', 'revoke', String(json(key.stdout).key), '--db', db]);
     expect(again.code).toBe(1);
     expect(again.stderr.trim().split('\n')).toHaveLength(1);
-  });
+  }, 60_000); // eight process starts
 
   it('indexes local files and searches them in-process, charging the organization', async () => {
     const db = tempDb();
@@ -46,7 +47,7 @@ describe('websift org / key / usage / search against one database', () => {
     expect(body.metadata.credits_used).toBe(1);
     const usage = json((await runCli(['usage', '--org', 'acme', '--db', db])).stdout);
     expect(usage).toMatchObject({ credits: { balance: 2, used: 1 }, requests: { search: 1 } });
-  });
+  }, 60_000); // four process starts
 
   it('an engine error prints its JSON body on stdout, one line on stderr, and exits 1', async () => {
     const db = tempDb();
@@ -59,6 +60,7 @@ describe('websift org / key / usage / search against one database', () => {
 
   it('asks for --org when the database holds several organizations', async () => {
     const db = tempDb();
+    await createEngine({ database: db }).close(); // books with no organization
     expect((await mainCaptured(['usage', '--db', db])).stderr).toMatch(/no organization in .*org create/);
     await mainCaptured(['org', 'create', 'a', '--db', db]);
     await mainCaptured(['org', 'create', 'b', '--db', db]);

@@ -5,6 +5,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { deleteKeys } from '../redis/redis-kit.js';
 import { adminPool, dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
 import { runCli } from './run-cli.js';
@@ -24,17 +25,19 @@ describe('websift CLI flags for storage', () => {
 
 describe.skipIf(!available)('websift CLI on PostgreSQL and Redis', () => {
   const schema = uniqueName('ws_cli');
+  const redisPrefix = `${uniqueName('ws_cli')}:`;
   const dir = mkdtempSync(join(tmpdir(), 'websift-cli-shared-'));
   const config = join(dir, 'config.json');
-  writeFileSync(config, JSON.stringify({ localIndex: false, engine: { postgres: { schema } } }));
+  writeFileSync(config, JSON.stringify({ localIndex: false, engine: { postgres: { schema }, redisPrefix } }));
   const index = join(dir, 'index.db');
 
   afterAll(async () => {
     await dropSchema(schema);
+    await deleteKeys(redisPrefix);
   });
 
   it('provisions through one command and reads the same books through another (flags or environment)', async () => {
-    const created = await runCli(['org', 'create', 'acme', '--credits', '7', '--database', POSTGRES_URL, '--config', config, '--index', index]);
+    const created = await runCli(['org', 'create', 'acme', '--credits', '7', '--database', POSTGRES_URL, '--redis', REDIS_URL, '--config', config, '--index', index]);
     expect(created.stderr).toBe('');
     expect(JSON.parse(created.stdout)).toEqual({ organization: 'acme', credits: 7 });
     const env = { WEBSIFT_DATABASE_URL: POSTGRES_URL, WEBSIFT_REDIS_URL: REDIS_URL, WEBSIFT_INDEX: index };

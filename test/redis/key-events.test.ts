@@ -16,7 +16,7 @@ import { redisKeyEvents, type RedisKeyEvents } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
-import { inspector, REDIS_URL, testPrefix } from './redis-kit.js';
+import { inspector, killSubscribers, namedUrl, REDIS_URL, testPrefix } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
 
@@ -39,11 +39,14 @@ async function subscribers(admin: Redis, channel: string): Promise<number> {
 describe.skipIf(!redis)('redisKeyEvents', () => {
   let dir: string;
   let prefix: string;
+  /** The name of this test's connections: the only ones it may cut. */
+  let name: string;
   let admin: Redis;
   const open: { engine: Engine; events: RedisKeyEvents }[] = [];
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'websift-redis-keys-'));
     prefix = testPrefix('keys');
+    name = prefix.slice(0, -1);
     admin = inspector();
   });
   afterEach(async () => {
@@ -57,7 +60,7 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
 
   /** An engine on the shared database file with its own Redis key events (its own connections). */
   async function instance() {
-    const events = redisKeyEvents({ url: REDIS_URL, prefix });
+    const events = redisKeyEvents({ url: namedUrl(name), prefix });
     const engine = createEngine({ database: join(dir, 'shared.db'), clock: new ManualClock(), keyEvents: events, rateLimit: false });
     open.push({ engine, events });
     await events.ready();
@@ -87,10 +90,10 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
     const channel = `${prefix}key-revoked`;
     expect(await subscribers(admin, channel)).toBe(2);
 
-    // Drop every subscriber connection; watch B notice, then revoke while B may still be away.
+    // Drop both subscriber connections (this test's only); watch B notice, then revoke while B may still be away.
     let sawDown = false;
     const watch = setInterval(() => (sawDown ||= !b.events.live), 1);
-    await admin.client('KILL', 'TYPE', 'pubsub');
+    expect(await killSubscribers(admin, name)).toBe(2);
     await within(1_000, () => sawDown);
     await a.engine.admin.revokeApiKey(key); // the announcement may be lost on B
     // Whether B is still away (cache bypassed) or back (cache reset), it refuses the key at once.
@@ -104,7 +107,7 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
 
   it('B never trusts its cache while its subscriber is down', async () => {
     // The caller's client: its slow retry strategy (300 ms) keeps the subscriber away long enough to look.
-    const client = new Redis(REDIS_URL, { lazyConnect: true, retryStrategy: () => 300 });
+    const client = new Redis(REDIS_URL, { lazyConnect: true, retryStrategy: () => 300, connectionName: name });
     const events = redisKeyEvents({ client, prefix });
     const file = join(dir, 'keys.db');
     const db = openSqlite({ database: file });
@@ -120,7 +123,7 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
       await engine.authenticate(key);
       await engine.authenticate(key);
       expect(finds).toHaveLength(1); // live: cached
-      await admin.client('KILL', 'TYPE', 'pubsub');
+      expect(await killSubscribers(admin, name)).toBe(1);
       await within(250, () => !events.live);
       for (let i = 0; i < 3; i++) expect(await engine.authenticate(key)).toEqual({ organization: 'acme' });
       expect(events.live).toBe(false); // still within the 300 ms away

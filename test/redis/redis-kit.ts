@@ -1,5 +1,6 @@
-// What the Redis tests share: a plain ioredis client of their own (to inspect and clean up), and a
-// unique key prefix per test whose keys are deleted afterwards.
+// What the Redis tests share: a plain ioredis client of their own (to inspect and clean up), a unique
+// key prefix per test whose keys are deleted afterwards, and connections named after the test, so that
+// a test that cuts connections cuts only its own (never another program's on the same server).
 
 import { Redis } from 'ioredis';
 import { REDIS_URL, uniqueName } from '../support/services.js';
@@ -32,4 +33,23 @@ export async function deleteKeys(prefix: string): Promise<void> {
   } finally {
     redis.disconnect();
   }
+}
+
+/** REDIS_URL with a connection name: every connection opened from it (duplicates too) carries the name. */
+export function namedUrl(name: string): string {
+  const url = new URL(REDIS_URL);
+  url.searchParams.set('connectionName', name);
+  return url.toString();
+}
+
+/** Kills the pub/sub connections named `name` (this test's own) and resolves how many it killed. */
+export async function killSubscribers(redis: Redis, name: string): Promise<number> {
+  const list = (await redis.call('CLIENT', 'LIST', 'TYPE', 'pubsub')) as string;
+  const ids = list
+    .split('\n')
+    .map((line) => Object.fromEntries(line.split(' ').map((field) => field.split('=', 2) as [string, string])))
+    .filter((client) => client['name'] === name)
+    .map((client) => client['id']!);
+  for (const id of ids) await redis.call('CLIENT', 'KILL', 'ID', id);
+  return ids.length;
 }

@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
+import { deleteKeys } from '../redis/redis-kit.js';
 import { dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
 
@@ -35,6 +36,7 @@ describe.skipIf(!available)('two engines on one PostgreSQL and one Redis', () =>
   afterAll(async () => {
     await Promise.all(engines.map((e) => e.close()));
     await dropSchema(schema);
+    await deleteKeys(redisPrefix);
   });
 
   it('share the books, the repeat windows, the rate limit and revocations', async () => {

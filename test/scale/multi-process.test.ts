@@ -7,13 +7,13 @@
 // 5 minutes must have been free on whichever instance it landed, and the instances together must not
 // have admitted more than the rate-limit policy.
 
-import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { seededRandom } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
 import { adminPool, dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
+import { deleteKeys } from '../redis/redis-kit.js';
 import { Cluster, type Reply } from './cluster.js';
 
 const available = (await serviceAvailable('PostgreSQL')) && (await serviceAvailable('Redis'));
@@ -25,36 +25,33 @@ const RATE = { limit: 100, window: 1 };
 const ORGS = Array.from({ length: 8 }, (_, i) => `org-${i}`);
 const TIGHT = 'tight';
 const TIGHT_CREDITS = 60;
-/** A Redis database of its own: the test flushes it. */
-const REDIS_DB = 15;
 
 describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', () => {
   const schema = uniqueName('ws_scale');
-  const redisUrl = `${REDIS_URL.replace(/\/\d*$/, '')}/${REDIS_DB}`;
+  // Keys of its own under a prefix unique to the run, deleted afterwards: the developer's Redis is shared.
+  const redisPrefix = `${uniqueName('ws_scale')}:`;
   let admin: Engine;
   let cluster: Cluster;
   const keys = new Map<string, string>();
   const grants = new Map<string, number>();
 
   beforeAll(async () => {
-    const redis = new Redis(redisUrl);
-    await redis.flushdb();
-    redis.disconnect();
     const postgres = { schema, leaseMs: LEASE_MS };
-    admin = createEngine({ database: POSTGRES_URL, redis: redisUrl, postgres, rateLimit: false });
+    admin = createEngine({ database: POSTGRES_URL, redis: REDIS_URL, redisPrefix, postgres, rateLimit: false });
     for (const org of [...ORGS, TIGHT, 'burst']) {
       const credits = org === TIGHT ? TIGHT_CREDITS : 1_000_000;
       await admin.admin.createOrganization(org, { credits });
       grants.set(org, credits);
       keys.set(org, await admin.admin.createApiKey(org));
     }
-    cluster = await Cluster.start({ instances: 4, database: POSTGRES_URL, redis: redisUrl, engine: { postgres, rateLimit: RATE } });
+    cluster = await Cluster.start({ instances: 4, database: POSTGRES_URL, redis: REDIS_URL, engine: { postgres, redisPrefix, rateLimit: RATE } });
   }, 120_000);
 
   afterAll(async () => {
     await cluster?.close();
     await admin?.close();
     await dropSchema(schema);
+    await deleteKeys(redisPrefix);
   }, 120_000);
 
   it('keeps exact books through 20,000 calls and random SIGKILLs', async () => {

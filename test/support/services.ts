@@ -41,7 +41,17 @@ export async function serviceAvailable(name: 'PostgreSQL' | 'Redis'): Promise<bo
   return false;
 }
 
+/**
+ * This run's id: set once by test/global-setup.ts (so every worker of a run shares it), else made here
+ * (a file run on its own). Every schema and key prefix a test makes starts with `<prefix>_<run id>_`.
+ */
+export const RUN_ID = (process.env['WEBSIFT_TEST_RUN'] ??= newRunId());
+
+export function newRunId(): string {
+  return `${Date.now().toString(36)}${Math.random().toString(36).slice(2, 6)}`;
+}
+
 /** A name unique to this test run and worker, for a PostgreSQL schema or a Redis key prefix. */
 export function uniqueName(prefix: string): string {
-  return `${prefix}_${process.pid}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`;
+  return `${prefix}_${RUN_ID}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 }

@@ -4,6 +4,7 @@ import { expectPositionals, parse, stringOption, toInt, type Options } from '../
 import { CliError } from '../cli-error.js';
 import type { CliCommand } from '../help.js';
 import { printJson } from '../output.js';
+import type { OpenedEngine } from '../open-engine.js';
 import { withEngine } from './session.js';
 
 const MAX_CREDITS = 1_000_000_000;
@@ -39,10 +40,11 @@ async function orgCommand(args: string[]): Promise<void> {
       const [id] = expectPositionals(parsed, 'org create', ['id']);
       const raw = stringOption(parsed, 'credits');
       const credits = raw === undefined ? 0 : toInt(raw, '--credits', 0, MAX_CREDITS);
-      await withEngine(parsed, async ({ engine }) => {
+      const create = async ({ engine }: OpenedEngine) => {
         await engine.admin.createOrganization(id!, { credits });
         printJson({ organization: id, credits });
-      });
+      };
+      await withEngine(parsed, create, { create: true });
       return;
     }
     case 'credit': {

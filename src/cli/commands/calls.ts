@@ -43,6 +43,7 @@ const EXTRACT_OPTIONS: Options = {
   'max-chars': { type: 'string', value: 'N', help: 'at most N characters of content over all pages, a marker line where a page was cut (max_chars)' },
   'start-char': { type: 'string', value: 'N', help: "skip the first N characters of each page's content, to read on from a cut (start_char)" },
   query: { type: 'string', value: 'TEXT', help: "each page's passages most relevant to TEXT instead of the page from the top (markdown only)" },
+  'include-links': { type: 'boolean', help: "add each page's links (absolute, deduplicated) as `links` (include_links)" },
 };
 
 export const extract: CliCommand = {
@@ -55,6 +56,7 @@ export const extract: CliCommand = {
       'websift extract https://example.com/ https://example.org/ --format html',
       'websift extract https://example.com/long --max-chars 8000 --start-char 8000',
       "websift extract https://example.com/long --query 'installation on Windows' --max-chars 2000",
+      'websift extract https://example.com/ --include-links',
     ],
   },
   async run(args) {
@@ -69,6 +71,7 @@ export const extract: CliCommand = {
     const params = {
       urls: parsed.positionals,
       format,
+      ...(parsed.values['include-links'] === true ? { include_links: true } : {}),
       ...(maxChars !== undefined ? { max_chars: maxChars } : {}),
       ...(startChar !== undefined ? { start_char: startChar } : {}),
       ...(query !== undefined ? { query } : {}),

@@ -51,6 +51,8 @@ async function indexCommand(args: string[]): Promise<number> {
     const more = listed.skipped.length > 1 ? ` (and ${listed.skipped.length - 1} more)` : '';
     throw new CliError(`index add: nothing to index: ${first!.source}: ${first!.reason}${more}`);
   }
+  // Local files may start a new index; fetched URLs bill an organization, so their books must exist.
+  const create = urls.length === 0;
   return withEngine(parsed, async (opened) => {
     const fromFiles = listed.files.length > 0 ? await indexFiles(opened.index, listed.files, base!) : empty();
     const fromUrls = urls.length > 0 ? await indexUrls(opened, urls, await organizationOf(parsed, opened)) : empty();
@@ -63,7 +65,7 @@ async function indexCommand(args: string[]): Promise<number> {
     say(`index add: ${indexed} indexed, ${skipped.length} skipped, ${failed.length} failed (${documents} document(s) in the index)`);
     printJson({ indexed, skipped, failed, documents });
     return failed.length > 0 || (indexed === 0 && skipped.length > 0) ? 1 : 0;
-  });
+  }, { create });
 }
 
 export interface IndexOutcome {

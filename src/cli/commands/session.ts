@@ -1,13 +1,15 @@
 // Opens the engine for a one-shot command from its --db/--config options, and picks the organization.
+// A command that reads books refuses a database file that does not exist rather than create an empty one.
 
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
 import { openEngine, storageFlags, type OpenedEngine } from '../open-engine.js';
 import { stringOption, type Parsed } from '../args.js';
 
-export async function withEngine<T>(parsed: Parsed, run: (opened: OpenedEngine) => Promise<T>): Promise<T> {
+/** `create`: the command may start new books (org create, index add); any other needs them to exist. */
+export async function withEngine<T>(parsed: Parsed, run: (opened: OpenedEngine) => Promise<T>, { create = false } = {}): Promise<T> {
   const config = loadConfig(stringOption(parsed, 'config'));
-  const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
+  const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config, existing: !create });
   try {
     return await run(opened);
   } finally {

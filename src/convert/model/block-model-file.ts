@@ -8,9 +8,20 @@ import { readFileSync } from 'node:fs';
 import { CONTEXT_FEATURES } from './block-context.js';
 import { FEATURES, type Lexicon } from './block-features.js';
 import type { GbdtModel } from './gbdt.js';
-import type { Calibration } from './block-model.js';
 
 export const MODEL_FORMAT = 'websift-block-model/1';
+
+/**
+ * A block's probability of being content: sigmoid(scale · score + shift), fitted out of fold. On a
+ * page that offers a product for sale (BlockRows.offersProduct), productShift is added to shift:
+ * trained with article pages too, the model overrates a shop's offer, review and marketing blocks,
+ * and a shift fitted on those pages alone drops them without retraining (absent: 0).
+ */
+export interface Calibration {
+  scale: number;
+  shift: number;
+  productShift?: number;
+}
 
 export interface ModelFile {
   format: typeof MODEL_FORMAT;

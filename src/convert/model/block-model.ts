@@ -7,25 +7,15 @@
 import { CONTEXT_FEATURES, contextFeatures } from './block-context.js';
 import { FEATURES, type BlockRows, type Lexicon } from './block-features.js';
 import { predictRaw, type GbdtModel } from './gbdt.js';
-import { readModelFile } from './block-model-file.js';
+import { readModelFile, type Calibration } from './block-model-file.js';
+
+export type { Calibration };
 
 export interface BlockClassifier {
   stageOne: GbdtModel | null;
   stageTwo: GbdtModel | null;
   calibration: Calibration;
   lexicon: Lexicon;
-}
-
-/**
- * A block's probability of being content: sigmoid(scale · score + shift), fitted out of fold. On a
- * page that offers a product for sale (BlockRows.offersProduct), productShift is added to shift:
- * trained with article pages too, the model overrates a shop's offer, review and marketing blocks,
- * and a shift fitted on those pages alone drops them without retraining (absent: 0).
- */
-export interface Calibration {
-  scale: number;
-  shift: number;
-  productShift?: number;
 }
 
 const usable = (m: GbdtModel | null, names: readonly string[]) => (m && m.features.join(',') === names.join(',') ? m : null);

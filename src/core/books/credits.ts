@@ -8,6 +8,9 @@ import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
 import { timeOrderedIds } from './request-id.js';
+import type { HoldOptions } from '../call.js';
+
+export type { HoldOptions };
 
 export interface Hold {
   readonly amount: number;
@@ -18,17 +21,6 @@ export interface Hold {
    * in usage as a free request. Safe to call after settle (then a no-op).
    */
   release(answered: boolean): Promise<void>;
-}
-
-/** How one call's credits are held: what core/books/idempotency.ts decided for it (nothing, for a call without a key). */
-export interface HoldOptions {
-  /** The call's idempotency key: its charge marks the key's claim paid, in the same ledger transaction. */
-  idempotencyKey?: string;
-  /**
-   * An earlier attempt of this very call was charged this much and its answer was lost: reserve,
-   * charge and count nothing (it is one request), and report this amount as the charge.
-   */
-  paid?: number;
 }
 
 export class Credits {
