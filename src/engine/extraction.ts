@@ -17,6 +17,7 @@ import type { PageSourceDeps } from '../core/extract/page-source.js';
 import type { ContentFetcher } from '../core/search/index.js';
 import type { Clock } from '../types/index.js';
 import { normalizeEndpoint } from './options.js';
+import { trackedPages } from './tracked-pages.js';
 
 /** The extraction options of `createEngine` (used by `extract` and `include_content`). */
 export interface ExtractionOptions {
@@ -124,14 +125,14 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     ...(options.conversionMemoryMb !== undefined ? { memoryMb: options.conversionMemoryMb } : {}),
     ...(options.conversionBacklog !== undefined ? { backlog: options.conversionBacklog } : {}),
   });
-  const pages: PageSourceDeps = {
+  const pages: PageSourceDeps = trackedPages({
     loader,
     renderer,
     convert: conversion.convertPage,
     warm: conversion.warm,
     maxBytes: DEFAULT_MAX_BYTES,
     timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
-  };
+  }, clock);
   const concurrency = options.extractConcurrency ?? 10;
   const contentDeadlineMs = options.contentDeadlineMs ?? 10_000;
   const stealthRemovedAt = new Date(options.stealthRemovalDate ?? STEALTH_REMOVAL_DATE).getTime();
