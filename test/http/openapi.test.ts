@@ -45,7 +45,8 @@ describe('OpenAPI document', () => {
     expect(schemas['ExtractResult']!.properties['links']!.description).toMatch(/include_links/);
     expect(schemas['ExtractResult']!.properties['metadata']!.description).toBeTruthy();
     expect(schemas['SearchResult']!.properties['metadata']!.description).toMatch(/content/);
-    expect(schemas['ExtractRequest']!.properties['include_links']).toMatchObject({ type: 'boolean', default: false });
+    const requests = openapi.components.requestBodies as Record<string, { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } }>;
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['include_links']).toMatchObject({ type: 'boolean', default: false });
   });
 
   it('describes the three endpoints with their methods', () => {
