@@ -25,6 +25,8 @@ export class ManualClock implements Clock {
   #seq = 0;
   /** Real work in flight (Clock.track): drive() holds the clock while there is any. */
   #working = 0;
+  /** Tracked work started or finished so far: drive() sees real work progress by it. */
+  #workEvents = 0;
 
   /** @param start The initial time (epoch ms, ISO string or Date); default 2026-01-01T00:00:00Z. */
   constructor(start: number | string | Date = Date.UTC(2026, 0, 1)) {
@@ -64,7 +66,11 @@ export class ManualClock implements Clock {
    */
   track(work: Promise<unknown>): void {
     this.#working++;
-    const done = () => void this.#working--;
+    this.#workEvents++;
+    const done = () => {
+      this.#working--;
+      this.#workEvents++;
+    };
     work.then(done, done);
   }
 
@@ -128,14 +134,14 @@ export class ManualClock implements Clock {
       const next = this.#timers[0];
       return next && next.at <= end ? next : undefined;
     };
-    // Since when nothing has moved: no sleep fired, no real work finished.
+    // Since when nothing has moved: no sleep fired, no real work started or finished.
     let stillSince = Date.now();
-    let working = this.#working;
+    let events = this.#workEvents;
     for (let turn = 0; ; turn++) {
       await flush();
       if (settled) break;
-      if (this.#working !== working) {
-        working = this.#working;
+      if (this.#workEvents !== events) {
+        events = this.#workEvents;
         stillSince = Date.now();
         turn = 0;
       }
