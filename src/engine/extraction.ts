@@ -18,6 +18,7 @@ import type { ContentFetcher } from '../core/search/index.js';
 import type { PartOffload } from '../core/read-parts.js';
 import type { Clock } from '../types/index.js';
 import { normalizeEndpoint } from './allow-endpoints.js';
+import { trackedPages } from './tracked-pages.js';
 
 /** The extraction options of `createEngine` (used by `extract` and `include_content`). */
 export interface ExtractionOptions {
@@ -127,14 +128,14 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     ...(options.conversionMemoryMb !== undefined ? { memoryMb: options.conversionMemoryMb } : {}),
     ...(options.conversionBacklog !== undefined ? { backlog: options.conversionBacklog } : {}),
   });
-  const pages: PageSourceDeps = {
+  const pages: PageSourceDeps = trackedPages({
     loader,
     renderer,
     convert: conversion.convertPage,
     warm: conversion.warm,
     maxBytes: DEFAULT_MAX_BYTES,
     timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
-  };
+  }, clock);
   const concurrency = options.extractConcurrency ?? 10;
   const contentDeadlineMs = options.contentDeadlineMs ?? 10_000;
   const stealthRemovedAt = new Date(options.stealthRemovalDate ?? STEALTH_REMOVAL_DATE).getTime();

@@ -41,3 +41,19 @@ export class PayloadTooLargeError extends WebsiftError {
     });
   }
 }
+
+/**
+ * 500 `internal_error`, with its cause named: the host mounted the node handler after something that read
+ * the request body and left no `req.body` (a body parser for another type, a logging middleware). A setup
+ * fault of the host, reported through `onError` too; the request is never left unanswered.
+ */
+export class BodyAlreadyReadError extends WebsiftError {
+  override name = 'BodyAlreadyReadError' as const;
+  constructor() {
+    super(
+      500,
+      'internal_error',
+      'The request body was already read by the host before websift got it, and no req.body was left: mount the handler before body-reading middleware, or leave the parsed body in req.body (docs/http.md, "Mounting in a framework")',
+    );
+  }
+}

@@ -8,16 +8,28 @@ import type { Socket } from 'node:net';
 import type { Engine } from '../types/index.js';
 import { createApiHandler } from './api-handler.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
+import { BodyAlreadyReadError } from './http-errors.js';
 import { piecesLength } from './json-pieces.js';
 import type { FetchHandlerOptions } from './options.js';
 
-/** A `node:http` request listener. */
+/** A `node:http` request listener (also an Express/Connect middleware: it answers every request it gets). */
 export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/**
+ * What a framework may have left on the request (Express, Nest, Connect body parsers): `body` read from
+ * the stream, and `originalUrl` when it was mounted under a path (Express strips the mount path from `url`).
+ */
+type FrameworkRequest = IncomingMessage & { body?: unknown; originalUrl?: string };
 
 /**
  * The HTTP API as a `node:http` request listener: the same endpoints, answers and options as
  * `createFetchHandler`, without building fetch `Request`/`Response` objects. A client that disconnects
  * aborts its call (nothing is charged if it lands before settlement).
+ *
+ * It can be mounted in a framework that has already read the body (Express's `express.json()` or
+ * `express.raw()`, Nest): a parsed `req.body` is used instead of the stream (a Buffer or string as the
+ * body's bytes, an object as its JSON), and a stream a framework consumed without leaving `req.body`
+ * answers a 500 naming the cause (see "Mounting in a framework" in docs/http.md).
  *
  * @param engine The engine to serve (not closed by the handler).
  * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`.
@@ -29,7 +41,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  */
 export function createNodeHandler(engine: Engine, options: FetchHandlerOptions = {}): NodeHandler {
   const handle = createApiHandler(engine, options);
-  return (req, res) => {
+  return (req: FrameworkRequest, res) => {
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : bodyOf(req);
     const request: ApiRequest = {
       method: req.method ?? 'GET',
@@ -63,11 +75,47 @@ interface NodeBody {
 }
 
 /**
+ * The request body: what a framework's parser left in `req.body` when there is one, else the stream
+ * (an error if a framework consumed it and left nothing, rather than a read that never ends).
+ */
+function bodyOf(req: FrameworkRequest): NodeBody {
+  if (req.body !== undefined) return parsedBodyOf(req.body);
+  if (req.readableEnded || req.readableDidRead) return failedBody(new BodyAlreadyReadError());
+  return streamOf(req);
+}
+
+/**
+ * A body a framework already parsed, as the bytes the core reads (so `maxBodyBytes` still applies):
+ * a Buffer, typed array or string as it is, anything else (a parsed JSON object) as its JSON text.
+ */
+function parsedBodyOf(body: unknown): NodeBody {
+  const bytes =
+    body instanceof Uint8Array
+      ? body
+      : typeof body === 'string'
+        ? Buffer.from(body, 'utf8')
+        : body === null
+          ? Buffer.from('null')
+          : Buffer.from(JSON.stringify(body) ?? '', 'utf8');
+  const stream = new ReadableStream<Uint8Array>({
+    start(controller) {
+      if (bytes.byteLength > 0) controller.enqueue(bytes);
+      controller.close();
+    },
+  });
+  return { stream, finished: () => true };
+}
+
+function failedBody(error: Error): NodeBody {
+  return { stream: new ReadableStream<Uint8Array>({ start: (controller) => controller.error(error) }), finished: () => true };
+}
+
+/**
  * A pull-based body: data is read from the socket only as the handler asks, so it can stop at the limit.
  * Once cancelled the stream takes nothing more: after the reply node:http drains the unread rest of the
  * body and emits 'end', and closing a cancelled stream would throw outside any handler.
  */
-function bodyOf(req: IncomingMessage): NodeBody {
+function streamOf(req: IncomingMessage): NodeBody {
   let ended = false;
   let open = true;
   let onData = (_chunk: Buffer): void => {};
@@ -106,8 +154,10 @@ function bodyOf(req: IncomingMessage): NodeBody {
   return { stream, finished: () => ended };
 }
 
-function urlOf(req: IncomingMessage): string {
-  return `http://${authorityOf(req.headers.host)}${(req.url ?? '/').startsWith('/') ? req.url : '/'}`;
+/** The URL as the client sent it: Express's `originalUrl` keeps the path it was mounted under (`app.use('/api', …)`). */
+function urlOf(req: FrameworkRequest): string {
+  const path = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
+  return `http://${authorityOf(req.headers.host)}${path.startsWith('/') ? path : '/'}`;
 }
 
 /** A Host that parses as a URL authority (the last one seen is remembered: a server sees few). */

@@ -17,21 +17,32 @@ const errorReply = (description: string, schema = ref('Error'), headers?: object
   ...json(schema),
 });
 
-const commonErrors = {
-  '400': errorReply('Invalid request: the body lists every problem by field'),
-  '401': errorReply('Missing, unknown or revoked API key', ref('Error'), {
-    'WWW-Authenticate': { schema: { const: 'Bearer' } },
-  }),
-  '402': errorReply('Not enough credits for the worst case of the request; nothing was charged', ref('InsufficientCreditsError')),
-  '408': errorReply('The request body did not arrive within the limit (30 s by default); retryable, nothing charged'),
-  '413': errorReply('Request body larger than the limit (64 KiB by default)', ref('PayloadTooLargeError')),
-  '429': errorReply('Rate limit exceeded', ref('RateLimitError'), {
-    'Retry-After': { schema: int, description: 'Seconds to wait' },
-    'RateLimit-Policy': { schema: str, example: '"default";q=20;w=1' },
-    RateLimit: { schema: str, example: '"default";r=0;t=1' },
-  }),
-  '500': errorReply('Unexpected failure; the body carries no detail'),
+/** The headers of a 429 (responses.ts, errorReply); the example is the engine's default policy, 20 per 2 s. */
+const rateLimitHeaders = {
+  'Retry-After': { schema: int, description: 'Seconds to wait' },
+  'RateLimit-Policy': { schema: str, example: '"default";q=20;w=2' },
+  RateLimit: { schema: str, example: '"default";r=0;t=1' },
 };
+
+/** Replies shared by the operations, by component name (components.responses). */
+const sharedReplies = {
+  InvalidRequest: errorReply('Invalid request: the body lists every problem by field'),
+  Unauthorized: errorReply('Missing, unknown or revoked API key', ref('Error'), { 'WWW-Authenticate': { schema: { const: 'Bearer' } } }),
+  InsufficientCredits: errorReply('Not enough credits for the worst case of the request; nothing was charged', ref('InsufficientCreditsError')),
+  NotFound: errorReply('No endpoint at this path (`not_found`): check the server\'s basePath'),
+  MethodNotAllowed: errorReply('The method is not served on this path (`method_not_allowed`; HEAD and OPTIONS never are)', ref('Error'), {
+    Allow: { schema: str, description: 'The methods the path serves, e.g. `GET, POST`' },
+  }),
+  RequestTimeout: errorReply('The request body did not arrive within the limit (30 s by default); retryable, nothing charged'),
+  PayloadTooLarge: errorReply('Request body larger than the limit (64 KiB by default)', ref('PayloadTooLargeError')),
+  InProgress: errorReply('A request with this Idempotency-Key is still running; retry shortly (retryable, nothing charged)'),
+  RateLimited: errorReply('Rate limit exceeded', ref('RateLimitError'), rateLimitHeaders),
+  InternalError: errorReply('Unexpected failure (`internal_error`); the body carries no detail of an exception'),
+  StorageUnavailable: errorReply(
+    'The books (`ledger_unavailable`) or a shared rate limiter (`rate_limiter_unavailable`) could not answer; retryable, nothing charged',
+  ),
+};
+const reply = (name: keyof typeof sharedReplies) => ({ $ref: `#/components/responses/${name}` });
 
 /** Header parameter of the charged operations (search, crawl): docs/http.md, "Idempotency keys". */
 const idempotencyKeyParameter = {
@@ -47,9 +58,6 @@ const idempotencyKeyParameter = {
 const replayedHeader = {
   'Idempotent-Replayed': { description: 'Sent only on the stored first answer of an Idempotency-Key', schema: { const: 'true' } },
 };
-
-/** 409: the key's first use is still running. */
-const inProgressReply = errorReply('A request with this Idempotency-Key is still running; retry shortly (retryable, nothing charged)');
 
 const deprecationHeaders = {
   Deprecation: { description: 'Sent only when `engine` or `engines` was given', schema: { const: '@1767225600' } },
@@ -71,16 +79,40 @@ const searchParameters = [
   idempotencyKeyParameter,
 ];
 
-const searchReplies = {
+/**
+ * A search reply that may carry `Deprecation` and `Link`: every status answered once the parameters are
+ * known (docs/http.md, "Deprecated search parameters"); a shared reply is copied to add them.
+ */
+const withDeprecation = (name: keyof typeof sharedReplies) => {
+  const { headers, ...rest } = sharedReplies[name] as { headers?: object; description: string };
+  return { ...rest, headers: { ...headers, ...deprecationHeaders } };
+};
+
+/** The search replies; `body: false` for GET, whose body is never read (no 408 or 413). */
+const searchReplies = (body: boolean) => ({
   '200': {
     description: 'Results (status success) or an empty answer (status no_results)',
     headers: { ...deprecationHeaders, ...replayedHeader },
     ...json({ oneOf: [ref('SearchResponse'), ref('EmptySearchResponse')] }),
   },
-  ...commonErrors,
-  '409': inProgressReply,
-  '503': errorReply('The search could not be completed after automatic retries; never charged', ref('SearchError')),
-};
+  '400': withDeprecation('InvalidRequest'),
+  '401': withDeprecation('Unauthorized'),
+  '402': withDeprecation('InsufficientCredits'),
+  // Never with the deprecation headers: answered before the parameters are known.
+  '404': reply('NotFound'),
+  '405': reply('MethodNotAllowed'),
+  ...(body ? { '408': reply('RequestTimeout'), '413': reply('PayloadTooLarge') } : {}),
+  '409': withDeprecation('InProgress'),
+  '429': withDeprecation('RateLimited'),
+  '500': withDeprecation('InternalError'),
+  '503': {
+    description:
+      'The search could not be completed after automatic retries (no `code`: the public API\'s search error, never charged), ' +
+      'or the books or a shared rate limiter could not answer (`ledger_unavailable`, `rate_limiter_unavailable`; nothing charged)',
+    headers: deprecationHeaders,
+    ...json({ oneOf: [ref('SearchError'), ref('Error')] }),
+  },
+});
 
 /** zod's JSON Schema as documents show it (the OpenAPI document, the MCP tools' schemas). */
 export function tidyJsonSchema({ jsonSchema }: { jsonSchema: Record<string, unknown> }): void {
@@ -104,7 +136,17 @@ function componentSchemas(bodies: Record<string, z.ZodType>, io: 'input' | 'outp
   );
 }
 
-const schemas = { ...componentSchemas(requestSchemas, 'input'), ...componentSchemas(responseSchemas, 'output') };
+const schemas = componentSchemas(responseSchemas, 'output');
+
+/**
+ * Request bodies are request-body components, not schema components: openapi-typescript (default options)
+ * makes a schema component's fields that have a `default` required, so `{ q }` alone would not compile;
+ * under requestBodies they stay optional, and the defaults stay in the document.
+ */
+const requestBodies = Object.fromEntries(
+  Object.entries(componentSchemas(requestSchemas, 'input')).map(([id, schema]) => [id, { required: true, ...json(schema) }]),
+);
+const requestBody = (name: keyof typeof requestSchemas) => ({ $ref: `#/components/requestBodies/${name}` });
 
 /** The OpenAPI 3.1 description of the HTTP API (the same document as docs/openapi.json and `websift openapi`). */
 export const openapi = {
@@ -122,18 +164,20 @@ export const openapi = {
       apiKeyHeader: { type: 'apiKey', in: 'header', name: 'x-api-key' },
     },
     schemas,
+    requestBodies,
+    responses: sharedReplies,
   },
   security: [{ bearer: [] }],
   paths: {
     '/api/search': {
-      get: { operationId: 'searchGet', summary: 'Search the web (query string)', security: [{ bearer: [] }, { apiKeyHeader: [] }], parameters: searchParameters, responses: searchReplies },
+      get: { operationId: 'searchGet', summary: 'Search the web (query string)', security: [{ bearer: [] }, { apiKeyHeader: [] }], parameters: searchParameters, responses: searchReplies(false) },
       post: {
         operationId: 'search',
         summary: 'Search the web (JSON body)',
         security: [{ bearer: [] }, { apiKeyHeader: [] }],
         parameters: [idempotencyKeyParameter],
-        requestBody: { required: true, ...json(ref('SearchRequest')) },
-        responses: searchReplies,
+        requestBody: requestBody('SearchRequest'),
+        responses: searchReplies(true),
       },
     },
     '/api/crawl': {
@@ -141,16 +185,25 @@ export const openapi = {
         operationId: 'extract',
         summary: 'Extract pages as Markdown or HTML',
         parameters: [idempotencyKeyParameter],
-        requestBody: { required: true, ...json(ref('ExtractRequest')) },
+        requestBody: requestBody('ExtractRequest'),
         responses: {
           '200': {
             description: 'One result per URL; per-URL failures have success false',
             headers: replayedHeader,
             ...json(ref('ExtractResponse')),
           },
-          ...commonErrors,
-          '409': inProgressReply,
-          '504': errorReply('The request deadline passed; nothing was charged'),
+          '400': reply('InvalidRequest'),
+          '401': reply('Unauthorized'),
+          '402': reply('InsufficientCredits'),
+          '404': reply('NotFound'),
+          '405': reply('MethodNotAllowed'),
+          '408': reply('RequestTimeout'),
+          '409': reply('InProgress'),
+          '413': reply('PayloadTooLarge'),
+          '429': reply('RateLimited'),
+          '500': reply('InternalError'),
+          '503': reply('StorageUnavailable'),
+          '504': errorReply('The request deadline passed (`timeout`); nothing was charged'),
         },
       },
     },
@@ -161,9 +214,12 @@ export const openapi = {
         description: 'Free of charge; bearer token only',
         responses: {
           '200': { description: 'Credit balance and request counts', ...json(ref('UsageResponse')) },
-          '401': commonErrors['401'],
-          '429': commonErrors['429'],
-          '500': commonErrors['500'],
+          '401': reply('Unauthorized'),
+          '404': reply('NotFound'),
+          '405': reply('MethodNotAllowed'),
+          '429': reply('RateLimited'),
+          '500': reply('InternalError'),
+          '503': reply('StorageUnavailable'),
         },
       },
     },

@@ -1,7 +1,7 @@
 // Reads a JSON request body under a byte limit, without buffering more than the limit, and under a time
 // limit, so a client trickling its body can't hold the request (and its connection) open.
 
-import { InvalidRequestError } from '../errors.js';
+import { InvalidRequestError, WebsiftError } from '../errors.js';
 import type { ApiRequest } from './exchange.js';
 import { PayloadTooLargeError, RequestTimeoutError } from './http-errors.js';
 import type { ResolvedOptions } from './options.js';
@@ -50,7 +50,9 @@ async function readText(request: ApiRequest, { maxBodyBytes: limit, bodyTimeoutM
       let chunk: ReadableStreamReadResult<Uint8Array> | 'late';
       try {
         chunk = await Promise.race([reader.read(), late]);
-      } catch {
+      } catch (error) {
+        // A binding's own answer (the host consumed the body: node-handler.ts) stands as it is.
+        if (error instanceof WebsiftError) throw error;
         // The client went away or broke the transfer: a bad request, not a server fault.
         throw new InvalidRequestError([{ field: 'body', message: 'could not be read to its end' }]);
       }

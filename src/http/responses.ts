@@ -43,14 +43,9 @@ export interface ErrorContext {
  * generic 500 that leaks nothing of the exception.
  */
 export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
-  if (!(error instanceof WebsiftError)) {
-    try {
-      ctx.onError(error, ctx.request);
-    } catch {
-      // A failing reporter must not turn a 500 into a crash.
-    }
-    return jsonReply(500, internalErrorBody(ctx));
-  }
+  // A server fault is the operator's to see: an unexpected exception, or a named 500 (a host set-up fault).
+  if (!(error instanceof WebsiftError) || error.status === 500) report(error, ctx);
+  if (!(error instanceof WebsiftError)) return jsonReply(500, internalErrorBody(ctx));
   stampTiming(error, ctx);
   const headers: Record<string, string> = {};
   if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer';
@@ -62,6 +57,14 @@ export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
   }
   if (error instanceof MethodNotAllowedError) headers['allow'] = error.allow.join(', ');
   return jsonReply(error.status, error.body, headers);
+}
+
+function report(error: unknown, ctx: ErrorContext): void {
+  try {
+    ctx.onError(error, ctx.request);
+  } catch {
+    // A failing reporter must not turn a 500 into a crash.
+  }
 }
 
 /** Errors the binding raises itself carry no timing yet (epoch 0); give them the request's. */

@@ -23,6 +23,10 @@ export class ManualClock implements Clock {
   #now: number;
   #timers: Timer[] = [];
   #seq = 0;
+  /** Real work in flight (Clock.track): drive() holds the clock while there is any. */
+  #working = 0;
+  /** Tracked work started or finished so far: drive() sees real work progress by it. */
+  #workEvents = 0;
 
   /** @param start The initial time (epoch ms, ISO string or Date); default 2026-01-01T00:00:00Z. */
   constructor(start: number | string | Date = Date.UTC(2026, 0, 1)) {
@@ -53,6 +57,26 @@ export class ManualClock implements Clock {
       signal?.addEventListener('abort', onAbort, { once: true });
       this.#timers.push(timer);
     });
+  }
+
+  /**
+   * Told by the engine of real work a call waits on (a page's fetch, its conversion on a worker thread):
+   * `drive` does not move the clock while such work is in flight. `advance`, `set` and `runAll` move it
+   * regardless, so a test can still reach a deadline while a page is loading.
+   */
+  track(work: Promise<unknown>): void {
+    this.#working++;
+    this.#workEvents++;
+    const done = () => {
+      this.#working--;
+      this.#workEvents++;
+    };
+    work.then(done, done);
+  }
+
+  /** Number of tracked real-work promises still in flight (see `track`). */
+  get working(): number {
+    return this.#working;
   }
 
   /** Number of sleeps waiting on this clock. */
@@ -88,9 +112,15 @@ export class ManualClock implements Clock {
 
   /**
    * Moves time through every sleep `promise` waits on (retries, backoff, timeouts) until it settles,
-   * then returns its outcome. Between sleeps it lets real work (I/O, setImmediate) finish; it throws
-   * when the promise is still pending and no sleep within `limitMs` of clock time appears for
-   * `idleMs` of real time.
+   * then returns its outcome: `await clock.drive(engine.extract({ urls }, ctx))`.
+   *
+   * Real work runs in real time: while the engine reports work in flight (`track`: page fetches,
+   * conversions on worker threads) the clock holds still, so a deadline is not reached before a real page
+   * could answer; it moves on to the next sleep once that work is done, or once it has been in flight
+   * for `idleMs` of real time with a sleep due (as a real clock would have). To hit a deadline on
+   * purpose while a page is still loading, use `advance`.
+   * Throws when the promise is still pending with no sleep within `limitMs` of clock time and no real
+   * work in flight for `idleMs` of real time.
    */
   async drive<T>(promise: Promise<T>, limitMs = 3_600_000, idleMs = 5_000): Promise<T> {
     let settled = false;
@@ -104,23 +134,32 @@ export class ManualClock implements Clock {
       const next = this.#timers[0];
       return next && next.at <= end ? next : undefined;
     };
-    await flush();
-    while (!settled) {
+    // Since when nothing has moved: no sleep fired, no real work started or finished.
+    let stillSince = Date.now();
+    let events = this.#workEvents;
+    for (let turn = 0; ; turn++) {
+      await flush();
+      if (settled) break;
+      if (this.#workEvents !== events) {
+        events = this.#workEvents;
+        stillSince = Date.now();
+        turn = 0;
+      }
+      const waited = Date.now() - stillSince;
       const next = due();
-      if (next) {
+      if (next && (this.#working === 0 || waited > idleMs)) {
         await this.advance(next.at - this.#now);
+        stillSince = Date.now();
+        turn = 0;
         continue;
       }
-      const idleSince = Date.now();
-      for (let turn = 0; !settled && !due(); turn++) {
-        if (Date.now() - idleSince > idleMs) {
-          throw new Error(this.#timers.length > 0
-            ? `ManualClock.drive: still pending after ${limitMs} ms of clock time`
-            : 'ManualClock.drive: still pending with no sleep to wake it');
-        }
-        // A few immediate turns first (cheap), then real 1 ms waits so I/O can progress without spinning.
-        await (turn < 50 ? flush() : new Promise<void>((r) => setTimeout(r, 1)));
+      if (this.#working === 0 && waited > idleMs) {
+        throw new Error(this.#timers.length > 0
+          ? `ManualClock.drive: still pending after ${limitMs} ms of clock time`
+          : 'ManualClock.drive: still pending with no sleep to wake it');
       }
+      // A few immediate turns first (cheap), then real 1 ms waits so I/O and workers progress without spinning.
+      if (turn >= 50) await new Promise<void>((r) => setTimeout(r, 1));
     }
     return promise;
   }

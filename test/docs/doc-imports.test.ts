@@ -12,9 +12,11 @@ const docFiles = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => 
 
 /** package.json exports: 'websift/http' → src/http/index.ts. */
 function entryPoints(): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, { default?: string; import?: string }> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { default?: string; import?: string }> };
   const map = new Map<string, string>();
   for (const [subpath, target] of Object.entries(pkg.exports)) {
+    // './package.json' is a file, not a module of the API.
+    if (typeof target === 'string') continue;
     const built = target.default ?? target.import!;
     map.set(`websift${subpath.slice(1)}`, join(root, built.replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')));
   }

@@ -45,12 +45,13 @@ describe('OpenAPI document', () => {
     expect(schemas['ExtractResult']!.properties['links']!.description).toMatch(/include_links/);
     expect(schemas['ExtractResult']!.properties['metadata']!.description).toBeTruthy();
     expect(schemas['SearchResult']!.properties['metadata']!.description).toMatch(/content/);
-    expect(schemas['ExtractRequest']!.properties['include_links']).toMatchObject({ type: 'boolean', default: false });
+    const requests = openapi.components.requestBodies as Record<string, { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } }>;
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['include_links']).toMatchObject({ type: 'boolean', default: false });
     // Reading in parts (docs/extract.md).
-    expect(schemas['ExtractRequest']!.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
-    expect(schemas['ExtractRequest']!.properties['start_char']).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
-    expect(schemas['ExtractRequest']!.properties['query']).toMatchObject({ type: 'string', minLength: 1, maxLength: 2000 });
-    expect(schemas['SearchRequest']!.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['start_char']).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['query']).toMatchObject({ type: 'string', minLength: 1, maxLength: 2000 });
+    expect(requests['SearchRequest']!.content['application/json'].schema.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
     for (const result of ['ExtractResult', 'SearchResult']) {
       expect(Object.keys(schemas[result]!.properties)).toEqual(expect.arrayContaining(['total_chars', 'truncated']));
     }

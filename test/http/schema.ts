@@ -18,7 +18,9 @@ export function validate(value: unknown, schema: z.ZodType, _doc?: Schema): stri
 /** The response schema of an operation for a status, from the document. */
 export function responseSchema(doc: Schema, path: string, method: string, status: number): z.ZodType {
   const paths = doc.paths as Record<string, Record<string, { responses: Record<string, Schema> }>>;
-  const reply = paths[path]?.[method.toLowerCase()]?.responses[String(status)];
+  const declared = paths[path]?.[method.toLowerCase()]?.responses[String(status)];
+  // A shared reply is a $ref to components.responses.
+  const reply = typeof declared?.$ref === 'string' ? (doc.components as Record<string, Record<string, Schema>>).responses![declared.$ref.split('/').pop()!] : declared;
   if (!reply) throw new Error(`document has no ${status} reply for ${method} ${path}`);
   const content = reply.content as Record<string, { schema: Schema }> | undefined;
   if (!content) throw new Error(`${status} reply of ${method} ${path} has no JSON body`);

@@ -1,7 +1,8 @@
 // The issue's "done when": the packed tarball, installed into a scratch project, typechecks for a strict
 // consumer (skipLibCheck false, lib es2023 only, no @types but node) under node16 and bundler
 // resolution, runs (an in-process search and extract on the embedded defaults, with a scripted source
-// and a loopback page server from websift/testing), and loads from CommonJS.
+// and a loopback page server from websift/testing), and loads from CommonJS; CommonJS TypeScript (a `.cts`
+// file under node16, a CommonJS project under node10 resolution) compiles against every entry it can require.
 
 import { execFileSync, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -79,6 +80,29 @@ try {
 }
 `;
 
+/** CommonJS TypeScript: every entry but the ESM-only websift/testing, and websift/package.json. */
+const cjsConsumer = `
+import { createEngine, htmlToMarkdown, type SearchParams } from 'websift';
+import { createNodeHandler, openapi } from 'websift/http';
+import type { PostgresLedger } from 'websift/postgres';
+import { localIndex } from 'websift/sources';
+import { redisCacheStore } from 'websift/redis';
+import pkg = require('websift/package.json');
+
+const params: SearchParams = { q: 'from CommonJS' };
+export type Ledger = PostgresLedger;
+console.log(JSON.stringify({
+  engine: typeof createEngine, handler: typeof createNodeHandler, index: typeof localIndex, redis: typeof redisCacheStore,
+  version: pkg.version, openapi: openapi.openapi, q: params.q, md: htmlToMarkdown('<article><p>A CommonJS TypeScript paragraph of several words.</p></article>'),
+}));
+`;
+
+/**
+ * The same under node10 resolution (no exports map: typesVersions), without the JSON import; with
+ * esModuleInterop, as \`tsc --init\` writes it (zod's own CommonJS declarations need it too).
+ */
+const node10Consumer = cjsConsumer.replace(/^import pkg.*$/m, 'const pkg = { version: "" };');
+
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'websift-tarball-'));
   // CI builds before testing; packing without the prepack build keeps dist/ in place for the other
@@ -93,6 +117,10 @@ beforeAll(() => {
   });
   writeFileSync(join(dir, 'consumer.ts'), consumer);
   writeFileSync(join(dir, 'tsconfig.node16.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16' }, files: ['consumer.ts'] }));
+  writeFileSync(join(dir, 'consumer-cjs.cts'), cjsConsumer);
+  writeFileSync(join(dir, 'consumer-node10.ts'), node10Consumer);
+  writeFileSync(join(dir, 'tsconfig.cts.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16', resolveJsonModule: true, outDir: 'out-cjs' }, files: ['consumer-cjs.cts'] }));
+  writeFileSync(join(dir, 'tsconfig.node10.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, noEmit: true }, files: ['consumer-node10.ts'] }));
   writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', noEmit: true }, files: ['consumer.ts'] }));
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -108,6 +136,21 @@ describe('the packed tarball in a strict consumer project', () => {
 
   it('typechecks under module esnext, moduleResolution bundler', () => {
     const run = typecheck('tsconfig.bundler.json');
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+  }, 120_000);
+
+  it('compiles a .cts file under node16 (no TS1479 for any entry it requires) and runs it', () => {
+    const run = typecheck('tsconfig.cts.json');
+    expect(run.stdout + run.stderr).toBe('');
+    expect(run.status).toBe(0);
+    const ran = spawnSync(process.execPath, [join(dir, 'out-cjs', 'consumer-cjs.cjs')], { cwd: dir, env, encoding: 'utf8' });
+    expect(ran.stderr).toBe('');
+    expect(JSON.parse(ran.stdout)).toMatchObject({ engine: 'function', handler: 'function', index: 'function', redis: 'function', version: expect.any(String), openapi: '3.1.0' });
+  }, 120_000);
+
+  it('resolves every subpath under node10 resolution (typesVersions)', () => {
+    const run = typecheck('tsconfig.node10.json');
     expect(run.stdout + run.stderr).toBe('');
     expect(run.status).toBe(0);
   }, 120_000);

@@ -25,7 +25,8 @@ describe('the published package', () => {
     const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
     const files = (JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
     for (const path of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js',
-      'dist/conversion/conversion-worker.js', 'dist/convert/model/block-model.json', 'dist/mcp/index.js', 'cjs/testing.cjs', 'docs/openapi.json']) {
+      'dist/conversion/conversion-worker.js', 'dist/convert/model/block-model.json', 'dist/mcp/index.js', 'cjs/testing.cjs', 'docs/openapi.json',
+      'dist/cjs/package.json', 'dist/cjs/index.d.ts', 'dist/cjs/http/index.d.ts']) {
       expect(files).toContain(path);
     }
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -40,15 +41,16 @@ describe('the published package', () => {
       const { localIndex } = require('websift/sources');
       const { redisCacheStore } = require('websift/redis');
       const { createMcpFetchHandler } = require('websift/mcp');
+      const { name } = require('websift/package.json');
       const md = websift.htmlToMarkdown('<article><h1>Hi</h1><p>From CommonJS, a paragraph of several words.</p></article>');
       let testing;
       try { require('websift/testing'); } catch (e) { testing = e.message; }
-      console.log(JSON.stringify({ engine: typeof websift.createEngine, handler: typeof createNodeHandler, index: typeof localIndex, redis: typeof redisCacheStore, mcp: typeof createMcpFetchHandler, md, testing }));
+      console.log(JSON.stringify({ engine: typeof websift.createEngine, handler: typeof createNodeHandler, index: typeof localIndex, redis: typeof redisCacheStore, mcp: typeof createMcpFetchHandler, name, md, testing }));
     `);
     const run = spawnSync(process.execPath, [script], { cwd: consumer, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout) as Record<string, string>;
-    expect(out).toMatchObject({ engine: 'function', handler: 'function', index: 'function', redis: 'function', mcp: 'function' });
+    expect(out).toMatchObject({ engine: 'function', handler: 'function', index: 'function', redis: 'function', mcp: 'function', name: 'websift' });
     expect(out['md']).toContain('From CommonJS');
     expect(out['testing']).toMatch(/ESM-only/);
   });
