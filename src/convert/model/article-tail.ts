@@ -19,6 +19,7 @@ import { NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
 import { declaresStory, findStory, isEntry, sibling, type Story } from './story.js';
 import { dropReadAlso } from './story-lines.js';
 import { dropCommentThreads } from './comment-threads.js';
+import { dropSideLinks } from './side-links.js';
 
 /** Class/id words of a comment or reply container (several languages). */
 const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|replies|reply|kommentare?|commentaires?|comentarios?|komentarze|disqus)(?:[-_\s]|$)/i;
@@ -48,10 +49,11 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   // Read-also lines are dropped on any page but a thread (a short line or a list of links that
   // sends the reader elsewhere is nobody's content).
   dropReadAlso(rows, kept);
-  // Reader comments are told from what follows the story, with or without markup; removing them
-  // first keeps a long thread from winning the story's container.
-  dropCommentThreads(rows, kept);
+  // Reader comments and side link lists are told from what follows or flanks the story, with or
+  // without markup; removing them first keeps a long thread or sidebar from winning the story.
+  const commented = dropCommentThreads(rows, kept);
   const declared = declaresStory(data);
+  dropSideLinks(rows, kept, commented || declared);
   const s = findStory(rows, kept);
   if (!s) return;
   if (!declared) for (const t of data.types) if (NON_ARTICLE_TYPES.has(t)) return;
