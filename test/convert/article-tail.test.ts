@@ -40,13 +40,13 @@ describe('dropArticleTail', () => {
     ]);
   });
 
-  it('reads an <article> around the story as evidence, and leaves blocks in an <article> of their own to the comment-container rule', () => {
+  it('reads an <article> around the story as evidence, and leaves blocks in an <article> of their own', () => {
     const html = `<html><body><article>${story}</article><div class="replies"><article class="reply"><p>A reply marked up as an article of its own.</p></article>
       <div class="reply"><p>A plain reply under the story.</p></div></div></body></html>`;
     expect(dropped(html)).toEqual(['A plain reply under the story.']);
-    // In a container named after comments it goes with the rest (comment-threads.ts, any page).
+    // In a container named after comments too (comment-threads.ts): the page declares no story.
     const comments = html.replaceAll('replies', 'comments').replaceAll('"reply"', '"comment"');
-    expect(dropped(comments)).toEqual(['A reply marked up as an article of its own.', 'A plain reply under the story.']);
+    expect(dropped(comments)).toEqual(['A plain reply under the story.']);
   });
 
   it('leaves threads alone, and on a page that does not say it is a story drops only the comments and the read-also heading', () => {

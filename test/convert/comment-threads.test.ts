@@ -13,11 +13,11 @@ const comments = (cls: string) => `<div class="${cls}">
     <p>Second reader comment that agrees with the first one.</p></div>`;
 
 /** The texts dropped when every block is kept before the rule. */
-function dropped(html: string, rule: typeof dropCommentThreads | 'adjustStory' = dropCommentThreads): string[] {
+function dropped(html: string, rule: typeof dropCommentThreads | 'adjustStory' = dropCommentThreads, declared = false): string[] {
   const page = analyzeHtml(html)!;
   const kept = new Set(page.rows.blocks.map((b) => b.id));
   if (rule === 'adjustStory') adjustStory(page.rows, kept, page.data);
-  else rule(page.rows, kept);
+  else rule(page.rows, kept, declared);
   return page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
 }
 
@@ -54,6 +54,13 @@ describe('dropCommentThreads (reader comments on any page)', () => {
     expect(dropped(`<html><body><div>${story}</div>${replies}</body></html>`)).toEqual([]);
     const slug = `<html><body><div>${story}</div><section id="receive-and-reply-to-a-comment-today"><p>A section of the documentation that explains how to answer every message you receive.</p></section></body></html>`;
     expect(dropped(slug)).toEqual([]);
+  });
+
+  it('leaves posts in an <article> of their own on a page that declares no story, and drops them after a declared one', () => {
+    const posts = `<div class="comments"><article class="comment-node"><div class="comment-content"><p>A reply in a thread of a link aggregator, an entry of its own.</p></div></article></div>`;
+    const html = `<html><body><div>${story}</div>${posts}</body></html>`;
+    expect(dropped(html)).toEqual([]);
+    expect(dropped(html, dropCommentThreads, true)).toEqual(['A reply in a thread of a link aggregator, an entry of its own.']);
   });
 
   it('keeps comments that come before any prose (nothing shows a story above them)', () => {

@@ -51,8 +51,8 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   dropReadAlso(rows, kept);
   // Reader comments and side link lists are told from what follows or flanks the story, with or
   // without markup; removing them first keeps a long thread or sidebar from winning the story.
-  const commented = dropCommentThreads(rows, kept);
   const declared = declaresStory(data);
+  const commented = dropCommentThreads(rows, kept, declared);
   dropSideLinks(rows, kept, commented || declared);
   const s = findStory(rows, kept);
   if (!s) return;

@@ -6,7 +6,9 @@
 // when the page's story — its largest kept block of prose outside any such container — comes
 // before it. Not on threads (their replies are the content; the caller checks the JSON-LD), and
 // not when the container holds the page's title (`<h1>`: a wrapper, not a thread) or its name only
-// states the comments' state (`comments-open`, `has-comments`: a body class).
+// states the comments' state (`comments-open`, `has-comments`: a body class), not under a forum's,
+// discussion's, testimonials' or reviews' names, and, on a page that declares no story, not for a
+// post in an <article> of its own (a link aggregator's replies, og:type website).
 // Runs before the story is found, so a long thread no longer wins the story's container.
 // Linear: the nearest comment container is memoised per element.
 
@@ -35,7 +37,7 @@ function names(el: Element): string {
 }
 
 /** Removes from `kept` the comment blocks after the page's story; true when the page has such a thread. */
-export function dropCommentThreads(rows: BlockRows, kept: Set<number>): boolean {
+export function dropCommentThreads(rows: BlockRows, kept: Set<number>, declared: boolean): boolean {
   const blocks = rows.blocks;
   // Containers that hold a title are wrappers of the story, not threads.
   const holdsTitle = new Set<Element>();
@@ -46,20 +48,23 @@ export function dropCommentThreads(rows: BlockRows, kept: Set<number>): boolean 
   // Per element: its nearest comment container (null when none, or when it sits in a thread's
   // board, discussion, testimonials or reviews, whose posts are content), resolved top-down along
   // each walk so every element is visited once.
-  const memo = new Map<Element, { comment: Element | null; thread: boolean }>();
+  // `entry`: an <article> at or below the comment container (a post marked up as an entry of its own).
+  const memo = new Map<Element, { comment: Element | null; thread: boolean; entry: boolean }>();
   const nearest = (el: Element): Element | null => {
     const walked: Element[] = [];
     let e: Element | null = el;
     for (; e && !memo.has(e); e = e.parentElement) walked.push(e);
-    let up = e ? memo.get(e)! : { comment: null, thread: false };
+    let up = e ? memo.get(e)! : { comment: null, thread: false, entry: false };
     for (let i = walked.length - 1; i >= 0; i--) {
       const w = walked[i]!;
       const n = w.localName === 'body' || w.localName === 'html' ? '' : names(w);
       const thread = up.thread || (n.length > 1 && classTokens(w).some((t) => THREAD_WORDS.has(t)));
       const comment = thread ? null : up.comment ?? (n.length > 1 && !holdsTitle.has(w) && COMMENT_NAME.test(n.replace(COMMENT_STATE, ' ')) ? w : null);
-      memo.set(w, (up = { comment, thread }));
+      memo.set(w, (up = { comment, thread, entry: comment !== null && (up.entry || w.localName === 'article') }));
     }
-    return up.comment;
+    // Without a declared story, a post in an <article> of its own is a thread's (a link aggregator's
+    // replies), not judged here.
+    return up.entry && !declared ? null : up.comment;
   };
   const container = blocks.map((b) => (kept.has(b.id) ? nearest(b.el) : null));
   let story = -1;
