@@ -5,6 +5,9 @@ export const RECORD_FILE = fileURLToPath(new URL('../quality-sample.json', impor
 /** The same for trafilatura-eval's fixed sample (F1 from the corpus's snippet metric). */
 export const TRAFILATURA_RECORD_FILE = fileURLToPath(new URL('../quality-sample-trafilatura.json', import.meta.url));
 
+/** The same for articles-dev's fixed sample (mean token F1 on the main content, its own metric). */
+export const ARTICLES_RECORD_FILE = fileURLToPath(new URL('../quality-sample-articles.json', import.meta.url));
+
 export interface QualityRecord {
   sample: number;
   f1: number;

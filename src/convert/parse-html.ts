@@ -79,13 +79,21 @@ function ensureHeadAndBody(doc: Document): void {
     root.appendChild(body);
   }
   const strays: Node[] = [];
+  // A page with no <body> tag whose head is never closed (2008 news templates): linkedom nests the
+  // whole page in <head>, where a browser closes the head at the first element or text that cannot
+  // be in one and shows the rest as the body. What follows that point moves out, ahead of the rest.
+  let open: Node | null = head.firstChild;
+  while (open && (open.nodeType === 8 || (open.nodeType === 3 && (open.nodeValue ?? '').trim() === '') || (open.nodeType === 1 && HEAD_ONLY.has((open as Element).localName)))) open = open.nextSibling;
+  for (; open; open = open.nextSibling) strays.push(open);
   for (let c = root.firstChild; c; c = c.nextSibling) if (c !== head && c !== body) strays.push(c);
   // Content after </html> (a template printing past its end) is body content to a browser.
   for (let c = root.nextSibling; c; c = c.nextSibling) strays.push(c);
+  const bodyStart = body.firstChild;
   for (const node of strays) {
     const isHeadOnly = node.nodeType === 1 && HEAD_ONLY.has((node as Element).localName);
-    if (isHeadOnly && !body.firstChild) head.appendChild(node);
-    else if (node.nodeType === 1 || (node.nodeType === 3 && (node.nodeValue ?? '').trim() !== '')) body.appendChild(node);
+    const fromHead = node.parentNode === head;
+    if (isHeadOnly && !fromHead && !body.firstChild) head.appendChild(node);
+    else if (node.nodeType === 1 || (node.nodeType === 3 && (node.nodeValue ?? '').trim() !== '')) body.insertBefore(node, fromHead ? bodyStart : null);
     else node.parentNode?.removeChild(node);
   }
 }

@@ -41,15 +41,23 @@ describe('dropArticleTail', () => {
   });
 
   it('reads an <article> around the story as evidence, and leaves blocks in an <article> of their own', () => {
-    const html = `<html><body><article>${story}</article><div class="comments"><article class="comment"><p>A reply marked up as an article of its own.</p></article>
-      <div class="comment"><p>A plain comment under the story.</p></div></div></body></html>`;
-    expect(dropped(html)).toEqual(['A plain comment under the story.']);
+    const html = `<html><body><article>${story}</article><div class="replies"><article class="reply"><p>A reply marked up as an article of its own.</p></article>
+      <div class="reply"><p>A plain reply under the story.</p></div></div></body></html>`;
+    expect(dropped(html)).toEqual(['A plain reply under the story.']);
+    // In a container named after comments too (comment-threads.ts): the page declares no story.
+    const comments = html.replaceAll('replies', 'comments').replaceAll('"reply"', '"comment"');
+    expect(dropped(comments)).toEqual(['A plain reply under the story.']);
   });
 
-  it('leaves threads alone, and on a page that does not say it is a story drops only the read-also heading', () => {
+  it('leaves threads alone, and on a page that does not say it is a story drops only the comments and the read-also heading', () => {
     const thread = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script><meta property="og:type" content="article"></head><body><div>${story}</div>${tail}</body></html>`;
     expect(dropped(thread)).toEqual([]);
-    expect(dropped(`<html><body><div>${story}</div>${tail}</body></html>`)).toEqual(['Related articles']);
+    expect(dropped(`<html><body><div>${story}</div>${tail}</body></html>`)).toEqual([
+      '3 comments',
+      'First reader comment that disagrees with the whole story.',
+      'Second reader comment that agrees with the first one.',
+      'Related articles',
+    ]);
   });
 
   it('keeps what sits inside the story, whatever its class says', () => {

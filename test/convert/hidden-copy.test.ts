@@ -27,4 +27,20 @@ describe('dropHiddenCopies', () => {
     dropHiddenCopies(page.rows.blocks, kept);
     expect(page.rows.blocks.every((b) => kept.has(b.id))).toBe(true);
   });
+
+  it('never prints hidden structured data, even when its text is shown nowhere else', () => {
+    const html = `<html><body><article>${body}</article>
+      <div style="display:none" itemscope itemtype="https://schema.org/NewsArticle"><p>The full body again, with what only machines read: 1200 by 800 pixels, published by a newspaper.</p><span itemprop="keywords">storms, rivers, towns</span></div>
+      <div itemprop="datePublished" style="display:none">2012-05-03 09:14 in the morning</div>
+      <div style="display:none"><p>A collapsed answer that appears only here, kept because a reader opens it.</p></div></body></html>`;
+    const page = analyzeHtml(html)!;
+    const kept = new Set(page.rows.blocks.map((b) => b.id));
+    dropHiddenCopies(page.rows.blocks, kept);
+    const dropped = page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.text.trim());
+    expect(dropped.sort()).toEqual([
+      '2012-05-03 09:14 in the morning',
+      'The full body again, with what only machines read: 1200 by 800 pixels, published by a newspaper.',
+      'storms, rivers, towns',
+    ]);
+  });
 });

@@ -276,6 +276,19 @@ describe('parse repairs', () => {
     expect(doc.body.textContent).toContain('Late article words');
   });
 
+  it('closes a head left open on a page with no <body> tag where a browser does: at the first element that cannot be in a head', () => {
+    const html = '<html><head><title>T</title><meta charset="utf-8"><script>var a = 1;</script>\n<table><tr><td><h1>Headline</h1><p>The story a browser shows.</p></td></tr></table><script>var b = 2;</script><p>More words.</p></html>';
+    const doc = parseHtmlDocument(html);
+    expect(doc.head.querySelector('title')?.textContent).toBe('T');
+    expect(doc.head.textContent).not.toContain('The story');
+    expect(doc.body.textContent).toContain('The story a browser shows.');
+    expect(doc.body.lastElementChild?.textContent).toBe('More words.');
+    expect(htmlToMarkdown(html)).toContain('The story a browser shows.');
+    // A page with a body keeps its order: what the open head held comes first.
+    const both = parseHtmlDocument('<html><head><title>T</title><div id="early">Early</div></head><body><p id="late">Late</p></body></html>');
+    expect(Array.from(both.body.children, (e) => e.id)).toEqual(['early', 'late']);
+  });
+
   it('reads <![CDATA[ in HTML content as a browser does (a bogus comment up to the first >), not as a section hiding the page', () => {
     const doc = parseHtmlDocument('<html><body><![CDATA[\n<div id="top"></div><div class="post"><p>Thread words</p></div></body></html>\n]]>');
     expect(doc.body.textContent).toContain('Thread words');

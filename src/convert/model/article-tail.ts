@@ -18,6 +18,8 @@ import { dropLinkLines } from './story-links.js';
 import { NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
 import { declaresStory, findStory, isEntry, sibling, type Story } from './story.js';
 import { dropReadAlso } from './story-lines.js';
+import { dropCommentThreads } from './comment-threads.js';
+import { dropSideLinks } from './side-links.js';
 
 /** Class/id words of a comment or reply container (several languages). */
 const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|replies|reply|kommentare?|commentaires?|comentarios?|komentarze|disqus)(?:[-_\s]|$)/i;
@@ -47,9 +49,13 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   // Read-also lines are dropped on any page but a thread (a short line or a list of links that
   // sends the reader elsewhere is nobody's content).
   dropReadAlso(rows, kept);
+  // Reader comments and side link lists are told from what follows or flanks the story, with or
+  // without markup; removing them first keeps a long thread or sidebar from winning the story.
+  const declared = declaresStory(data);
+  const commented = dropCommentThreads(rows, kept, declared);
+  dropSideLinks(rows, kept, commented || declared);
   const s = findStory(rows, kept);
   if (!s) return;
-  const declared = declaresStory(data);
   if (!declared) for (const t of data.types) if (NON_ARTICLE_TYPES.has(t)) return;
   // A list of posts (a category or archive page, og:type article or not) is no story: the
   // <article> around the largest kept block has <article> siblings.

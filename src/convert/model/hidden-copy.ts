@@ -18,14 +18,23 @@ function hiddenHere(e: Element): boolean {
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-/** Removes from `kept` the hidden blocks whose text the kept visible blocks already hold. */
+const structured = (e: Element) => e.hasAttribute('itemscope') || e.hasAttribute('itemprop');
+
+/**
+ * Removes from `kept` the hidden blocks whose text the kept visible blocks already hold, and every
+ * hidden block of structured data (issue 31): a `display:none` microdata item (`itemscope`), or a
+ * hidden microdata value (`itemprop`), is written for machines — a second copy of the body with its
+ * date, image sizes, publisher and keywords — whether or not its text is shown elsewhere.
+ */
 export function dropHiddenCopies(blocks: readonly Block[], kept: Set<number>): void {
   const hidden = memoizedAncestorTest(hiddenHere);
+  const hiddenData = memoizedAncestorTest((e) => hiddenHere(e) && structured(e));
   const copies: Block[] = [];
   const shown: string[] = [];
   for (const b of blocks) {
     if (!kept.has(b.id) || b.tokens === 0) continue;
-    if (hidden(b.el)) copies.push(b);
+    if (hidden(b.el) && (structured(b.el) || hiddenData(b.el))) kept.delete(b.id);
+    else if (hidden(b.el)) copies.push(b);
     else shown.push(collapse(b.text));
   }
   if (copies.length === 0) return;

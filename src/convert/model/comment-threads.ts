@@ -1,0 +1,83 @@
+// Reader comments after a story, on any page (issue 31): half of the comment pages of a 2012 blog and
+// news set declare no story at all (no og:type, JSON-LD, <article> or hentry), so the tail rule of
+// article-tail.ts, which needs that evidence, never fired, and comments that outweighed the story also
+// moved the story's container onto them. A kept block inside a container whose class or id names
+// comments or replies (`comments`, `commentlist`, `comment-body`, `disqus_thread`, `respond`…) goes
+// when the page's story — its largest kept block of prose outside any such container — comes
+// before it. Not on threads (their replies are the content; the caller checks the JSON-LD), and
+// not when the container holds the page's title (`<h1>`: a wrapper, not a thread) or its name only
+// states the comments' state (`comments-open`, `has-comments`: a body class), not under a forum's,
+// discussion's, testimonials' or reviews' names, and, on a page that declares no story, not for a
+// post in an <article> of its own (a link aggregator's replies, og:type website).
+// Runs before the story is found, so a long thread no longer wins the story's container.
+// Linear: the nearest comment container is memoised per element.
+
+import type { BlockRows } from './block-features.js';
+import { classTokens } from './class-tokens.js';
+
+/**
+ * Class/id words of a comment container (several languages). Not "reply": forums name their posts
+ * so (`forum-post-reply`, `h-reply-post-box`).
+ */
+const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|kommentare?|commentaires?|comentarios?|komentarze|disqus|dsq)(?:[-_\s]|$)/i;
+/**
+ * Class/id words of a thread's or a shop's posts named comments: forum boards, discussions,
+ * testimonials, reviews (whole words: WordPress marks every comment `thread-odd`).
+ */
+const THREAD_WORDS = new Set(['forum', 'forums', 'discussion', 'discussions', 'board', 'topic', 'topics', 'testimonial', 'testimonials', 'review', 'reviews']);
+/** A name that states whether comments are open, not a container of them (a body or entry class). */
+const COMMENT_STATE = /(?:^|[-_\s])(?:(?:has|no|with|allow|enable)[-_]?comments?|comments?[-_](?:open|closed|enabled|disabled|allowed|on|off))(?:[-_\s]|$)/gi;
+/** A block of prose: this many words or more, few of them links. */
+const PROSE_TOKENS = 12;
+
+/** The element's class, and its id unless the id is many words (a heading's slug, "receive-and-reply-to-a-comment"). */
+function names(el: Element): string {
+  const id = el.getAttribute('id') ?? '';
+  return `${el.getAttribute('class') ?? ''} ${id.split(/[-_]/).filter((w) => !/^\d*$/.test(w)).length <= 3 ? id : ''}`;
+}
+
+/** Removes from `kept` the comment blocks after the page's story; true when the page has such a thread. */
+export function dropCommentThreads(rows: BlockRows, kept: Set<number>, declared: boolean): boolean {
+  const blocks = rows.blocks;
+  // Containers that hold a title are wrappers of the story, not threads.
+  const holdsTitle = new Set<Element>();
+  for (const b of blocks) {
+    if (b.el.localName !== 'h1') continue;
+    for (let e: Element | null = b.el; e && !holdsTitle.has(e); e = e.parentElement) holdsTitle.add(e);
+  }
+  // Per element: its nearest comment container (null when none, or when it sits in a thread's
+  // board, discussion, testimonials or reviews, whose posts are content), resolved top-down along
+  // each walk so every element is visited once.
+  // `entry`: an <article> at or below the comment container (a post marked up as an entry of its own).
+  const memo = new Map<Element, { comment: Element | null; thread: boolean; entry: boolean }>();
+  const nearest = (el: Element): Element | null => {
+    const walked: Element[] = [];
+    let e: Element | null = el;
+    for (; e && !memo.has(e); e = e.parentElement) walked.push(e);
+    let up = e ? memo.get(e)! : { comment: null, thread: false, entry: false };
+    for (let i = walked.length - 1; i >= 0; i--) {
+      const w = walked[i]!;
+      const n = w.localName === 'body' || w.localName === 'html' ? '' : names(w);
+      const thread = up.thread || (n.length > 1 && classTokens(w).some((t) => THREAD_WORDS.has(t)));
+      const comment = thread ? null : up.comment ?? (n.length > 1 && !holdsTitle.has(w) && COMMENT_NAME.test(n.replace(COMMENT_STATE, ' ')) ? w : null);
+      memo.set(w, (up = { comment, thread, entry: comment !== null && (up.entry || w.localName === 'article') }));
+    }
+    // Without a declared story, a post in an <article> of its own is a thread's (a link aggregator's
+    // replies), not judged here.
+    return up.entry && !declared ? null : up.comment;
+  };
+  const container = blocks.map((b) => (kept.has(b.id) ? nearest(b.el) : null));
+  let story = -1;
+  blocks.forEach((b, r) => {
+    if (!kept.has(b.id) || container[r] || b.tokens < PROSE_TOKENS || b.linkTokens >= 0.3 * b.tokens) return;
+    if (story < 0 || b.tokens > blocks[story]!.tokens) story = r;
+  });
+  if (story < 0) return false;
+  let thread = false;
+  for (let r = story + 1; r < blocks.length; r++) {
+    if (!container[r]) continue;
+    kept.delete(blocks[r]!.id);
+    thread = true;
+  }
+  return thread;
+}
