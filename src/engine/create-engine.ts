@@ -16,9 +16,11 @@ import { parseExtractParams } from '../core/extract/params.js';
 import { runExtract, type ExtractDeps } from '../core/extract/run-extract.js';
 import { createExtraction } from './extraction.js';
 import { createStorage } from './storage.js';
+import { readinessOf } from './readiness.js';
 import { runIdempotent } from '../core/books/index.js';
 import { stampError } from '../core/timing.js';
-import { UnauthorizedError } from '../errors.js';
+import { channels, traced } from '../channels.js';
+import { UnauthorizedError, WebsiftError } from '../errors.js';
 import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './options.js';
 import type { CallContext, Engine } from '../types/index.js';
 
@@ -122,20 +124,41 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   }
 
+  /** A call on the websift:search / websift:extract channel (when someone listens): organization, then credits and outcome. */
+  function tracedCall<T extends { metadata: { credits_used: number } }>(
+    kind: 'search' | 'extract',
+    ctx: CallContext,
+    call: () => Promise<T>,
+  ): Promise<T> {
+    return traced(channels[kind], () => ({ kind, organization: String(ctx?.organization) }), async (context) => {
+      if (!context) return call();
+      try {
+        const answer = await call();
+        context.credits = answer.metadata.credits_used;
+        context.outcome = 'status' in answer.metadata ? String(answer.metadata.status) : 'success';
+        return answer;
+      } catch (error) {
+        context.credits = 0;
+        context.outcome = error instanceof WebsiftError ? error.code : 'error';
+        throw error;
+      }
+    });
+  }
+
   return {
     search: (params, ctx) =>
-      guarded(ctx, (org, start) => {
+      tracedCall('search', ctx, () => guarded(ctx, (org, start) => {
         const parsed = parseSearchParams(params);
         const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
         const call = { org, start, signal: ctx.signal };
         return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) => runSearch(searchDeps, parsed, c));
-      }),
+      })),
     extract: (params, ctx) =>
-      guarded(ctx, (org, start) => {
+      tracedCall('extract', ctx, () => guarded(ctx, (org, start) => {
         const parsed = parseExtractParams(params);
         const call = { org, start, signal: ctx.signal };
         return runIdempotent(idempotency, 'extract', parsed, call, ctx.idempotencyKey, (c) => runExtract(extractDeps, parsed, c));
-      }),
+      })),
     usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
     authenticate: (key) => accounts.authenticate(key),
     admin: {
@@ -145,6 +168,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       createApiKey: (org) => stamped(() => accounts.createApiKey(org)),
       revokeApiKey: (key) => stamped(() => accounts.revokeApiKey(key)),
     },
+    readiness: readinessOf(storage.probes, clock),
     sources: () => router.health(),
     rateLimit: limiter ? { ...limiter.policy } : { limit: 0, window: 0 },
     /** Idempotent: every call resolves when the one shutdown has finished. */

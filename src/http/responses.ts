@@ -31,6 +31,8 @@ export function clientGoneReply(): ApiReply {
 
 export interface ErrorContext {
   request: RequestInfo;
+  /** Named in the body (`request_id`), except in the spec's exact search 503. */
+  requestId: string;
   /** When the request arrived (ms since epoch), for the timing of errors raised before the engine ran. */
   startedAt: number;
   now: () => number;
@@ -49,7 +51,7 @@ export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
     } catch {
       // A failing reporter must not turn a 500 into a crash.
     }
-    return jsonReply(500, internalErrorBody(ctx));
+    return jsonReply(500, { ...internalErrorBody(ctx), request_id: ctx.requestId });
   }
   stampTiming(error, ctx);
   const headers: Record<string, string> = {};
@@ -61,7 +63,9 @@ export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
     headers['ratelimit'] = `"default";r=0;t=${retryAfter}`;
   }
   if (error instanceof MethodNotAllowedError) headers['allow'] = error.allow.join(', ');
-  return jsonReply(error.status, error.body, headers);
+  const body = error.body;
+  // The spec's search 503 is exact (no `code`, nothing added): its request id is in the header only.
+  return jsonReply(error.status, 'code' in body ? { ...body, request_id: ctx.requestId } : body, headers);
 }
 
 /** Errors the binding raises itself carry no timing yet (epoch 0); give them the request's. */

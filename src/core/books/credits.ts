@@ -4,6 +4,7 @@
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
 // earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
+import { channels, traced } from '../../channels.js';
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
@@ -63,7 +64,12 @@ export class Credits {
         await this.#ledger.settle({ id, organization, kind, charged: 0, answered: false });
         throw new Error(`websift: price ${charged} outside the reservation of ${amount}`);
       }
-      return this.#ledger.settle({ id, organization, kind, charged, answered, ...(key !== undefined ? { idempotencyKey: key } : {}) });
+      const settlement = { id, organization, kind, charged, answered, ...(key !== undefined ? { idempotencyKey: key } : {}) };
+      return traced(channels.charge, () => ({ kind, organization, reserved: amount }), async (context) => {
+        const paid = await this.#ledger.settle(settlement);
+        if (context) context.charged = paid;
+        return paid;
+      });
     };
     return {
       amount,

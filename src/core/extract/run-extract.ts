@@ -181,8 +181,11 @@ async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, 
     }
   }
   // Links are always collected: the cached page keeps them for a repeat that asks.
-  return withPageLimit(deps.pages, request, (page) =>
-    loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, links: true, page }),
+  return withPageLimit(
+    deps.pages,
+    request,
+    (page) => loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, links: true, page }),
+    { url: t.url, outcome: (o) => (o.ok ? 'success' : o.type) },
   );
 }
 

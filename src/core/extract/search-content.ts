@@ -4,7 +4,7 @@ import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../
 import { clockDeadline } from './deadline.js';
 import { answerBudget, fitAnswer, withinPageCap } from './output-bounds.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { conversionRequest, convertWithin, documentHead, fetchDocument, withFinalUrl, withPageLimit, type FetchedDocument, type PageLimit, type PageSourceDeps } from './page-source.js';
+import { conversionRequest, convertWithin, documentHead, fetchDocument, noteFetched, withFinalUrl, withPageLimit, type FetchedDocument, type PageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
 
 export interface ContentFetchDeps {
@@ -49,7 +49,10 @@ export async function fetchContents(
 type PageContent = { content: string; metadata: PageMetadata } | { error: ContentError };
 
 function pageContent(pages: PageSourceDeps, url: string, request: { signal: AbortSignal; org: string }): Promise<PageContent> {
-  return withPageLimit(pages, request, (page) => limitedPageContent(pages, url, page));
+  return withPageLimit(pages, request, (page) => limitedPageContent(pages, url, page), {
+    url,
+    outcome: (c) => ('content' in c ? 'success' : c.error),
+  });
 }
 
 async function limitedPageContent(pages: PageSourceDeps, url: string, page: PageLimit): Promise<PageContent> {
@@ -57,6 +60,7 @@ async function limitedPageContent(pages: PageSourceDeps, url: string, page: Page
   let doc: FetchedDocument;
   try {
     doc = await fetchDocument(pages, { url, stealth: false, signal: page.signal });
+    noteFetched(page, doc);
   } catch (error) {
     return { error: contentErrorOf(failureOutcome(page.signal.aborted ? (page.signal.reason ?? error) : error)) };
   }

@@ -118,6 +118,7 @@ async function route(
     };
     lane.done = runLane(opts, {
       source: run.entry.source, tracker: run.entry.tracker, query, limit, hedged, attempt: run.attempts + 1, notBefore,
+      role: hedged ? 'hedge' : run.attempts > 0 ? 'retry' : runs[0] === run ? 'primary' : 'fallback',
       controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost,
     }).then((result) => ({ lane, result }));
     active.push(lane);
