@@ -33,6 +33,8 @@ export interface CallTraceContext extends Traced {
   credits?: number;
   /** `success`, `no_results` (search), or the error's code (`rate_limited`, `search_unavailable`, `timeout`…). */
   outcome?: string;
+  /** Of an answer: how many of its parts were looked up in a cache (search: the answer; extract: each page) and found there. */
+  cache?: { lookups: number; hits: number };
 }
 
 /** `websift:source`: one call to one search source. */

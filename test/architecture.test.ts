@@ -43,7 +43,9 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   testing: ['core/books', 'net', 'ports', 'types', 'errors', 'signals'],
   postgres: ['adapters'],
   redis: ['adapters'],
-  cli: ['channels', 'engine', 'adapters', 'convert', 'http', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
+  metrics: ['channels', 'types'],
+  otel: ['channels'],
+  cli: ['channels', 'metrics', 'engine', 'adapters', 'convert', 'http', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
   // The package's entry point re-exports the public faces.
   index: ['engine', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'convert', 'fetch', 'render', 'ports', 'project', 'types', 'errors'],
 };

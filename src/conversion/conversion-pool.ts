@@ -38,6 +38,13 @@ export interface ConversionRun {
   waitMs?: number;
 }
 
+export interface ConversionStats {
+  queued: number;
+  converting: number;
+  capacity: number;
+  utilization: number;
+}
+
 export interface ConversionPool {
   /**
    * Markdown of `doc`; rejects with the signal's reason when it aborts first, a TimeoutError past
@@ -55,6 +62,8 @@ export interface ConversionPool {
   warm(): void;
   /** Thread ids of the workers alive now (a worker cut off mid-page is gone from it). */
   readonly threadIds: number[];
+  /** Pages waiting for a worker and converting now, the most that convert at once, and piscina's utilization (0–1). */
+  stats(): ConversionStats;
   /** Stops every worker; conversions in progress reject. Idempotent. */
   close(): Promise<void>;
 }
@@ -152,6 +161,10 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     convertPage,
     warm() {
       if (!closed) start();
+    },
+    stats() {
+      const { queued, running } = queue.totals();
+      return { queued, converting: running, capacity: threads + SPARE_WORKERS, utilization: pool?.utilization ?? 0 };
     },
     get threadIds() {
       return pool?.threads.map((w) => w.threadId) ?? [];

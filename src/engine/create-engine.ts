@@ -22,7 +22,7 @@ import { stampError } from '../core/timing.js';
 import { channels, traced } from '../channels.js';
 import { UnauthorizedError, WebsiftError } from '../errors.js';
 import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './options.js';
-import type { CallContext, Engine } from '../types/index.js';
+import type { CallContext, Engine, ExtractResponse, SearchAnswer } from '../types/index.js';
 
 export type { EngineOptions } from './options.js';
 
@@ -125,7 +125,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
   }
 
   /** A call on the websift:search / websift:extract channel (when someone listens): organization, then credits and outcome. */
-  function tracedCall<T extends { metadata: { credits_used: number } }>(
+  function tracedCall<T extends SearchAnswer | ExtractResponse>(
     kind: 'search' | 'extract',
     ctx: CallContext,
     call: () => Promise<T>,
@@ -135,7 +135,14 @@ export function createEngine(options: EngineOptions = {}): Engine {
       try {
         const answer = await call();
         context.credits = answer.metadata.credits_used;
-        context.outcome = 'status' in answer.metadata ? String(answer.metadata.status) : 'success';
+        const { metadata } = answer;
+        if ('status' in metadata) {
+          context.outcome = metadata.status;
+          context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
+        } else {
+          context.outcome = 'success';
+          context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
+        }
         return answer;
       } catch (error) {
         context.credits = 0;
@@ -169,6 +176,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
       revokeApiKey: (key) => stamped(() => accounts.revokeApiKey(key)),
     },
     readiness: readinessOf(storage.probes, clock),
+    stats: () => ({ conversion: extraction.stats() }),
     sources: () => router.health(),
     rateLimit: limiter ? { ...limiter.policy } : { limit: 0, window: 0 },
     /** Idempotent: every call resolves when the one shutdown has finished. */

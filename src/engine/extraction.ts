@@ -3,7 +3,7 @@
 // close() closes what it created, never an injected fetcher or renderer.
 
 import { pageCacheStore } from '../adapters/page-cache-store.js';
-import { createConversionPool } from '../conversion/conversion-pool.js';
+import { createConversionPool, type ConversionStats } from '../conversion/conversion-pool.js';
 import type { CacheStore } from '../ports/cache.js';
 import type { Fetcher } from '../ports/fetcher.js';
 import type { Renderer } from '../ports/renderer.js';
@@ -90,6 +90,8 @@ export interface Extraction {
   deadlineMs: number;
   concurrency: number;
   stealthRemovedAt: number;
+  /** The conversion pool's load, for metrics. */
+  stats(): ConversionStats;
   close(): Promise<void>;
 }
 
@@ -145,6 +147,7 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     deadlineMs: options.extractDeadlineMs ?? 30_000,
     concurrency,
     stealthRemovedAt,
+    stats: () => conversion.stats(),
     async close() {
       // An injected fetcher or renderer is the caller's to close.
       await Promise.all([

@@ -29,6 +29,11 @@ export interface SourceHealth {
   suspendedUntil?: string;
 }
 
+/** `engine.stats()`: the conversion pool (pages waiting for a worker, converting, the most at once, utilization 0–1). */
+export interface EngineStats {
+  conversion: { queued: number; converting: number; capacity: number; utilization: number };
+}
+
 /** One readiness check: the service answered (`ok`) or not (`failing`, with why), and how long it took. */
 export interface ReadinessCheck {
   status: 'ok' | 'failing';
@@ -125,6 +130,8 @@ export interface Engine {
    * an answer is reused for 1 s. Never rejects. What `/readyz` answers (docs/operating.md).
    */
   readiness(): Promise<Readiness>;
+  /** The engine's load now, for metrics (websift/metrics reads it at each scrape). */
+  stats(): EngineStats;
   /** Health snapshot of each configured source, in the configured order. */
   sources(): SourceHealth[];
   /** The rate-limit policy, for headers. */
