@@ -46,9 +46,9 @@ describe('health routes', () => {
     const h = await harness({ http: { health: true } });
     expect((await h.call('/readyz', { key: null })).status).toBe(200);
     await h.engine.close();
-    h.clock.advance(999);
+    await h.clock.advance(999);
     expect((await h.call('/readyz', { key: null })).status).toBe(200); // the cached answer
-    h.clock.advance(2);
+    await h.clock.advance(2);
     const res = await h.call('/readyz', { key: null });
     expect(res.status).toBe(503);
     expect(await res.json()).toMatchObject({ status: 'not_ready', checks: { database: { status: 'failing' } } });
@@ -66,7 +66,7 @@ describe('readiness through outages', () => {
     let body: any;
     await vi.waitFor(
       async () => {
-        clock.advance(1_001);
+        await clock.advance(1_001);
         const res = await handle(new Request('http://websift.test/readyz'));
         body = await res.json();
         expect(res.status).toBe(status);
