@@ -98,7 +98,12 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
   if (redis) {
     // A connection of its own: a probe must not wait behind (or be mistaken for) the stores' traffic.
     const probe = own(new RedisConnection({ url: redis, prefix: options.redisPrefix ?? DEFAULT_PREFIX }, 'readiness'));
-    probes['redis'] = async () => (await probe.client()).get(`${probe.prefix}readiness`);
+    probes['redis'] = async () => {
+      const client = await probe.client();
+      // Not connected: ioredis refuses commands at once (no offline queue) with a message about streams.
+      if (client.status !== 'ready') throw new Error(`not connected (${client.status})`);
+      return client.get(`${probe.prefix}readiness`);
+    };
   }
   const caches = options.caches ?? {};
   const repeats = caches.repeats ?? own(redis ? redisCacheStore<RepeatEntry>(on('repeat:')) : repeatWindowStore<RepeatEntry>(clock));
