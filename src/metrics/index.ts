@@ -27,6 +27,20 @@ export interface WebsiftMetrics {
   close(): void;
 }
 
+/**
+ * A metric's child per label values, looked up by their joined text: prom-client hashes a labels object
+ * on every inc/observe, and a request makes several.
+ */
+function children<T>(make: (...values: string[]) => T): (...values: string[]) => T {
+  const made = new Map<string, T>();
+  return (...values) => {
+    const key = values.join('\u0000');
+    let child = made.get(key);
+    if (child === undefined) made.set(key, (child = make(...values)));
+    return child;
+  };
+}
+
 export const DEFAULT_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**
@@ -67,6 +81,14 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
   });
   const lookups = new Counter({ name: 'websift_cache_lookups_total', help: 'Answers (search) and pages (extract) looked up in a cache', labelNames: ['cache'], registers });
   const hits = new Counter({ name: 'websift_cache_hits_total', help: 'Answers (search) and pages (extract) served from a cache', labelNames: ['cache'], registers });
+  const requestsOf = children((endpoint, status) => requests.labels(endpoint!, status!));
+  const durationOf = children((endpoint) => duration.labels(endpoint!));
+  const callsOf = children((kind, outcome) => calls.labels(kind!, outcome!));
+  const creditsOf = children((kind) => credits.labels(kind!));
+  const sourcesOf = children((source, outcome, role) => sources.labels(source!, outcome!, role!));
+  const pagesOf = children((outcome) => pages.labels(outcome!));
+  const lookupsOf = children((cache) => lookups.labels(cache!));
+  const hitsOf = children((cache) => hits.labels(cache!));
   const engine = options.engine;
   const pool = (name: string, help: string, read: (s: ReturnType<Engine['stats']>['conversion']) => number) =>
     new Gauge({
@@ -89,9 +111,9 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
       `tracing:${CHANNEL_NAMES.http}:asyncEnd`,
       (m) => {
         const c = m as HttpTraceContext;
-        requests.inc({ endpoint: c.endpoint, status: String(c.status ?? 500) });
+        requestsOf(c.endpoint, String(c.status ?? 500)).inc();
         const at = started.get(c);
-        if (at !== undefined) duration.observe({ endpoint: c.endpoint }, (performance.now() - at) / 1000);
+        if (at !== undefined) durationOf(c.endpoint).observe((performance.now() - at) / 1000);
       },
     ],
     ...(['search', 'extract'] as const).map(
@@ -100,11 +122,11 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
           `tracing:${CHANNEL_NAMES[kind]}:asyncEnd`,
           (m: unknown) => {
             const c = m as CallTraceContext;
-            calls.inc({ kind, outcome: c.outcome ?? 'error' });
+            callsOf(kind, c.outcome ?? 'error').inc();
             if (c.cache) {
               const cache = kind === 'search' ? 'search_answer' : 'page';
-              lookups.inc({ cache }, c.cache.lookups);
-              hits.inc({ cache }, c.cache.hits);
+              lookupsOf(cache).inc(c.cache.lookups);
+              hitsOf(cache).inc(c.cache.hits);
             }
           },
         ] as [string, (message: unknown) => void],
@@ -113,21 +135,21 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
       `tracing:${CHANNEL_NAMES.charge}:asyncEnd`,
       (m) => {
         const c = m as ChargeTraceContext;
-        if (c.charged) credits.inc({ kind: c.kind }, c.charged);
+        if (c.charged) creditsOf(c.kind).inc(c.charged);
       },
     ],
     [
       `tracing:${CHANNEL_NAMES.source}:asyncEnd`,
       (m) => {
         const c = m as SourceTraceContext;
-        sources.inc({ source: c.source, outcome: c.outcome ?? 'failed', role: c.role });
+        sourcesOf(c.source, c.outcome ?? 'failed', c.role).inc();
       },
     ],
     [
       `tracing:${CHANNEL_NAMES.page}:asyncEnd`,
       (m) => {
         const c = m as PageTraceContext;
-        pages.inc({ outcome: c.outcome ?? 'error' });
+        pagesOf(c.outcome ?? 'error').inc();
         if (c.conversionMs !== undefined) conversionTime.observe(c.conversionMs / 1000);
       },
     ],
