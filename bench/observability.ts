@@ -34,7 +34,6 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     outages: { type: 'string' },
     'skip-readyz': { type: 'boolean' },
-    parts: { type: 'string' },
   },
 });
 if (values.client !== undefined) await runClient(values.client);
@@ -67,11 +66,13 @@ await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
 /** Serves one load run with observability on or off; returns the server process's CPU µs per request. */
-const PARTS = new Set((values.parts ?? 'log,metrics,otel').split(','));
-async function run(on: boolean): Promise<{ cpuUs: number; rps: number }> {
-  const requestLog = on && PARTS.has('log') ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} }) : undefined;
-  const metrics = on && PARTS.has('metrics') ? websiftMetrics({ engine }) : undefined;
-  const provider = on && PARTS.has('otel') ? new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })] }) : undefined;
+type Part = 'log' | 'metrics' | 'otel';
+/** Serves one load run with the given parts on; returns the server process's CPU µs per request. */
+async function run(parts: readonly Part[]): Promise<{ cpuUs: number; rps: number }> {
+  const on = new Set(parts);
+  const requestLog = on.has('log') ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} }) : undefined;
+  const metrics = on.has('metrics') ? websiftMetrics({ engine }) : undefined;
+  const provider = on.has('otel') ? new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })] }) : undefined;
   const tracing = provider ? websiftTracing({ tracerProvider: provider }) : undefined;
   const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, ...(requestLog ? { requestLog } : {}) });
   const job: ClientJob = { url: `${server.url}/api/search?q=term+[<id>]`, headers: auth, seconds: SECONDS, connections: CONNECTIONS };
@@ -90,23 +91,33 @@ async function run(on: boolean): Promise<{ cpuUs: number; rps: number }> {
   return { cpuUs: (cpu.user + cpu.system) / report.total, rps: report.total / report.seconds };
 }
 
-await run(false);
-await run(true); // warm-up
-const off: number[] = [];
-const onCpu: number[] = [];
-const ratios: number[] = [];
+const VARIANTS: Record<string, readonly Part[]> = {
+  'off (no log, no metrics, no tracing)': [],
+  'JSON access log only': ['log'],
+  'websift/metrics only': ['metrics'],
+  'websift/otel only (spans to a discarding exporter)': ['otel'],
+  'all three': ['log', 'metrics', 'otel'],
+};
+const names = Object.keys(VARIANTS);
+for (const name of names) await run(VARIANTS[name]!); // warm-up
+const cpuOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
+const ratioOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
+// Rounds interleave the variants in rotating order; each ratio is against the same round's "off".
 for (let round = 0; round < ROUNDS; round++) {
-  const order = round % 2 === 0 ? [false, true] : [true, false];
   const figures: Record<string, number> = {};
-  for (const on of order) figures[String(on)] = (await run(on)).cpuUs;
-  off.push(figures['false']!);
-  onCpu.push(figures['true']!);
-  ratios.push(figures['true']! / figures['false']!);
+  for (let k = 0; k < names.length; k++) {
+    const name = names[(round + k) % names.length]!;
+    figures[name] = (await run(VARIANTS[name]!)).cpuUs;
+  }
+  for (const name of names) {
+    cpuOf[name]!.push(figures[name]!);
+    ratioOf[name]!.push(figures[name]! / figures[names[0]!]!);
+  }
 }
+const off = cpuOf[names[0]!]!;
 console.log(`1. Charged searches over HTTP: ${SECONDS} s per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (autocannon in a child process), Node ${process.version}`);
-console.log('| observability | server CPU µs/request | vs off |\n|---|---|---|');
-console.log(`| off (no log, no metrics, no tracing) | ${spread(off, int)} | 1.00× |`);
-console.log(`| on (JSON access log, websift/metrics, websift/otel) | ${spread(onCpu, int)} | ${spread(ratios, (x) => `${x.toFixed(3)}×`)} |`);
+console.log('| observability | server CPU µs/request | vs off (same round) |\n|---|---|---|');
+for (const name of names) console.log(`| ${name} | ${spread(cpuOf[name]!, int)} | ${spread(ratioOf[name]!, (x) => `${x.toFixed(2)}×`)} |`);
 
 // ---- 2. No subscribers ----
 

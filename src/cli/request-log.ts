@@ -119,6 +119,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     },
     close() {
       for (const [name, listener] of listeners) unsubscribe(name, listener);
+      // On Node 20 an AsyncLocalStorage in use keeps promise hooks on for the whole process: turn it off.
+      records.disable();
       logger?.flush();
     },
   };

@@ -144,6 +144,8 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       if (!open) return;
       open = false;
       for (const step of [...unbind, ...unsub]) step();
+      // On Node 20 an AsyncLocalStorage in use keeps promise hooks on for the whole process: turn it off.
+      parents.disable();
     },
   };
 }
