@@ -47,7 +47,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   otel: ['channels'],
   cli: ['channels', 'metrics', 'engine', 'adapters', 'convert', 'http', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
   // The package's entry point re-exports the public faces.
-  index: ['engine', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'convert', 'fetch', 'render', 'ports', 'project', 'types', 'errors'],
+  index: ['channels', 'engine', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'convert', 'fetch', 'render', 'ports', 'project', 'types', 'errors'],
 };
 
 /** Rooms reached from outside only through their index.ts. */

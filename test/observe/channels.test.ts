@@ -106,4 +106,22 @@ describe('tracing channels', () => {
     expect(r.ends('extract')).toMatchObject([{ organization: 'acme', credits: 1, outcome: 'success', cache: { lookups: 2, hits: 0 } }]);
     await s.close();
   });
+
+  it('include_content: each page of a search on websift:page, with the search charging for the pages delivered', async () => {
+    const s = await extractSetup({ '/a': html(article('Alpha')), '/b': html('', 500) }, (server) => ({
+      sources: [scriptedSource('web', { pages: { results: [
+        { title: 'A', url: server.url('/a'), snippet: 'a' },
+        { title: 'B', url: server.url('/b'), snippet: 'b' },
+      ] } })],
+    }));
+    await withOrgs(s.engine);
+    const r = record('search', 'page', 'charge');
+    stop = r.stop;
+    await s.engine.search({ q: 'pages', include_content: true }, ORG);
+    expect(r.ends('page').map((p) => p.outcome).sort()).toEqual(['http', 'success']);
+    expect(r.ends('page').every((p) => p.host === new URL(s.server.origin).host)).toBe(true);
+    expect(r.ends('charge')).toMatchObject([{ kind: 'search', reserved: 3, charged: 3 }]);
+    expect(r.ends('search')).toMatchObject([{ credits: 3, outcome: 'success' }]);
+    await s.close();
+  });
 });
