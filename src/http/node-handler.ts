@@ -20,7 +20,7 @@ export type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void;
  * aborts its call (nothing is charged if it lands before settlement).
  *
  * @param engine The engine to serve (not closed by the handler).
- * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`.
+ * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`, `health` (/healthz and /readyz).
  * @throws {TypeError} at creation for a bad option (as `createFetchHandler`).
  * @example
  * ```ts
