@@ -2,6 +2,9 @@
 // APM, the metrics (websift/metrics), the OpenTelemetry adapter (websift/otel) and `websift serve`'s
 // request log subscribe to. Nothing is built for a channel nobody listens to: `traced` checks
 // `hasSubscribers` before it makes a context, so an engine without subscribers pays one property read.
+// Contexts name their parent explicitly (a call its HTTP request, a source, page or charge its call), so a
+// subscriber relates events without an AsyncLocalStorage: on Node 20 one in use turns on promise hooks
+// for the whole process, which cost a traced server a third of its CPU (docs/benchmarks.md).
 
 import { tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
 
@@ -35,10 +38,17 @@ export interface CallTraceContext extends Traced {
   outcome?: string;
   /** Of an answer: how many of its parts were looked up in a cache (search: the answer; extract: each page) and found there. */
   cache?: { lookups: number; hits: number };
+  /** The HTTP request the call answers, when made through the HTTP bindings and `websift:http` was traced (not enumerable). */
+  readonly request?: HttpTraceContext;
+}
+
+/** The enclosing call, on the contexts of the work it does (when the call's channel was traced; not enumerable). */
+interface InCall {
+  readonly call?: CallTraceContext;
 }
 
 /** `websift:source`: one call to one search source. */
-export interface SourceTraceContext extends Traced {
+export interface SourceTraceContext extends Traced, InCall {
   source: string;
   /** 1-based call to this source within the search. */
   attempt: number;
@@ -50,7 +60,7 @@ export interface SourceTraceContext extends Traced {
 }
 
 /** `websift:page`: one page fetched and converted (extract, or a search's include_content). */
-export interface PageTraceContext extends Traced {
+export interface PageTraceContext extends Traced, InCall {
   /** The URL's host only (never its path or query). */
   host: string;
   /** Set by its end: `success`, or the page's error type (`timeout`, `blocked`, `http`…). */
@@ -62,7 +72,7 @@ export interface PageTraceContext extends Traced {
 }
 
 /** `websift:charge`: one settlement with the ledger. `charged` is set by its end. */
-export interface ChargeTraceContext extends Traced {
+export interface ChargeTraceContext extends Traced, InCall {
   kind: 'search' | 'extract';
   organization: string;
   /** Credits held for the worst case. */
@@ -87,6 +97,26 @@ export const channels = {
   page: tracingChannel<unknown, PageTraceContext>(CHANNEL_NAMES.page),
   charge: tracingChannel<unknown, ChargeTraceContext>(CHANNEL_NAMES.charge),
 };
+
+/**
+ * Where the HTTP bindings put a request's `websift:http` context on the CallContext they pass the engine
+ * (a symbol: not part of the public CallContext, invisible to JSON and to hosts' spreads of their own).
+ */
+export const REQUEST_TRACE: unique symbol = Symbol.for('websift.requestTrace') as never;
+
+/** A CallContext as the HTTP bindings make it. */
+export interface TracedCallContext {
+  [REQUEST_TRACE]?: HttpTraceContext;
+}
+
+/**
+ * `context` naming its parent as `key`, when there is one. Not enumerable: a subscriber that logs or
+ * serializes a context gets that context's own facts, not its call's answer (the channel's `result`).
+ */
+export function withParent<C extends object, K extends 'request' | 'call'>(context: C, key: K, parent: object | undefined): C {
+  if (parent) Object.defineProperty(context, key, { value: parent, enumerable: false });
+  return context;
+}
 
 /**
  * Runs `work` traced on `channel` (start, end, asyncStart/asyncEnd or error), its context made by `make`

@@ -1,9 +1,11 @@
 // `websift serve`'s access log: one line per request, JSON (pino) or text. What a line says comes from
-// the tracing channels (src/channels.ts), gathered in a record the server opens around each request
-// (AsyncLocalStorage: the channels' events of that request run in its async context). Never an API key,
-// a query string or a query: the path is logged without its query, and no channel carries either.
+// the tracing channels (src/channels.ts), gathered in a record the server opens around each request.
+// The record is found from the contexts themselves, no AsyncLocalStorage (on Node 20 it turns on promise
+// hooks process-wide, a third more CPU per search): the request's websift:http context is tied to the
+// record as it starts, which the HTTP bindings do synchronously inside `around`; a call's context names
+// that request (`request`), a source call its search (`call`). Never an API key, a query string or a
+// query: the path is logged without its query, and no channel carries either.
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { pino, type Logger } from 'pino';
@@ -27,7 +29,7 @@ export interface RequestLog {
   /** Runs `next` (the request's handling) inside its record; writes its line when the response closes. */
   around(req: IncomingMessage, res: ServerResponse, next: () => void): void;
   /** An unexpected error of a request, on the same output. */
-  error(error: unknown, request: { method: string; url: string }): void;
+  error(error: unknown, request: { method: string; url: string; requestId?: string | undefined }): void;
   close(): void;
 }
 
@@ -45,17 +47,29 @@ export function defaultLogFormat(isTty = process.stdout.isTTY === true): LogForm
 }
 
 export function createRequestLog(options: RequestLogOptions): RequestLog {
-  const records = new AsyncLocalStorage<RequestRecord>();
+  /** Each request's record, by its websift:http context. */
+  const records = new WeakMap<HttpTraceContext, RequestRecord>();
+  /** The record of the request `around` is handing to the HTTP bindings, until its websift:http context starts. */
+  let opening: RequestRecord | undefined;
+  const recordOf = (request: HttpTraceContext | undefined) => (request ? records.get(request) : undefined);
   const logger: Logger | undefined =
     options.format === 'json'
       ? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, options.stream ?? pino.destination({ sync: true }))
       : undefined;
   const listeners: [string, (message: unknown) => void][] = [
     [
+      `tracing:${CHANNEL_NAMES.http}:start`,
+      (m) => {
+        if (!opening) return; // a request of another server, or of the bindings used directly
+        records.set(m as HttpTraceContext, opening);
+        opening = undefined;
+      },
+    ],
+    [
       `tracing:${CHANNEL_NAMES.http}:asyncEnd`,
       (m) => {
-        const record = records.getStore();
         const c = m as HttpTraceContext;
+        const record = records.get(c);
         if (!record) return;
         record.requestId = c.requestId;
         if (c.organization !== undefined) record.organization = c.organization;
@@ -66,8 +80,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
         [
           `tracing:${CHANNEL_NAMES[kind]}:asyncEnd`,
           (m: unknown) => {
-            const record = records.getStore();
             const c = m as CallTraceContext;
+            const record = recordOf(c.request);
             if (!record) return;
             record.credits = c.credits ?? 0;
             if (c.outcome !== undefined) record.outcome = c.outcome;
@@ -77,8 +91,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     [
       `tracing:${CHANNEL_NAMES.source}:asyncEnd`,
       (m) => {
-        const record = records.getStore();
         const c = m as SourceTraceContext;
+        const record = recordOf(c.call?.request);
         if (!record) return;
         if (c.role === 'fallback') record.fallback = true;
         if (c.role === 'hedge') record.hedged = true;
@@ -109,18 +123,22 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
         if (logger) logger.info(fields, 'request');
         else options.say(textLine(fields));
       });
-      records.run(record, next);
+      // The bindings start the request's websift:http context synchronously, within next().
+      opening = record;
+      try {
+        next();
+      } finally {
+        opening = undefined;
+      }
     },
     error(error, request) {
       const path = URL.canParse(request.url) ? new URL(request.url).pathname : '/';
-      const requestId = records.getStore()?.requestId;
+      const requestId = request.requestId;
       if (logger) logger.error({ err: error, method: request.method, path, ...(requestId ? { request_id: requestId } : {}) }, 'unexpected error');
       else options.say(`error ${request.method} ${path}: ${(error as Error)?.stack ?? String(error)}`);
     },
     close() {
       for (const [name, listener] of listeners) unsubscribe(name, listener);
-      // On Node 20 an AsyncLocalStorage in use keeps promise hooks on for the whole process: turn it off.
-      records.disable();
       logger?.flush();
     },
   };

@@ -142,8 +142,8 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
   return {
     pages,
     pageCache: pageCacheStore(options.pageCacheBytes),
-    contentFetcher: (results, count, signal, org) =>
-      fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org),
+    contentFetcher: (results, count, signal, org, trace) =>
+      fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org, trace),
     deadlineMs: options.extractDeadlineMs ?? 30_000,
     concurrency,
     stealthRemovedAt,

@@ -1,7 +1,7 @@
 // The HTTP API itself, shared by both bindings: routing, auth, parameter parsing and headers. Every
 // decision about results and billing stays in the engine.
 
-import { channels, traced, type HttpTraceContext } from '../channels.js';
+import { channels, REQUEST_TRACE, traced, type HttpTraceContext, type TracedCallContext } from '../channels.js';
 import { UnauthorizedError } from '../errors.js';
 import type { CallContext, Engine, ExtractParams, SearchParams } from '../types/index.js';
 import { apiKeyOf } from './auth.js';
@@ -40,15 +40,15 @@ const ROUTES: Record<string, Route> = {
         request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options);
       if (usesDeprecatedEngine(params)) state.deprecated = true;
       // The wire JSON goes to the engine as-is: it validates it (every problem in one 400).
-      return engine.search(params as unknown as SearchParams, callContext(organization, request, true));
+      return engine.search(params as unknown as SearchParams, callContext(organization, request, state));
     },
   },
   '/api/crawl': {
     methods: ['POST'],
     apiKeyHeader: false,
-    async run(engine, request, organization, _state, options) {
+    async run(engine, request, organization, state, options) {
       const body = await readJsonObject(request, options);
-      return engine.extract(body as unknown as ExtractParams, callContext(organization, request, true));
+      return engine.extract(body as unknown as ExtractParams, callContext(organization, request, state));
     },
   },
   '/api/usage': {
@@ -58,11 +58,16 @@ const ROUTES: Record<string, Route> = {
   },
 };
 
-/** The engine call is cancelled when the client goes away; charged calls carry the Idempotency-Key header. */
-function callContext(organization: string, request: ApiRequest, charged = false): CallContext {
-  const ctx: CallContext = request.signal ? { organization, signal: request.signal } : { organization };
+/**
+ * The engine call is cancelled when the client goes away; charged calls (given the request's `state`)
+ * carry the Idempotency-Key header and the request's websift:http context, so the call's events name
+ * their request (src/channels.ts).
+ */
+function callContext(organization: string, request: ApiRequest, charged?: RequestState): CallContext {
+  const ctx: CallContext & TracedCallContext = request.signal ? { organization, signal: request.signal } : { organization };
   const key = charged ? idempotencyKeyOf(request) : undefined;
   if (key !== undefined) ctx.idempotencyKey = key;
+  if (charged?.trace) ctx[REQUEST_TRACE] = charged.trace;
   return ctx;
 }
 

@@ -47,7 +47,7 @@ export interface ErrorContext {
 export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
   if (!(error instanceof WebsiftError)) {
     try {
-      ctx.onError(error, ctx.request);
+      ctx.onError(error, { method: ctx.request.method, url: ctx.request.url, requestId: ctx.requestId });
     } catch {
       // A failing reporter must not turn a 500 into a crash.
     }

@@ -1,11 +1,12 @@
 // websift/otel: OpenTelemetry spans from the engine's tracing channels (src/channels.ts): `websift.search`
 // and `websift.extract`, each with its `websift.source` calls, `websift.page` pages and `websift.charge`
 // as children. `@opentelemetry/api` is the only OpenTelemetry package imported (an optional peer): the
-// host brings the SDK and exporter. Parents travel in an AsyncLocalStorage bound to the channels' start
-// events, so no global context manager is needed; a request through the HTTP bindings that carries a W3C
-// `traceparent` (and `tracestate`) continues that trace.
+// host brings the SDK and exporter. Parents are found from the contexts themselves, which name their
+// enclosing call (`call`) and HTTP request (`request`), so no context manager nor AsyncLocalStorage is
+// needed (on Node 20 one turns on promise hooks process-wide: half again the CPU of a search). A request
+// through the HTTP bindings that carries a W3C `traceparent` (and `tracestate`) continues that trace;
+// a call made otherwise is a child of the active context (the host's, when it has a context manager).
 
-import { AsyncLocalStorage } from 'node:async_hooks';
 import {
   context as otelContext,
   createTraceState,
@@ -49,37 +50,36 @@ const TRACER_NAME = 'websift';
  */
 export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
-  const parents = new AsyncLocalStorage<Context>();
+  /** Each traced context's span (kept with the context: a late child still finds its parent). */
   const spans = new WeakMap<object, Span>();
-  const parent = () => parents.getStore() ?? otelContext.active();
+  /** The parent of a source, page or charge: its call's span, when the call was traced. */
+  const callParent = (c: { call?: CallTraceContext }): Context => {
+    const span = c.call ? spans.get(c.call) : undefined;
+    return span ? trace.setSpan(otelContext.active(), span) : otelContext.active();
+  };
+  /** The parent of a call: the traceparent of the HTTP request it answers, else the active context. */
+  const requestParent = (c: CallTraceContext): Context => (c.request ? remoteParent(c.request) : undefined) ?? otelContext.active();
 
-  const unbind: (() => void)[] = [];
   const unsub: (() => void)[] = [];
 
-  /** A channel whose calls become spans named `name`, children of the enclosing websift span (or the active context). */
+  /** A channel whose calls become spans named `name`, children of `parent`. */
   function spanned<C extends object>(
     channel: (typeof channels)[keyof typeof channels],
     name: string,
+    parent: (c: C) => Context,
     start: (c: C) => Attributes,
     end: (c: C, span: Span) => void,
   ): void {
-    const transform = (message: unknown) => {
-      const c = message as C;
-      const from = parent();
-      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: start(c) }, from);
-      spans.set(c, span);
-      return trace.setSpan(from, span);
-    };
-    channel.start.bindStore(parents, transform as never);
-    unbind.push(() => channel.start.unbindStore(parents));
     const handlers = {
-      start: () => {},
+      start: (message: unknown) => {
+        const c = message as C;
+        spans.set(c, tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: start(c) }, parent(c)));
+      },
       end: () => {},
       asyncStart: () => {},
       asyncEnd: (message: unknown) => {
         const span = spans.get(message as object);
-        if (!span) return;
-        spans.delete(message as object);
+        if (!span) return; // started before this adapter subscribed
         end(message as C, span);
         span.end();
       },
@@ -95,15 +95,16 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
     unsub.push(() => channel.unsubscribe(handlers as never));
   }
 
-  // The HTTP bindings make no span (the host's HTTP instrumentation does); they set the parent from
-  // the request's traceparent, when it sent a valid one.
-  channels.http.start.bindStore(parents, ((message: unknown) => remoteParent(message as HttpTraceContext) ?? otelContext.active()) as never);
-  unbind.push(() => channels.http.start.unbindStore(parents));
-
+  // The HTTP bindings make no span (the host's HTTP instrumentation does): a call they make names its
+  // request, whose traceparent (when valid) is the call's parent. Listening makes them build that context.
+  const listenHttp = () => {};
+  channels.http.start.subscribe(listenHttp);
+  unsub.push(() => channels.http.start.unsubscribe(listenHttp));
   for (const kind of ['search', 'extract'] as const) {
     spanned<CallTraceContext>(
       channels[kind],
       `websift.${kind}`,
+      requestParent,
       (c) => ({ 'websift.organization': c.organization }),
       (c, span) => {
         span.setAttributes({ 'websift.outcome': c.outcome ?? 'error', 'websift.credits': c.credits ?? 0 });
@@ -114,6 +115,7 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   spanned<SourceTraceContext>(
     channels.source,
     'websift.source',
+    callParent,
     (c) => ({ 'websift.source.id': c.source, 'websift.source.role': c.role, 'websift.source.attempt': c.attempt }),
     (c, span) => {
       span.setAttribute('websift.source.outcome', c.outcome ?? 'failed');
@@ -123,6 +125,7 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   spanned<PageTraceContext>(
     channels.page,
     'websift.page',
+    callParent,
     (c) => ({ 'server.address': c.host }),
     (c, span) => {
       span.setAttribute('websift.page.outcome', c.outcome ?? 'error');
@@ -134,6 +137,7 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   spanned<ChargeTraceContext>(
     channels.charge,
     'websift.charge',
+    callParent,
     (c) => ({ 'websift.charge.kind': c.kind, 'websift.charge.reserved': c.reserved }),
     (c, span) => span.setAttribute('websift.charge.charged', c.charged ?? 0),
   );
@@ -143,9 +147,7 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
     close() {
       if (!open) return;
       open = false;
-      for (const step of [...unbind, ...unsub]) step();
-      // On Node 20 an AsyncLocalStorage in use keeps promise hooks on for the whole process: turn it off.
-      parents.disable();
+      for (const step of unsub) step();
     },
   };
 }

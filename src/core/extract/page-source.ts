@@ -10,7 +10,7 @@ import type { Renderer } from '../../ports/renderer.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
 import { decodeBody, decodeBodyInSlices } from '../../fetch/charset.js';
 import { handOver, isHandedOver } from '../../fetch/owned-bytes.js';
-import { channels, traced, type PageTraceContext } from '../../channels.js';
+import { channels, traced, withParent, type CallTraceContext, type PageTraceContext } from '../../channels.js';
 import { timeLimit } from '../../signals.js';
 import { nextTurn } from '../../turns.js';
 import type { PageMetadata } from '../../types/index.js';
@@ -102,10 +102,11 @@ export function withPageLimit<T>(
   deps: PageSourceDeps,
   request: { signal: AbortSignal; org: string },
   work: (page: PageLimit) => Promise<T>,
-  trace?: { url: string; outcome: (result: T) => string },
+  trace?: { url: string; outcome: (result: T) => string; call?: CallTraceContext | undefined },
 ): Promise<T> {
   if (!trace) return limited(deps, request, work, undefined);
-  return traced(channels.page, () => ({ host: hostOf(trace.url) }), async (context) => {
+  const pageContext = (): PageTraceContext => withParent({ host: hostOf(trace.url) }, 'call', trace.call);
+  return traced(channels.page, pageContext, async (context) => {
     const result = await limited(deps, request, work, context);
     if (context) context.outcome = trace.outcome(result);
     return result;

@@ -7,7 +7,7 @@ import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.
 import type { ResolvedRouterOptions } from './options.js';
 import { suspensionFor, type SourceHealthTracker } from './health.js';
 import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
-import { channels, traced, type SourceTraceContext } from '../../channels.js';
+import { channels, traced, withParent, type CallTraceContext, type SourceTraceContext } from '../../channels.js';
 
 export interface LaneResult {
   /** cancelled: the router stopped the lane (hedge lost, deadline, caller) before it finished. */
@@ -42,6 +42,8 @@ export interface LaneInput {
   deadlineAt: number;
   /** True once the router has decided this lane lost a hedge (its time still counts as a latency sample). */
   lostHedge: () => boolean;
+  /** The search's websift:search context, when someone listens (websift:source names it). */
+  call: CallTraceContext | undefined;
 }
 
 export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): Promise<LaneResult> {
@@ -86,7 +88,7 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
 function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVerdict> {
   return traced(
     channels.source,
-    () => ({ source: lane.source.id, attempt: lane.attempt, role: lane.role }),
+    (): SourceTraceContext => withParent({ source: lane.source.id, attempt: lane.attempt, role: lane.role }, 'call', lane.call),
     async (context) => {
       const verdict = await runAttempt(input);
       if (context) {

@@ -119,7 +119,7 @@ async function route(
     lane.done = runLane(opts, {
       source: run.entry.source, tracker: run.entry.tracker, query, limit, hedged, attempt: run.attempts + 1, notBefore,
       role: hedged ? 'hedge' : run.attempts > 0 ? 'retry' : runs[0] === run ? 'primary' : 'fallback',
-      controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost,
+      controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost, call: routeOptions.trace,
     }).then((result) => ({ lane, result }));
     active.push(lane);
   };
