@@ -8,6 +8,7 @@ import { websiftTracing, type WebsiftTracing } from '../../src/otel/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html } from '../extract/helpers.js';
 import { harness } from '../http/harness.js';
+import { gatedSources } from './gated-sources.js';
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';
@@ -60,6 +61,27 @@ describe('websift/otel', () => {
     const [charge] = named('websift.charge');
     expect(parentOf(charge!)).toBe(search!.spanContext().spanId);
     expect(charge!.attributes['websift.charge.charged']).toBe(1);
+  });
+
+  it('keeps two concurrent requests\' trees apart: each search under its own traceparent, with its own sources', async () => {
+    startTracing();
+    const gated = gatedSources();
+    const h = await harness({ sources: gated.sources });
+    cleanup.push(() => h.engine.close());
+    const OTHER_TRACE = 'a'.repeat(32);
+    const a = h.call('/api/search?q=held', { headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` } });
+    await gated.holding;
+    expect((await h.call('/api/search?q=quick', { headers: { traceparent: `00-${OTHER_TRACE}-${PARENT_ID}-01` } })).status).toBe(200);
+    gated.release();
+    expect((await a).status).toBe(200);
+
+    const searchIn = (traceId: string) => named('websift.search').find((s) => s.spanContext().traceId === traceId)!;
+    const sourcesUnder = (search: ReadableSpan) =>
+      named('websift.source').filter((s) => parentOf(s) === search.spanContext().spanId).map((s) => [s.attributes['websift.source.id'], s.attributes['websift.source.outcome']]);
+    expect(sourcesUnder(searchIn(TRACE_ID))).toEqual([['slow', 'failed'], ['backup', 'answered']]);
+    expect(sourcesUnder(searchIn(OTHER_TRACE))).toEqual([['slow', 'answered']]);
+    expect(named('websift.source')).toHaveLength(3);
+    expect(named('websift.charge').map((c) => c.spanContext().traceId).sort()).toEqual([OTHER_TRACE, TRACE_ID].sort());
   });
 
   it('starts a new trace for a request without (or with an invalid) traceparent', async () => {
