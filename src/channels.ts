@@ -4,7 +4,7 @@
 // `hasSubscribers` before it makes a context, so an engine without subscribers pays one property read.
 // Contexts name their parent explicitly (a call its HTTP request, a source, page or charge its call), so a
 // subscriber relates events without an AsyncLocalStorage: on Node 20 one in use turns on promise hooks
-// for the whole process, which cost a traced server a third of its CPU (docs/benchmarks.md).
+// for the whole process, which cost a traced server a third to a half more CPU per search (docs/benchmarks.md).
 
 import { tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
 

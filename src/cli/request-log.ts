@@ -26,7 +26,7 @@ interface RequestRecord {
 }
 
 export interface RequestLog {
-  /** Runs `next` (the request's handling) inside its record; writes its line when the response closes. */
+  /** Runs `next` (which hands the request to the HTTP bindings synchronously, or answers it) with its record; writes its line when the response closes. */
   around(req: IncomingMessage, res: ServerResponse, next: () => void): void;
   /** An unexpected error of a request, on the same output. */
   error(error: unknown, request: { method: string; url: string; requestId?: string | undefined }): void;

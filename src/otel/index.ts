@@ -3,7 +3,7 @@
 // as children. `@opentelemetry/api` is the only OpenTelemetry package imported (an optional peer): the
 // host brings the SDK and exporter. Parents are found from the contexts themselves, which name their
 // enclosing call (`call`) and HTTP request (`request`), so no context manager nor AsyncLocalStorage is
-// needed (on Node 20 one turns on promise hooks process-wide: half again the CPU of a search). A request
+// needed (on Node 20 one turns on promise hooks process-wide: it made a search cost half again). A request
 // through the HTTP bindings that carries a W3C `traceparent` (and `tracestate`) continues that trace;
 // a call made otherwise is a child of the active context (the host's, when it has a context manager).
 
