@@ -54,3 +54,6 @@ export type { RepeatEntry } from './core/books/index.js';
 export type { ConfirmedEmpty } from './core/search/index.js';
 export type { CachedPage } from './core/extract/run-extract.js';
 export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './core/router/index.js';
+// The tracing channels' names and contexts (docs/operating.md, "Tracing"), for a subscriber of your own.
+export { CHANNEL_NAMES } from './channels.js';
+export type { HttpTraceContext, CallTraceContext, SourceTraceContext, PageTraceContext, ChargeTraceContext } from './channels.js';

@@ -16,6 +16,7 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   project: [],
   signals: [],
   turns: [],
+  channels: [],
   net: [],
   errors: ['types'],
   ports: ['types', 'errors'],
@@ -33,26 +34,28 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   fetch: ['ports', 'project', 'signals', 'turns', 'types', 'errors', 'net'],
   // The HTTP API's shapes; URLs are checked with the fetcher's own (pure) URL rules.
   schema: ['fetch', 'errors', 'types'],
-  'core/router': ['types', 'errors', 'signals'],
+  'core/router': ['channels', 'types', 'errors', 'signals'],
   // Reading in parts (core/read-parts.ts) asks src/passages/ for each page's part.
-  core: ['core/books', 'passages', 'ports', 'types', 'errors', 'signals'],
-  'core/books': ['core', 'ports', 'types', 'errors', 'signals'],
-  'core/search': ['core', 'core/books', 'core/router', 'schema', 'passages', 'ports', 'types', 'errors', 'signals'],
-  'core/extract': ['core', 'core/books', 'core/router', 'core/search', 'schema', 'passages', 'fetch', 'ports', 'types', 'errors', 'signals', 'turns'],
+  core: ['channels', 'core/books', 'passages', 'ports', 'types', 'errors', 'signals'],
+  'core/books': ['channels', 'core', 'ports', 'types', 'errors', 'signals'],
+  'core/search': ['channels', 'core', 'core/books', 'core/router', 'schema', 'passages', 'ports', 'types', 'errors', 'signals'],
+  'core/extract': ['channels', 'core', 'core/books', 'core/router', 'core/search', 'schema', 'passages', 'fetch', 'ports', 'types', 'errors', 'signals', 'turns'],
   // Adapters implement the ports for the core's records (cached pages, repeat entries, GCRA).
   adapters: ['core', 'core/books', 'core/extract', 'ports', 'types', 'errors', 'signals'],
   render: ['fetch', 'net', 'adapters', 'ports', 'types', 'errors', 'signals'],
   sources: ['core/router', 'adapters', 'convert', 'fetch', 'project', 'types', 'errors', 'signals'],
-  engine: ['core', 'core/books', 'core/router', 'core/search', 'core/extract', 'adapters', 'conversion', 'fetch', 'render', 'ports', 'types', 'errors', 'signals', 'schema'],
-  http: ['core/books', 'schema', 'project', 'types', 'errors', 'signals', 'turns'],
+  engine: ['channels', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'adapters', 'conversion', 'fetch', 'render', 'ports', 'types', 'errors', 'signals', 'schema'],
+  http: ['channels', 'core/books', 'schema', 'project', 'types', 'errors', 'signals', 'turns'],
   testing: ['core/books', 'net', 'ports', 'types', 'errors', 'signals'],
   postgres: ['adapters'],
   redis: ['adapters'],
   // The MCP tools call the engine like the API does: same schemas, same Bearer keys.
   mcp: ['http', 'schema', 'project', 'types', 'errors'],
-  cli: ['engine', 'adapters', 'convert', 'http', 'mcp', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
+  metrics: ['channels', 'types'],
+  otel: ['channels'],
+  cli: ['channels', 'metrics', 'engine', 'adapters', 'convert', 'http', 'mcp', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
   // The package's entry point re-exports the public faces.
-  index: ['engine', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'convert', 'fetch', 'render', 'ports', 'project', 'types', 'errors'],
+  index: ['channels', 'engine', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'convert', 'fetch', 'render', 'ports', 'project', 'types', 'errors'],
 };
 
 /** Rooms reached from outside only through their index.ts. */

@@ -8,6 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../http/node-handler.js';
 import type { Engine } from '../types/index.js';
 import { say } from './output.js';
+import type { RequestLog } from './request-log.js';
 import { checkServerLimits, DEFAULT_SERVER_LIMITS, TIMEOUT_CHECK_INTERVAL_MS, type ServerLimits } from './server-limits.js';
 
 export interface ServeOptions {
@@ -17,6 +18,8 @@ export interface ServeOptions {
   /** Answers a request before the API does (the demo serves its corpus); false: not handled. */
   preHandler?: (req: IncomingMessage, res: ServerResponse) => boolean;
   log?: (line: string) => void;
+  /** One line per request from the tracing channels (request-log.ts); default: a plain text line on `log`. */
+  requestLog?: RequestLog;
   /** Default DEFAULT_SERVER_LIMITS, limit by limit. */
   limits?: Partial<ServerLimits>;
 }
@@ -38,7 +41,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   const api = createNodeHandler(options.engine, {
     // The handler's own bound on a body (a JSON 408) is the request timeout, node:http's its backstop.
     bodyTimeoutMs: limits.requestTimeoutMs,
-    onError: (error, request) => log(`error ${request.method} ${new URL(request.url).pathname}: ${(error as Error)?.stack ?? String(error)}`),
+    onError: (error, request) =>
+      options.requestLog
+        ? options.requestLog.error(error, request)
+        : log(`error ${request.method} ${new URL(request.url).pathname}: ${(error as Error)?.stack ?? String(error)}`),
+    health: true, // /healthz and /readyz, without a key
   });
   let inFlight = 0;
   let idle: (() => void) | undefined;
@@ -56,12 +63,17 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       inFlight++;
       res.once('close', () => {
         inFlight--;
-        const path = (req.url ?? '/').split('?')[0];
-        log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+        if (!options.requestLog) {
+          const path = (req.url ?? '/').split('?')[0];
+          log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
+        }
         if (inFlight === 0) idle?.();
       });
-      if (options.preHandler?.(req, res)) return;
-      api(req, res);
+      const next = () => {
+        if (!options.preHandler?.(req, res)) api(req, res);
+      };
+      if (options.requestLog) options.requestLog.around(req, res, next);
+      else next();
     },
   );
   server.maxConnections = limits.maxConnections;

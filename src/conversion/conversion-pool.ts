@@ -39,6 +39,13 @@ export interface ConversionRun {
   waitMs?: number;
 }
 
+export interface ConversionStats {
+  queued: number;
+  converting: number;
+  capacity: number;
+  utilization: number;
+}
+
 export interface ConversionPool {
   /**
    * Markdown of `doc`; rejects with the signal's reason when it aborts first, a TimeoutError past
@@ -61,6 +68,8 @@ export interface ConversionPool {
   warm(): void;
   /** Thread ids of the workers alive now (a worker cut off mid-page is gone from it). */
   readonly threadIds: number[];
+  /** Pages waiting for a worker and converting now, the most that convert at once, and piscina's utilization (0–1). */
+  stats(): ConversionStats;
   /** Stops every worker; conversions in progress reject. Idempotent. */
   close(): Promise<void>;
 }
@@ -167,6 +176,10 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     part: (task, claim) => onWorker<PagePart>('part', () => ({ task: { content: task.content, format: task.format, options: task.options }, transferList: [] }), claim),
     warm() {
       if (!closed) start();
+    },
+    stats() {
+      const { queued, running } = queue.totals();
+      return { queued, converting: running, capacity: threads + SPARE_WORKERS, utilization: pool?.utilization ?? 0 };
     },
     get threadIds() {
       return pool?.threads.map((w) => w.threadId) ?? [];

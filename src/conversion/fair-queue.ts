@@ -35,6 +35,8 @@ export interface FairQueue {
   acquire(org: string, signal: AbortSignal): Promise<() => void>;
   /** Pages queued and converting of one organization (0 for an unknown one). */
   pending(org: string): { queued: number; running: number };
+  /** Pages queued and converting across every organization (for metrics). */
+  totals(): { queued: number; running: number };
   /** Rejects every queued page with `error`; later acquires reject with it too. */
   close(error: Error): void;
 }
@@ -125,6 +127,11 @@ export function createFairQueue({ slots, spare = 1, backlog }: FairQueueOptions)
     pending(org) {
       const line = lines.get(org);
       return { queued: line?.waiting.length ?? 0, running: line?.running ?? 0 };
+    },
+    totals() {
+      let queued = 0;
+      for (const line of lines.values()) queued += line.waiting.length;
+      return { queued, running };
     },
     close(error) {
       closedWith ??= error;

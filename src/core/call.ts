@@ -2,6 +2,8 @@
 // how its credits are held (set by core/books/idempotency.ts for a call with an idempotency key). Imports
 // nothing from core/books: the books import the call, not the other way round.
 
+import type { CallTraceContext } from '../channels.js';
+
 export interface Call {
   org: string;
   /** Clock time the call started (response_time, repeat windows). */
@@ -10,6 +12,8 @@ export interface Call {
   signal?: AbortSignal | undefined;
   /** Passed to every Credits.hold of the call. */
   billing?: HoldOptions;
+  /** The call's websift:search/extract context, when someone listens: its sources, pages and charge name it as their `call`. */
+  trace?: CallTraceContext | undefined;
 }
 
 /** How one call's credits are held: what core/books/idempotency.ts decided for it (nothing, for a call without a key). */

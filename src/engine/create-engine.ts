@@ -16,13 +16,20 @@ import { parseExtractParams } from '../core/extract/params.js';
 import { runExtract, type ExtractDeps } from '../core/extract/run-extract.js';
 import { createExtraction } from './extraction.js';
 import { createStorage } from './storage.js';
+import { readinessOf } from './readiness.js';
 import { runIdempotent } from '../core/books/index.js';
 import { stampError } from '../core/timing.js';
-import { UnauthorizedError } from '../errors.js';
+import { channels, REQUEST_TRACE, traced, withParent, type CallTraceContext, type TracedCallContext } from '../channels.js';
+import { UnauthorizedError, WebsiftError } from '../errors.js';
 import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './options.js';
-import type { CallContext, Engine } from '../types/index.js';
+import type { CallContext, Engine, ExtractResponse, SearchAnswer } from '../types/index.js';
 
 export type { EngineOptions } from './options.js';
+
+function callTraceContext(kind: 'search' | 'extract', ctx: CallContext): CallTraceContext {
+  const request = (ctx as (CallContext & TracedCallContext) | undefined)?.[REQUEST_TRACE];
+  return withParent<CallTraceContext, 'request'>({ kind, organization: String(ctx?.organization) }, 'request', request);
+}
 
 /**
  * Creates a search-and-extraction engine: the books (credits, API keys, counters) in SQLite (default
@@ -124,20 +131,51 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   }
 
+  /**
+   * A call on the websift:search / websift:extract channel (when someone listens): organization and the
+   * HTTP request it answers, then credits and outcome. `work` gets the context to hand down (Call.trace).
+   */
+  function tracedCall<T extends SearchAnswer | ExtractResponse>(
+    kind: 'search' | 'extract',
+    ctx: CallContext,
+    work: (trace: CallTraceContext | undefined) => Promise<T>,
+  ): Promise<T> {
+    return traced(channels[kind], () => callTraceContext(kind, ctx), async (context) => {
+      if (!context) return work(undefined);
+      try {
+        const answer = await work(context);
+        context.credits = answer.metadata.credits_used;
+        const { metadata } = answer;
+        if ('status' in metadata) {
+          context.outcome = metadata.status;
+          context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
+        } else {
+          context.outcome = 'success';
+          context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
+        }
+        return answer;
+      } catch (error) {
+        context.credits = 0;
+        context.outcome = error instanceof WebsiftError ? error.code : 'error';
+        throw error;
+      }
+    });
+  }
+
   return {
     search: (params, ctx) =>
-      guarded(ctx, (org, start) => {
+      tracedCall('search', ctx, (trace) => guarded(ctx, (org, start) => {
         const parsed = parseSearchParams(params);
         const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
-        const call = { org, start, signal: ctx.signal };
+        const call = { org, start, signal: ctx.signal, trace };
         return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) => runSearch(searchDeps, parsed, c));
-      }),
+      })),
     extract: (params, ctx) =>
-      guarded(ctx, (org, start) => {
+      tracedCall('extract', ctx, (trace) => guarded(ctx, (org, start) => {
         const parsed = parseExtractParams(params);
-        const call = { org, start, signal: ctx.signal };
+        const call = { org, start, signal: ctx.signal, trace };
         return runIdempotent(idempotency, 'extract', parsed, call, ctx.idempotencyKey, (c) => runExtract(extractDeps, parsed, c));
-      }),
+      })),
     usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
     authenticate: (key) => accounts.authenticate(key),
     admin: {
@@ -147,6 +185,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       createApiKey: (org) => stamped(() => accounts.createApiKey(org)),
       revokeApiKey: (key) => stamped(() => accounts.revokeApiKey(key)),
     },
+    readiness: readinessOf(storage.probes, clock),
+    stats: () => ({ conversion: extraction.stats() }),
     sources: () => router.health(),
     rateLimit: limiter ? { ...limiter.policy } : { limit: 0, window: 0 },
     /** Idempotent: every call resolves when the one shutdown has finished. */

@@ -3,7 +3,7 @@
 // close() closes what it created, never an injected fetcher or renderer.
 
 import { pageCacheStore } from '../adapters/page-cache-store.js';
-import { createConversionPool } from '../conversion/conversion-pool.js';
+import { createConversionPool, type ConversionStats } from '../conversion/conversion-pool.js';
 import type { CacheStore } from '../ports/cache.js';
 import type { Fetcher } from '../ports/fetcher.js';
 import type { Renderer } from '../ports/renderer.js';
@@ -94,6 +94,8 @@ export interface Extraction {
   deadlineMs: number;
   concurrency: number;
   stealthRemovedAt: number;
+  /** The conversion pool's load, for metrics. */
+  stats(): ConversionStats;
   close(): Promise<void>;
 }
 
@@ -144,14 +146,15 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
   return {
     pages,
     pageCache: pageCacheStore(options.pageCacheBytes),
-    contentFetcher: (results, count, signal, org) =>
-      fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org),
+    contentFetcher: (results, count, signal, org, trace) =>
+      fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org, trace),
     // In the organization's turn, with a page's time to wait and to run, stopped with the call.
     partOffload: (task, call) =>
       conversion.part(task, { signal: call.signal ?? new AbortController().signal, org: call.org, waitMs: pages.timeoutMs, budgetMs: pages.timeoutMs }),
     deadlineMs: options.extractDeadlineMs ?? 30_000,
     concurrency,
     stealthRemovedAt,
+    stats: () => conversion.stats(),
     async close() {
       // An injected fetcher or renderer is the caller's to close.
       await Promise.all([

@@ -5,11 +5,11 @@
 
 import { lruCacheStore } from '../adapters/lru-cache-store.js';
 import { repeatWindowStore } from '../adapters/partitioned-lru-store.js';
-import { openPostgres } from '../adapters/postgres/database.js';
+import { openPostgres, type PostgresDatabase } from '../adapters/postgres/database.js';
 import { postgresKeyStore } from '../adapters/postgres/key-store.js';
 import { postgresLedger } from '../adapters/postgres/ledger.js';
 import { redisCacheStore } from '../adapters/redis/cache-store.js';
-import { DEFAULT_PREFIX } from '../adapters/redis/client.js';
+import { DEFAULT_PREFIX, RedisConnection } from '../adapters/redis/client.js';
 import { redisFlights } from '../adapters/redis/flights.js';
 import { redisKeyEvents } from '../adapters/redis/key-events.js';
 import { redisRateLimiter } from '../adapters/redis/rate-limiter.js';
@@ -30,6 +30,7 @@ import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock } from '../types/index.js';
+import type { Probe } from './readiness.js';
 
 /** Largest page the Redis page cache keeps (a bigger one is re-fetched on a repeat, still free). */
 const REDIS_PAGE_BYTES = 4 * 1024 * 1024;
@@ -44,6 +45,8 @@ export interface Storage {
   limiter: RateLimiter | undefined;
   keyEvents: KeyEvents | undefined;
   flights: Flights;
+  /** Readiness checks of the services built here (engine/readiness.ts): `database`, `redis`. */
+  probes: Record<string, Probe>;
   /** Closes what was built here (never an injected port). */
   close(): Promise<void>;
 }
@@ -62,6 +65,7 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
     const policy = options.rateLimit ?? DEFAULT_RATE_LIMIT;
     limiter = redis ? own(redisRateLimiter(policy, on(''))) : new InProcessRateLimiter(policy);
   }
+  const probes: Record<string, Probe> = {};
   const database = options.database;
   const postgres = database !== undefined && isPostgresUrl(database);
 
@@ -74,6 +78,7 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
   if (postgres) {
     if (!ledger || !keys) {
       const handle = (books = openPostgres({ ...cap, ...options.postgres, connectionString: database, clock }));
+      probes['database'] = () => (handle as PostgresDatabase).query('SELECT 1');
       ledger ??= postgresLedger(handle);
       keys ??= postgresKeyStore(handle);
     }
@@ -84,10 +89,22 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
       ...(options.durability !== undefined ? { durability: options.durability } : {}),
       ...(options.lockWaitMs !== undefined ? { lockWaitMs: options.lockWaitMs } : {}),
     });
+    const file = sqlite.db.prepare('SELECT count(*) FROM sqlite_master');
+    probes['database'] = () => file.get(); // reads the file's schema page: a removed or unreadable file fails
     if (!ledger) ledger = books = sqliteLedger(sqlite, { closeStore: false, clock, ...cap });
     keys ??= sqliteKeyStore(sqlite);
   }
 
+  if (redis) {
+    // A connection of its own: a probe must not wait behind (or be mistaken for) the stores' traffic.
+    const probe = own(new RedisConnection({ url: redis, prefix: options.redisPrefix ?? DEFAULT_PREFIX }, 'readiness'));
+    probes['redis'] = async () => {
+      const client = await probe.client();
+      // Not connected: ioredis refuses commands at once (no offline queue) with a message about streams.
+      if (client.status !== 'ready') throw new Error(`not connected (${client.status})`);
+      return client.get(`${probe.prefix}readiness`);
+    };
+  }
   const caches = options.caches ?? {};
   const repeats = caches.repeats ?? own(redis ? redisCacheStore<RepeatEntry>(on('repeat:')) : repeatWindowStore<RepeatEntry>(clock));
   const empties = caches.confirmedEmpty ?? own(redis ? redisCacheStore<ConfirmedEmpty>(on('empty:')) : lruCacheStore<ConfirmedEmpty>());
@@ -104,6 +121,7 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
     limiter,
     keyEvents,
     flights,
+    probes,
     async close() {
       // The books first (a ledger releases its holds), then the rest; the SQLite file last.
       await books?.close();

@@ -1,9 +1,12 @@
 // The HTTP API itself, shared by both bindings: routing, auth, parameter parsing and headers. Every
 // decision about results and billing stays in the engine.
 
+import { channels, REQUEST_TRACE, traced, type HttpTraceContext, type TracedCallContext } from '../channels.js';
 import { UnauthorizedError } from '../errors.js';
 import type { CallContext, Engine, ExtractParams, SearchParams } from '../types/index.js';
 import { apiKeyOf } from './auth.js';
+import { HEALTH_PATHS, healthReply } from './health-routes.js';
+import { requestIdOf } from './request-id.js';
 import { asHeaderProblem, idempotencyKeyOf, replayHeaders } from './idempotency-header.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
 import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
@@ -17,6 +20,8 @@ export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
 interface RequestState {
   url: URL;
   deprecated: boolean;
+  /** The request's websift:http context, when someone listens. */
+  trace: HttpTraceContext | undefined;
 }
 
 interface Route {
@@ -35,15 +40,15 @@ const ROUTES: Record<string, Route> = {
         request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options);
       if (usesDeprecatedEngine(params)) state.deprecated = true;
       // The wire JSON goes to the engine as-is: it validates it (every problem in one 400).
-      return engine.search(params as unknown as SearchParams, callContext(organization, request, true));
+      return engine.search(params as unknown as SearchParams, callContext(organization, request, state));
     },
   },
   '/api/crawl': {
     methods: ['POST'],
     apiKeyHeader: false,
-    async run(engine, request, organization, _state, options) {
+    async run(engine, request, organization, state, options) {
       const body = await readJsonObject(request, options);
-      return engine.extract(body as unknown as ExtractParams, callContext(organization, request, true));
+      return engine.extract(body as unknown as ExtractParams, callContext(organization, request, state));
     },
   },
   '/api/usage': {
@@ -53,38 +58,73 @@ const ROUTES: Record<string, Route> = {
   },
 };
 
-/** The engine call is cancelled when the client goes away; charged calls carry the Idempotency-Key header. */
-function callContext(organization: string, request: ApiRequest, charged = false): CallContext {
-  const ctx: CallContext = request.signal ? { organization, signal: request.signal } : { organization };
+/**
+ * The engine call is cancelled when the client goes away; charged calls (given the request's `state`)
+ * carry the Idempotency-Key header and the request's websift:http context, so the call's events name
+ * their request (src/channels.ts).
+ */
+function callContext(organization: string, request: ApiRequest, charged?: RequestState): CallContext {
+  const ctx: CallContext & TracedCallContext = request.signal ? { organization, signal: request.signal } : { organization };
   const key = charged ? idempotencyKeyOf(request) : undefined;
   if (key !== undefined) ctx.idempotencyKey = key;
+  if (charged?.trace) ctx[REQUEST_TRACE] = charged.trace;
   return ctx;
 }
 
 export function createApiHandler(engine: Engine, options: FetchHandlerOptions = {}): ApiHandler {
   const resolved = resolveOptions(options);
-  return async (request) => {
-    const startedAt = resolved.clock.now();
-    let reply: ApiReply;
-    let state: RequestState | undefined;
-    try {
-      state = { url: new URL(request.url), deprecated: false };
-      reply = await handle(engine, request, state, resolved);
-    } catch (error) {
-      // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
-      if (request.signal?.aborted) return clientGoneReply();
-      reply = errorReply(asHeaderProblem(error), { request, startedAt, now: () => resolved.clock.now(), onError: resolved.onError });
-    }
-    if (state?.deprecated) {
-      reply.headers['deprecation'] = DEPRECATION_DATE;
-      reply.headers['link'] = `<${resolved.deprecationLink}>; rel="deprecation"`;
-    }
-    return reply;
+  return (request) => {
+    const requestId = requestIdOf(request.headers.get('x-request-id'));
+    return traced(channels.http, () => httpContext(request, requestId, resolved), async (trace) => {
+      const reply = await answer(engine, request, requestId, resolved, trace);
+      reply.headers['x-request-id'] = requestId;
+      if (trace) trace.status = reply.status;
+      return reply;
+    });
   };
+}
+
+async function answer(
+  engine: Engine, request: ApiRequest, requestId: string, resolved: ResolvedOptions, trace: HttpTraceContext | undefined,
+): Promise<ApiReply> {
+  const startedAt = resolved.clock.now();
+  let reply: ApiReply;
+  let state: RequestState | undefined;
+  try {
+    state = { url: new URL(request.url), deprecated: false, trace };
+    reply = await handle(engine, request, state, resolved);
+  } catch (error) {
+    // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
+    if (request.signal?.aborted) return clientGoneReply();
+    reply = errorReply(asHeaderProblem(error), { request, requestId, startedAt, now: () => resolved.clock.now(), onError: resolved.onError });
+  }
+  if (state?.deprecated) {
+    reply.headers['deprecation'] = DEPRECATION_DATE;
+    reply.headers['link'] = `<${resolved.deprecationLink}>; rel="deprecation"`;
+  }
+  return reply;
+}
+
+/** The websift:http context: made only when someone listens (its URL is parsed a second time). */
+function httpContext(request: ApiRequest, requestId: string, options: ResolvedOptions): HttpTraceContext {
+  const path = URL.canParse(request.url) ? new URL(request.url).pathname : '/';
+  const rest = path.startsWith(options.basePath) ? path.slice(options.basePath.length).replace(/\/+$/, '') : '';
+  const known = Object.hasOwn(ROUTES, rest) || (options.health && (HEALTH_PATHS as readonly string[]).includes(rest));
+  const context: HttpTraceContext = { requestId, method: request.method, path, endpoint: known ? rest : 'other' };
+  const traceparent = request.headers.get('traceparent');
+  if (traceparent !== null) context.traceparent = traceparent;
+  const tracestate = request.headers.get('tracestate');
+  if (tracestate !== null) context.tracestate = tracestate;
+  return context;
 }
 
 async function handle(engine: Engine, request: ApiRequest, state: RequestState, options: ResolvedOptions): Promise<ApiReply> {
   const { pathname, searchParams } = state.url;
+  const health = options.health ? findHealthRoute(pathname, options.basePath) : undefined;
+  if (health) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') throw new MethodNotAllowedError(request.method, pathname, ['GET', 'HEAD']);
+    return healthReply(engine, health);
+  }
   const route = findRoute(pathname, options.basePath);
   if (!route) throw new NotFoundError(pathname);
   if (route.apiKeyHeader && request.method === 'GET') {
@@ -97,9 +137,16 @@ async function handle(engine: Engine, request: ApiRequest, state: RequestState, 
   const key = apiKeyOf(request, route.apiKeyHeader);
   const identity = key === null ? null : await engine.authenticate(key);
   if (!identity) throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
+  if (state.trace) state.trace.organization = identity.organization;
 
   const answer = await route.run(engine, request, identity.organization, state, options);
   return answerReply(200, answer, replayHeaders(answer));
+}
+
+function findHealthRoute(pathname: string, basePath: string): (typeof HEALTH_PATHS)[number] | undefined {
+  if (!pathname.startsWith(basePath)) return undefined;
+  const rest = pathname.slice(basePath.length);
+  return HEALTH_PATHS.find((path) => path === rest);
 }
 
 function findRoute(pathname: string, basePath: string): Route | undefined {

@@ -28,4 +28,6 @@ export interface ApiReply {
 export interface RequestInfo {
   readonly method: string;
   readonly url: string;
+  /** The request's X-Request-Id (as answered), to find it in logs. */
+  readonly requestId?: string;
 }

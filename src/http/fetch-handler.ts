@@ -11,11 +11,12 @@ export type FetchHandler = (request: Request) => Promise<Response>;
 /**
  * The HTTP API (`GET|POST /api/search`, `POST /api/crawl`, `GET /api/usage`) as a fetch-API handler:
  * authenticates the `Authorization: Bearer` key (or `x-api-key` on search), calls the engine, and
- * answers its JSON with the status of every `WebsiftError` (docs/http.md). For fetch-style frameworks
+ * answers its JSON with the status of every `WebsiftError` (docs/http.md). Every reply carries
+ * `X-Request-Id` (the caller's when sane, else a new UUID). For fetch-style frameworks
  * running on Node ≥ 20.18.1 (e.g. Hono via `@hono/node-server`): the engine needs Node.
  *
  * @param engine The engine to serve (not closed by the handler).
- * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`.
+ * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`, `health` (/healthz and /readyz).
  * @throws {TypeError} at creation for a bad option (a `basePath` without a leading `/`, a
  *   `maxBodyBytes` that is not a positive integer, a `deprecationLink` that is not an absolute URL).
  * @example

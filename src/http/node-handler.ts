@@ -32,7 +32,7 @@ type FrameworkRequest = IncomingMessage & { body?: unknown; originalUrl?: string
  * answers a 500 naming the cause (see "Mounting in a framework" in docs/http.md).
  *
  * @param engine The engine to serve (not closed by the handler).
- * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`.
+ * @param options `basePath`, `maxBodyBytes`, `bodyTimeoutMs`, `deprecationLink`, `onError`, `clock`, `health` (/healthz and /readyz).
  * @throws {TypeError} at creation for a bad option (as `createFetchHandler`).
  * @example
  * ```ts

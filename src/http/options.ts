@@ -25,6 +25,11 @@ export interface FetchHandlerOptions {
   onError?: (error: unknown, request: RequestInfo) => void;
   /** Clock for the timing of errors the binding itself raises (400/404/405/413). Default: system time. */
   clock?: Pick<Clock, 'now'>;
+  /**
+   * Also serve `GET /healthz` (200 while serving) and `GET /readyz` (200, or 503 naming the failing
+   * check of `engine.readiness()`), under `basePath`, without a key. Default false.
+   */
+  health?: boolean;
 }
 
 export interface ResolvedOptions {
@@ -34,6 +39,7 @@ export interface ResolvedOptions {
   deprecationLink: string;
   onError: (error: unknown, request: RequestInfo) => void;
   clock: Pick<Clock, 'now'>;
+  health: boolean;
 }
 
 /** Default `maxBodyBytes`: 64 KiB. */
@@ -65,6 +71,7 @@ export function resolveOptions(options: FetchHandlerOptions = {}): ResolvedOptio
     deprecationLink,
     onError: options.onError ?? ((error) => console.error('websift/http: unexpected error', error)),
     clock: options.clock ?? { now: () => Date.now() },
+    health: options.health === true,
   };
 }
 

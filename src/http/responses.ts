@@ -31,6 +31,8 @@ export function clientGoneReply(): ApiReply {
 
 export interface ErrorContext {
   request: RequestInfo;
+  /** Named in the body (`request_id`), except in the spec's exact search 503. */
+  requestId: string;
   /** When the request arrived (ms since epoch), for the timing of errors raised before the engine ran. */
   startedAt: number;
   now: () => number;
@@ -45,7 +47,7 @@ export interface ErrorContext {
 export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
   // A server fault is the operator's to see: an unexpected exception, or a named 500 (a host set-up fault).
   if (!(error instanceof WebsiftError) || error.status === 500) report(error, ctx);
-  if (!(error instanceof WebsiftError)) return jsonReply(500, internalErrorBody(ctx));
+  if (!(error instanceof WebsiftError)) return jsonReply(500, { ...internalErrorBody(ctx), request_id: ctx.requestId });
   stampTiming(error, ctx);
   const headers: Record<string, string> = {};
   if (error instanceof UnauthorizedError) headers['www-authenticate'] = 'Bearer';
@@ -56,12 +58,14 @@ export function errorReply(error: unknown, ctx: ErrorContext): ApiReply {
     headers['ratelimit'] = `"default";r=0;t=${retryAfter}`;
   }
   if (error instanceof MethodNotAllowedError) headers['allow'] = error.allow.join(', ');
-  return jsonReply(error.status, error.body, headers);
+  const body = error.body;
+  // The spec's search 503 is exact (no `code`, nothing added): its request id is in the header only.
+  return jsonReply(error.status, 'code' in body ? { ...body, request_id: ctx.requestId } : body, headers);
 }
 
 function report(error: unknown, ctx: ErrorContext): void {
   try {
-    ctx.onError(error, ctx.request);
+    ctx.onError(error, { method: ctx.request.method, url: ctx.request.url, requestId: ctx.requestId });
   } catch {
     // A failing reporter must not turn a 500 into a crash.
   }

@@ -23,6 +23,7 @@ export const errorBody = z.strictObject({
     .array(z.strictObject({ field: z.string(), message: z.string() }))
     .optional()
     .meta({ description: 'On 400: every problem, by field' }),
+  request_id: z.string().optional().meta({ description: 'The X-Request-Id of the request (HTTP bindings only)' }),
 });
 
 export const insufficientCreditsBody = errorBody.extend({ credits_required: count(), credits_available: count() });

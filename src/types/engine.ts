@@ -29,6 +29,24 @@ export interface SourceHealth {
   suspendedUntil?: string;
 }
 
+/** `engine.stats()`: the conversion pool (pages waiting for a worker, converting, the most at once, utilization 0–1). */
+export interface EngineStats {
+  conversion: { queued: number; converting: number; capacity: number; utilization: number };
+}
+
+/** One readiness check: the service answered (`ok`) or not (`failing`, with why), and how long it took. */
+export interface ReadinessCheck {
+  status: 'ok' | 'failing';
+  latency_ms: number;
+  error?: string;
+}
+
+/** `engine.readiness()`: ready when every check answers; `checks` names each (`database`, `redis`). */
+export interface Readiness {
+  ready: boolean;
+  checks: Record<string, ReadinessCheck>;
+}
+
 /**
  * A websift engine, made by `createEngine`. Every rejection of `search`, `extract` and `usage` is a
  * `WebsiftError` whose `status`, `code` and `body` are what the HTTP API answers (plus the abort reason
@@ -111,6 +129,14 @@ export interface Engine {
     /** Resolves true when a live key was revoked (false for an unknown or already revoked key); other instances sharing the books drop it within 5 s, at once with `keyEvents`. */
     revokeApiKey(key: string): Promise<boolean>;
   };
+  /**
+   * Whether the services calls need answer now: the books' database (`database`: SQLite or PostgreSQL,
+   * unless a ledger was injected) and Redis (`redis`, when configured). Live checks of at most 1 s each;
+   * an answer is reused for 1 s. Never rejects. What `/readyz` answers (docs/operating.md).
+   */
+  readiness(): Promise<Readiness>;
+  /** The engine's load now, for metrics (websift/metrics reads it at each scrape). */
+  stats(): EngineStats;
   /** Health snapshot of each configured source, in the configured order. */
   sources(): SourceHealth[];
   /** The rate-limit policy, for headers. */

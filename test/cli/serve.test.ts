@@ -41,7 +41,7 @@ describe('websift serve', () => {
     const key = JSON.parse((await mainCaptured(['key', 'create', 'acme', '--db', db])).stdout).key as string;
     const auth = { authorization: `Bearer ${key}` };
 
-    const child = startCli(['serve', '--port', '0', '--db', db, '--config', config]);
+    const child = startCli(['serve', '--port', '0', '--log-format', 'text', '--db', db, '--config', config]);
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const exited = once(child, 'exit');

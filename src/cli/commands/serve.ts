@@ -1,5 +1,6 @@
 // `websift serve`: the HTTP API on node:http with the embedded defaults.
 
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { expectPositionals, parse, stringOption, toInt, type Options, type Parsed } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
@@ -8,6 +9,7 @@ import type { CliCommand } from '../help.js';
 import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
 import { startServer, untilSignal } from '../server.js';
+import { OBSERVE_OPTIONS, observability, startCheck, type Observability } from '../serve-observability.js';
 import { checkServerLimits, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../server-limits.js';
 
 const OPTIONS: Options = {
@@ -18,6 +20,7 @@ const OPTIONS: Options = {
   'idle-timeout': { type: 'string', value: 'SECONDS', help: `close a connection that sends no request for this long (default ${DEFAULT_SERVER_LIMITS.idleTimeoutMs / 1000})`, env: 'WEBSIFT_IDLE_TIMEOUT' },
   'header-timeout': { type: 'string', value: 'SECONDS', help: `a request's headers must arrive within this (default ${DEFAULT_SERVER_LIMITS.headersTimeoutMs / 1000})`, env: 'WEBSIFT_HEADER_TIMEOUT' },
   'request-timeout': { type: 'string', value: 'SECONDS', help: `a request's headers and body must arrive within this (default ${DEFAULT_SERVER_LIMITS.requestTimeoutMs / 1000})`, env: 'WEBSIFT_REQUEST_TIMEOUT' },
+  ...OBSERVE_OPTIONS,
 };
 
 export const serve: CliCommand = {
@@ -39,9 +42,17 @@ async function serveCommand(args: string[]): Promise<void> {
   const config = loadConfig(stringOption(parsed, 'config'));
   const opened = await openEngine({ ...storageFlags(parsed.values as Record<string, string | undefined>), config });
   let server;
+  let observe: Observability | undefined;
+  let ready: string;
   try {
-    server = await startServer({ engine: opened.engine, host, port, limits, preHandler: mcpRoute(opened.engine, say) });
+    ready = await startCheck(opened.engine, parsed);
+    observe = observability(parsed, opened.engine);
+    const mcp = mcpRoute(opened.engine, say);
+    const metrics = observe.preHandler;
+    const preHandler = metrics ? (req: IncomingMessage, res: ServerResponse) => mcp(req, res) || metrics(req, res) : mcp;
+    server = await startServer({ engine: opened.engine, host, port, limits, requestLog: observe.requestLog, preHandler });
   } catch (error) {
+    observe?.close();
     await opened.close();
     const code = (error as NodeJS.ErrnoException).code;
     // A host that does not resolve most often came from the environment (tcsh exports HOST as the machine's name).
@@ -55,6 +66,7 @@ async function serveCommand(args: string[]): Promise<void> {
   const stop = untilSignal();
   const sources = opened.engine.sources().map((s) => s.id).join(', ') || 'none';
   say(`websift listening on ${server.url} (database ${opened.database}; sources: ${sources})`);
+  say(ready);
   // The SSRF guard is off: whoever holds a key can make this server fetch internal addresses.
   if (config.engine['allowPrivateNetwork'] === true) {
     say('warning: allowPrivateNetwork is on: extract and include_content may fetch private and loopback addresses (127.0.0.1, 10/8, 192.168/16, ::1, cloud metadata…)');
@@ -66,6 +78,7 @@ async function serveCommand(args: string[]): Promise<void> {
   say(`${signal}: finishing in-flight requests…`);
   const dropped = await server.close(graceMs);
   if (dropped > 0) say(`dropped ${dropped} request(s) still unfinished after ${graceMs / 1000} s`);
+  observe.close();
   await opened.close();
   say('stopped');
 }

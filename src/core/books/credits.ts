@@ -4,6 +4,7 @@
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
 // earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
+import { channels, traced, withParent, type CallTraceContext, type ChargeTraceContext } from '../../channels.js';
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
@@ -34,8 +35,11 @@ export class Credits {
     this.#newId = timeOrderedIds(clock);
   }
 
-  /** Throws InsufficientCreditsError (402) or UnauthorizedError('unknown_organization'). */
-  async hold(organization: string, kind: RequestKind, amount: number, options: HoldOptions = {}): Promise<Hold> {
+  /**
+   * Throws InsufficientCreditsError (402) or UnauthorizedError('unknown_organization'). `trace`: the
+   * call's websift:search/extract context, named by the settlement's websift:charge context.
+   */
+  async hold(organization: string, kind: RequestKind, amount: number, options: HoldOptions = {}, trace?: CallTraceContext): Promise<Hold> {
     if (options.paid !== undefined) return paidHold(options.paid);
     const key = options.idempotencyKey;
     const id = this.#newId();
@@ -55,7 +59,13 @@ export class Credits {
         await this.#ledger.settle({ id, organization, kind, charged: 0, answered: false });
         throw new Error(`websift: price ${charged} outside the reservation of ${amount}`);
       }
-      return this.#ledger.settle({ id, organization, kind, charged, answered, ...(key !== undefined ? { idempotencyKey: key } : {}) });
+      const settlement = { id, organization, kind, charged, answered, ...(key !== undefined ? { idempotencyKey: key } : {}) };
+      const chargeContext = (): ChargeTraceContext => withParent({ kind, organization, reserved: amount }, 'call', trace);
+      return traced(channels.charge, chargeContext, async (context) => {
+        const paid = await this.#ledger.settle(settlement);
+        if (context) context.charged = paid;
+        return paid;
+      });
     };
     return {
       amount,

@@ -10,6 +10,7 @@ import type { Renderer } from '../../ports/renderer.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
 import { decodeBody, decodeBodyInSlices } from '../../fetch/charset.js';
 import { handOver, isHandedOver } from '../../fetch/owned-bytes.js';
+import { channels, traced, withParent, type CallTraceContext, type PageTraceContext } from '../../channels.js';
 import { timeLimit } from '../../signals.js';
 import { nextTurn } from '../../turns.js';
 import type { PageMetadata } from '../../types/index.js';
@@ -92,13 +93,31 @@ export interface PageLimit {
   request: AbortSignal;
   /** Stops the page's clock (the conversion takes over) and returns the time it had left, in ms. */
   stop(): number;
+  /** The page's websift:page context, when someone listens: the fetch and conversion note their facts. */
+  trace: PageTraceContext | undefined;
 }
 
-/** Runs one page's work under the request's signal, cut at the page's own time limit. */
-export async function withPageLimit<T>(
+/** Runs one page's work under the request's signal, cut at the page's own time limit; traced on websift:page when `trace` is given. */
+export function withPageLimit<T>(
   deps: PageSourceDeps,
   request: { signal: AbortSignal; org: string },
   work: (page: PageLimit) => Promise<T>,
+  trace?: { url: string; outcome: (result: T) => string; call?: CallTraceContext | undefined },
+): Promise<T> {
+  if (!trace) return limited(deps, request, work, undefined);
+  const pageContext = (): PageTraceContext => withParent({ host: hostOf(trace.url) }, 'call', trace.call);
+  return traced(channels.page, pageContext, async (context) => {
+    const result = await limited(deps, request, work, context);
+    if (context) context.outcome = trace.outcome(result);
+    return result;
+  });
+}
+
+async function limited<T>(
+  deps: PageSourceDeps,
+  request: { signal: AbortSignal; org: string },
+  work: (page: PageLimit) => Promise<T>,
+  trace: PageTraceContext | undefined,
 ): Promise<T> {
   const started = performance.now();
   const limit = timeLimit(deps.timeoutMs, request.signal, `The page took longer than ${deps.timeoutMs} ms`);
@@ -111,17 +130,30 @@ export async function withPageLimit<T>(
     return left;
   };
   try {
-    return await work({ org: request.org, signal: limit.signal, request: request.signal, stop });
+    return await work({ org: request.org, signal: limit.signal, request: request.signal, stop, trace });
   } finally {
     limit.clear();
   }
+}
+
+const hostOf = (url: string): string => (URL.canParse(url) ? new URL(url).host : '');
+
+/** The fetched body's size, for the page's trace. */
+export function noteFetched(page: PageLimit, doc: DocumentBody): void {
+  if (page.trace) page.trace.bytes = 'bytes' in doc ? doc.bytes.byteLength : Buffer.byteLength(doc.text, 'utf8');
 }
 
 /** Converts `doc` as the page's last step: the page's clock stops, and the conversion gets the time left (at most `capMs`). */
 export function convertWithin(deps: PageSourceDeps, doc: ConversionRequest, page: PageLimit, capMs = Infinity): Promise<ConvertedDocument> {
   page.signal.throwIfAborted();
   const budgetMs = Math.min(capMs, page.stop());
-  return deps.convert(doc, { signal: page.request, org: page.org, budgetMs, waitMs: deps.timeoutMs });
+  const converting = deps.convert(doc, { signal: page.request, org: page.org, budgetMs, waitMs: deps.timeoutMs });
+  const trace = page.trace;
+  if (!trace) return converting;
+  const started = performance.now();
+  const noteTime = () => (trace.conversionMs = performance.now() - started);
+  converting.then(noteTime, noteTime);
+  return converting;
 }
 
 export interface PageRequest {
@@ -140,6 +172,7 @@ export async function loadPage(deps: PageSourceDeps, request: PageRequest): Prom
   deps.warm?.();
   try {
     const doc = await fetchDocument(deps, { url: request.url, stealth: request.stealth, signal: limit.signal });
+    noteFetched(limit, doc);
     const page = { status: doc.status, finalUrl: doc.finalUrl, mimeType: doc.mimeType };
     const task = conversionRequest(doc);
     if (request.links) task.links = true;

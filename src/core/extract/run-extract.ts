@@ -20,6 +20,7 @@ import { mapLimit } from './pool.js';
 import { pageCacheKey } from './page-cache-key.js';
 import type { Call } from '../call.js';
 import { pageParts, readsInParts, type PagePart, type PartOffload } from '../read-parts.js';
+import type { CallTraceContext } from '../../channels.js';
 
 /**
  * A delivered page kept for free repeats (content cache). Its links are kept whether or not the
@@ -99,13 +100,13 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     targets.set(key, { key, url: params.urls[i] as string, free });
   }
   const list = [...targets.values()];
-  const hold = await deps.credits.hold(org, 'extract', list.filter((t) => !t.free).length * price, call.billing);
+  const hold = await deps.credits.hold(org, 'extract', list.filter((t) => !t.free).length * price, call.billing, call.trace);
 
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, call.signal);
   let outcomes: PageOutcome[];
   let parts: Map<string, PagePart> | undefined;
   try {
-    const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, { signal: deadline.signal, org }));
+    const work = mapLimit(list, deps.concurrency, (t) => fetchTarget(deps, t, params, { signal: deadline.signal, org }, call.trace));
     const timedOut = new Promise<never>((_, reject) => {
       deadline.signal.addEventListener('abort', () => reject(deadline.signal.reason), { once: true });
     });
@@ -210,7 +211,9 @@ function withinAnswer(
 }
 
 /** A free repeat is served from its organization's content cache while it holds the page; otherwise fetched again. */
-async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, request: { signal: AbortSignal; org: string }): Promise<PageOutcome> {
+async function fetchTarget(
+  deps: ExtractDeps, t: Target, params: ExtractParams, request: { signal: AbortSignal; org: string }, call: CallTraceContext | undefined,
+): Promise<PageOutcome> {
   if (t.free) {
     const cached = await deps.pageCache.get(pageCacheKey(request.org, t.key));
     if (cached?.metadata) {
@@ -219,8 +222,11 @@ async function fetchTarget(deps: ExtractDeps, t: Target, params: ExtractParams, 
     }
   }
   // Links are always collected: the cached page keeps them for a repeat that asks.
-  return withPageLimit(deps.pages, request, (page) =>
-    loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, links: true, page }),
+  return withPageLimit(
+    deps.pages,
+    request,
+    (page) => loadPage(deps.pages, { url: t.url, format: params.format, stealth: params.stealth, links: true, page }),
+    { url: t.url, outcome: (o) => (o.ok ? 'success' : o.type), call },
   );
 }
 

@@ -4,8 +4,9 @@ import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../
 import { clockDeadline } from './deadline.js';
 import { answerBudget, fitAnswer, withinPageCap } from './output-bounds.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { conversionRequest, convertWithin, documentHead, fetchDocument, withFinalUrl, withPageLimit, type FetchedDocument, type PageLimit, type PageSourceDeps } from './page-source.js';
+import { conversionRequest, convertWithin, documentHead, fetchDocument, noteFetched, withFinalUrl, withPageLimit, type FetchedDocument, type PageLimit, type PageSourceDeps } from './page-source.js';
 import { mapLimit } from './pool.js';
+import type { CallTraceContext } from '../../channels.js';
 
 export interface ContentFetchDeps {
   pages: PageSourceDeps;
@@ -28,11 +29,12 @@ export async function fetchContents(
   count: number,
   signal?: AbortSignal,
   org = '',
+  trace?: CallTraceContext,
 ): Promise<ContentFetchResult> {
   const targets = results.slice(0, count);
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, signal);
   try {
-    const loaded = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, { signal: deadline.signal, org }));
+    const loaded = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, { signal: deadline.signal, org }, trace));
     const fits = fitAnswer(loaded.map((c) => ('content' in c ? c.content.length : 0)), answerBudget(deps.pages.maxBytes));
     const contents = loaded.map((c, i): PageContent => (fits[i] ? c : { error: 'too_large' }));
     const items = results.map((item, i) => {
@@ -48,8 +50,12 @@ export async function fetchContents(
 
 type PageContent = { content: string; metadata: PageMetadata } | { error: ContentError };
 
-function pageContent(pages: PageSourceDeps, url: string, request: { signal: AbortSignal; org: string }): Promise<PageContent> {
-  return withPageLimit(pages, request, (page) => limitedPageContent(pages, url, page));
+function pageContent(pages: PageSourceDeps, url: string, request: { signal: AbortSignal; org: string }, call: CallTraceContext | undefined): Promise<PageContent> {
+  return withPageLimit(pages, request, (page) => limitedPageContent(pages, url, page), {
+    url,
+    call,
+    outcome: (c) => ('content' in c ? 'success' : c.error),
+  });
 }
 
 async function limitedPageContent(pages: PageSourceDeps, url: string, page: PageLimit): Promise<PageContent> {
@@ -57,6 +63,7 @@ async function limitedPageContent(pages: PageSourceDeps, url: string, page: Page
   let doc: FetchedDocument;
   try {
     doc = await fetchDocument(pages, { url, stealth: false, signal: page.signal });
+    noteFetched(page, doc);
   } catch (error) {
     return { error: contentErrorOf(failureOutcome(page.signal.aborted ? (page.signal.reason ?? error) : error)) };
   }

@@ -6,7 +6,8 @@
 import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.js';
 import type { ResolvedRouterOptions } from './options.js';
 import { suspensionFor, type SourceHealthTracker } from './health.js';
-import { runAttempt, type AttemptVerdict } from './attempt.js';
+import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
+import { channels, traced, withParent, type CallTraceContext, type SourceTraceContext } from '../../channels.js';
 
 export interface LaneResult {
   /** cancelled: the router stopped the lane (hedge lost, deadline, caller) before it finished. */
@@ -26,6 +27,8 @@ export interface LaneInput {
   query: SearchQuery;
   limit: number;
   hedged: boolean;
+  /** Why the source is asked (websift:source): first, after another, early beside a slow one, or again. */
+  role: SourceTraceContext['role'];
   /** 1-based number of this call to the source within the search. */
   attempt: number;
   /** Clock time before which the call must not go out (a retry's backoff); 0 for a first call. */
@@ -39,6 +42,8 @@ export interface LaneInput {
   deadlineAt: number;
   /** True once the router has decided this lane lost a hedge (its time still counts as a latency sample). */
   lostHedge: () => boolean;
+  /** The search's websift:search context, when someone listens (websift:source names it). */
+  call: CallTraceContext | undefined;
 }
 
 export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): Promise<LaneResult> {
@@ -54,7 +59,7 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
       return { ...NOTHING, status: 'cancelled', error: lane.signal.reason, called: false };
     }
   }
-  const verdict = await runAttempt({
+  const verdict = await tracedAttempt(lane, {
     source: lane.source, query: lane.query, limit: lane.limit, clock,
     timeoutMs: options.attemptTimeoutMs, controller: lane.controller, signal: lane.signal, onWait: lane.onWait,
   });
@@ -77,6 +82,25 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
   report(options, lane, { outcome: 'failed', latencyMs: verdict.latencyMs, attempt, error: verdict.error });
   const retryAt = retryDue(options, lane, verdict, now);
   return { ...NOTHING, status: 'failed', error: verdict.error, called: true, ...(retryAt === undefined ? {} : { retryAt }) };
+}
+
+/** The attempt on the websift:source channel (when someone listens), with its outcome. */
+function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVerdict> {
+  return traced(
+    channels.source,
+    (): SourceTraceContext => withParent({ source: lane.source.id, attempt: lane.attempt, role: lane.role }, 'call', lane.call),
+    async (context) => {
+      const verdict = await runAttempt(input);
+      if (context) {
+        context.latencyMs = verdict.latencyMs;
+        context.outcome =
+          verdict.kind === 'answer' ? (verdict.answer.results.length > 0 ? 'answered' : 'empty')
+          : verdict.kind === 'cancelled' ? 'cancelled'
+          : verdict.timedOut ? 'timeout' : 'failed';
+      }
+      return verdict;
+    },
+  );
 }
 
 /**

@@ -2,6 +2,7 @@
 // The core decides success / confirmed empty / unconfirmed empty / 503 from these alone.
 
 import type { SearchQuery, SourceHealth, SourceResult } from '../../types/index.js';
+import type { CallTraceContext } from '../../channels.js';
 
 export interface SourceOutcome {
   /** The source's id. */
@@ -31,6 +32,8 @@ export interface RouteOptions {
   limit: number;
   /** The caller's: when it aborts, the calls in flight are aborted and route() rejects with its reason. */
   signal?: AbortSignal;
+  /** The search's websift:search context, when someone listens: each source call's context names it. */
+  trace?: CallTraceContext;
 }
 
 /**

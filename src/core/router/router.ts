@@ -118,7 +118,8 @@ async function route(
     };
     lane.done = runLane(opts, {
       source: run.entry.source, tracker: run.entry.tracker, query, limit, hedged, attempt: run.attempts + 1, notBefore,
-      controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost,
+      role: hedged ? 'hedge' : run.attempts > 0 ? 'retry' : runs[0] === run ? 'primary' : 'fallback',
+      controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost, call: routeOptions.trace,
     }).then((result) => ({ lane, result }));
     active.push(lane);
   };

@@ -16,6 +16,7 @@ import type { SearchParams } from './params.js';
 import { emptyResponse, successResponse, toResultItems, type ContentCounts } from './response.js';
 import type { Flights } from '../../ports/flights.js';
 import type { Call } from '../call.js';
+import type { CallTraceContext } from '../../channels.js';
 import { timingSince } from '../timing.js';
 import { withContentParts } from './content-parts.js';
 import type { PartOffload } from '../read-parts.js';
@@ -27,6 +28,8 @@ export type ContentFetcher = (
   signal?: AbortSignal,
   /** The calling organization (its share of the conversion pool). */
   org?: string,
+  /** The search's websift:search context, when someone listens: the pages' websift:page contexts name it. */
+  trace?: CallTraceContext,
 ) => Promise<{ items: SearchResultItem[]; requested: number; delivered: number }>;
 
 /** What a free repeat answers with: the charged answer. */
@@ -66,7 +69,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   const { org, start, signal } = call;
   const repeat = await deps.repeats.find(org, key);
   if (repeat) {
-    const hold = await deps.credits.hold(org, 'search', 0, call.billing);
+    const hold = await deps.credits.hold(org, 'search', 0, call.billing, call.trace);
     await hold.settle(0);
     return fromSnapshot(deps, params, call, repeat.value, timingSince(clock, start));
   }
@@ -75,7 +78,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   // Looked up while the reservation is made (two stores, two round trips at once); unused on a 402.
   const confirmedEmpty = deps.empties.find(text);
   confirmedEmpty.catch(() => {}); // awaited below, unless the reservation fails first
-  const hold = await deps.credits.hold(org, 'search', searchReserve(params.includeContent, params.contentResults), call.billing);
+  const hold = await deps.credits.hold(org, 'search', searchReserve(params.includeContent, params.contentResults), call.billing, call.trace);
   try {
     const content = params.includeContent ? { requested: 0, delivered: 0 } : undefined;
     const cached = await confirmedEmpty;
@@ -89,7 +92,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     }
 
     const query = parseQuery(params.q);
-    const route = await deps.router.route(query, { limit: deps.resultsPerSearch, ...(signal ? { signal } : {}) });
+    const route = await deps.router.route(query, { limit: deps.resultsPerSearch, ...(signal ? { signal } : {}), ...(call.trace ? { trace: call.trace } : {}) });
     if (route.outcomes.every((o) => o.status === 'failed')) {
       // No source finished (or none could be asked): 503, never charged, counted as answered.
       await hold.release(true);
@@ -101,7 +104,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     if (results.length > 0) {
       let counts: ContentCounts | undefined;
       if (params.includeContent) {
-        const fetched = await deps.contentFetcher(results, params.contentResults, signal, org);
+        const fetched = await deps.contentFetcher(results, params.contentResults, signal, org, call.trace);
         signal?.throwIfAborted(); // pages cut short by the abort are not a delivery to charge for
         results = fetched.items;
         counts = { requested: fetched.requested, delivered: fetched.delivered };

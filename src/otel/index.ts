@@ -1,0 +1,172 @@
+// websift/otel: OpenTelemetry spans from the engine's tracing channels (src/channels.ts): `websift.search`
+// and `websift.extract`, each with its `websift.source` calls, `websift.page` pages and `websift.charge`
+// as children. `@opentelemetry/api` is the only OpenTelemetry package imported (an optional peer): the
+// host brings the SDK and exporter. Parents are found from the contexts themselves, which name their
+// enclosing call (`call`) and HTTP request (`request`), so no context manager nor AsyncLocalStorage is
+// needed (on Node 20 one turns on promise hooks process-wide: it made a search cost half again). A request
+// through the HTTP bindings that carries a W3C `traceparent` (and `tracestate`) continues that trace;
+// a call made otherwise is a child of the active context (the host's, when it has a context manager).
+
+import {
+  context as otelContext,
+  createTraceState,
+  ROOT_CONTEXT,
+  SpanKind,
+  SpanStatusCode,
+  trace,
+  type Attributes,
+  type Context,
+  type Span,
+  type TracerProvider,
+} from '@opentelemetry/api';
+import {
+  channels,
+  type CallTraceContext,
+  type ChargeTraceContext,
+  type HttpTraceContext,
+  type PageTraceContext,
+  type SourceTraceContext,
+} from '../channels.js';
+
+export interface TracingOptions {
+  /** Default: the global provider (`trace.getTracerProvider()`, set by the host's SDK). */
+  tracerProvider?: TracerProvider;
+}
+
+export interface WebsiftTracing {
+  /** Stops making spans (spans already started still end). */
+  close(): void;
+}
+
+const TRACER_NAME = 'websift';
+
+/**
+ * Turns the websift channels into spans.
+ * @example
+ * ```ts
+ * import { websiftTracing } from 'websift/otel';
+ * websiftTracing(); // after the OpenTelemetry SDK has registered its provider
+ * ```
+ */
+export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
+  /** Each traced context's span (kept with the context: a late child still finds its parent). */
+  const spans = new WeakMap<object, Span>();
+  /** The parent of a source, page or charge: its call's span, when the call was traced. */
+  const callParent = (c: { call?: CallTraceContext }): Context => {
+    const span = c.call ? spans.get(c.call) : undefined;
+    return span ? trace.setSpan(otelContext.active(), span) : otelContext.active();
+  };
+  /** The parent of a call: the traceparent of the HTTP request it answers, else the active context. */
+  const requestParent = (c: CallTraceContext): Context => (c.request ? remoteParent(c.request) : undefined) ?? otelContext.active();
+
+  const unsub: (() => void)[] = [];
+
+  /** A channel whose calls become spans named `name`, children of `parent`. */
+  function spanned<C extends object>(
+    channel: (typeof channels)[keyof typeof channels],
+    name: string,
+    parent: (c: C) => Context,
+    start: (c: C) => Attributes,
+    end: (c: C, span: Span) => void,
+  ): void {
+    const handlers = {
+      start: (message: unknown) => {
+        const c = message as C;
+        spans.set(c, tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: start(c) }, parent(c)));
+      },
+      end: () => {},
+      asyncStart: () => {},
+      asyncEnd: (message: unknown) => {
+        const span = spans.get(message as object);
+        if (!span) return; // started before this adapter subscribed
+        end(message as C, span);
+        span.end();
+      },
+      error: (message: unknown) => {
+        const span = spans.get(message as object);
+        const error = (message as { error?: unknown }).error;
+        if (!span) return;
+        if (error instanceof Error) span.recordException(error);
+        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      },
+    };
+    channel.subscribe(handlers as never);
+    unsub.push(() => channel.unsubscribe(handlers as never));
+  }
+
+  // The HTTP bindings make no span (the host's HTTP instrumentation does): a call they make names its
+  // request, whose traceparent (when valid) is the call's parent. Listening makes them build that context.
+  const listenHttp = () => {};
+  channels.http.start.subscribe(listenHttp);
+  unsub.push(() => channels.http.start.unsubscribe(listenHttp));
+  for (const kind of ['search', 'extract'] as const) {
+    spanned<CallTraceContext>(
+      channels[kind],
+      `websift.${kind}`,
+      requestParent,
+      (c) => ({ 'websift.organization': c.organization }),
+      (c, span) => {
+        span.setAttributes({ 'websift.outcome': c.outcome ?? 'error', 'websift.credits': c.credits ?? 0 });
+        if (c.cache) span.setAttributes({ 'websift.cache.lookups': c.cache.lookups, 'websift.cache.hits': c.cache.hits });
+      },
+    );
+  }
+  spanned<SourceTraceContext>(
+    channels.source,
+    'websift.source',
+    callParent,
+    (c) => ({ 'websift.source.id': c.source, 'websift.source.role': c.role, 'websift.source.attempt': c.attempt }),
+    (c, span) => {
+      span.setAttribute('websift.source.outcome', c.outcome ?? 'failed');
+      if (c.outcome === 'failed' || c.outcome === 'timeout') span.setStatus({ code: SpanStatusCode.ERROR, message: c.outcome });
+    },
+  );
+  spanned<PageTraceContext>(
+    channels.page,
+    'websift.page',
+    callParent,
+    (c) => ({ 'server.address': c.host }),
+    (c, span) => {
+      span.setAttribute('websift.page.outcome', c.outcome ?? 'error');
+      if (c.bytes !== undefined) span.setAttribute('websift.page.bytes', c.bytes);
+      if (c.conversionMs !== undefined) span.setAttribute('websift.page.conversion_ms', c.conversionMs);
+      if (c.outcome !== 'success') span.setStatus({ code: SpanStatusCode.ERROR, message: c.outcome ?? 'error' });
+    },
+  );
+  spanned<ChargeTraceContext>(
+    channels.charge,
+    'websift.charge',
+    callParent,
+    (c) => ({ 'websift.charge.kind': c.kind, 'websift.charge.reserved': c.reserved }),
+    (c, span) => span.setAttribute('websift.charge.charged', c.charged ?? 0),
+  );
+
+  let open = true;
+  return {
+    close() {
+      if (!open) return;
+      open = false;
+      for (const step of unsub) step();
+    },
+  };
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-|$)/;
+
+/** The W3C trace context of a request, as a remote parent; undefined for none or an invalid one. */
+function remoteParent(http: HttpTraceContext): Context | undefined {
+  const match = http.traceparent === undefined ? null : TRACEPARENT.exec(http.traceparent.trim());
+  if (!match) return undefined;
+  const [, version, traceId, spanId, flags] = match as unknown as [string, string, string, string, string];
+  // Version ff is invalid; version 00 allows nothing after the flags.
+  if (version === 'ff' || (version === '00' && http.traceparent!.trim().length !== 55)) return undefined;
+  if (/^0+$/.test(traceId) || /^0+$/.test(spanId)) return undefined;
+  return trace.setSpanContext(ROOT_CONTEXT, {
+    traceId,
+    spanId,
+    traceFlags: parseInt(flags, 16) & 1,
+    isRemote: true,
+    ...(http.tracestate ? { traceState: createTraceState(http.tracestate) } : {}),
+  });
+}

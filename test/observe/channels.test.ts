@@ -1,0 +1,127 @@
+// The tracing channels (src/channels.ts): what each publishes, in which order, and that nothing is built
+// for a channel nobody listens to.
+
+import { tracingChannel } from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { channels, traced } from '../../src/channels.js';
+import { createEngine } from '../../src/index.js';
+import { ManualClock, scriptedSource } from '../../src/testing/index.js';
+import { article, extractSetup, html, ORG, withOrgs } from '../extract/helpers.js';
+
+type Name = keyof typeof channels;
+
+/** Records every asyncEnd (and start) of the named channels, as copies of their contexts. */
+function record(...names: Name[]) {
+  const events: { channel: Name; phase: 'start' | 'end'; context: any }[] = [];
+  const subs = names.map((channel) => {
+    const handlers = {
+      start: (context: object) => events.push({ channel, phase: 'start', context: { ...context } }),
+      end: () => {},
+      asyncStart: () => {},
+      asyncEnd: (context: object) => events.push({ channel, phase: 'end', context: { ...context } }),
+      error: () => {},
+    };
+    channels[channel].subscribe(handlers as never);
+    return () => channels[channel].unsubscribe(handlers as never);
+  });
+  return { events, ends: (name: Name) => events.filter((e) => e.channel === name && e.phase === 'end').map((e) => e.context), stop: () => subs.forEach((u) => u()) };
+}
+
+let stop: (() => void) | undefined;
+afterEach(() => {
+  stop?.();
+  stop = undefined;
+});
+
+describe('tracing channels', () => {
+  it('builds no context without subscribers, and one per call with', async () => {
+    const channel = tracingChannel<unknown, { n: number }>('websift:test-unused');
+    const make = vi.fn(() => ({ n: 1 }));
+    const work = vi.fn(async (context: { n: number } | undefined) => context);
+    expect(await traced(channel, make, work)).toBeUndefined();
+    expect(make).not.toHaveBeenCalled();
+    const seen: unknown[] = [];
+    const onStart = (m: unknown) => seen.push(m);
+    channel.start.subscribe(onStart);
+    expect(await traced(channel, make, work)).toMatchObject({ n: 1 });
+    expect(make).toHaveBeenCalledTimes(1);
+    expect(seen).toMatchObject([{ n: 1 }]);
+    channel.start.unsubscribe(onStart);
+  });
+
+  it('search: the organization, each source with its role and outcome (failed primary, answering fallback), the charge, credits and outcome', async () => {
+    const engine = createEngine({
+      clock: new ManualClock('2026-03-01T12:00:00Z'),
+      rateLimit: false,
+      router: { retries: 0 },
+      sources: [
+        scriptedSource('first', { cats: { fail: 'down' } }),
+        scriptedSource('second', { cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: 'meow' }] } }),
+      ],
+    });
+    await engine.admin.createOrganization('acme', { credits: 10 });
+    const r = record('search', 'source', 'charge');
+    stop = r.stop;
+    await engine.search({ q: 'cats' }, { organization: 'acme' });
+    expect(r.events.map((e) => `${e.phase} ${e.channel}`)).toEqual([
+      'start search', 'start source', 'end source', 'start source', 'end source', 'start charge', 'end charge', 'end search',
+    ]);
+    expect(r.ends('source')).toMatchObject([
+      { source: 'first', role: 'primary', attempt: 1, outcome: 'failed' },
+      { source: 'second', role: 'fallback', attempt: 1, outcome: 'answered' },
+    ]);
+    expect(r.ends('charge')).toMatchObject([{ kind: 'search', organization: 'acme', reserved: 1, charged: 1 }]);
+    expect(r.ends('search')).toMatchObject([{ kind: 'search', organization: 'acme', credits: 1, outcome: 'success', cache: { lookups: 1, hits: 0 } }]);
+    // The repeat is free and served from the cache.
+    await engine.search({ q: 'cats' }, { organization: 'acme' });
+    expect(r.ends('search')[1]).toMatchObject({ credits: 0, outcome: 'success', cache: { hits: 1 } });
+    await engine.close();
+  });
+
+  it('a refused call ends with its error code and no credits', async () => {
+    const engine = createEngine({ rateLimit: false, sources: [scriptedSource('s', {})] });
+    await engine.admin.createOrganization('poor', { credits: 0 });
+    const r = record('search');
+    stop = r.stop;
+    await expect(engine.search({ q: 'cats' }, { organization: 'poor' })).rejects.toMatchObject({ code: 'insufficient_credits' });
+    expect(r.ends('search')).toMatchObject([{ organization: 'poor', credits: 0, outcome: 'insufficient_credits' }]);
+    await engine.close();
+  });
+
+  it('extract: each page with its host, outcome, fetched bytes and conversion time, and the charge', async () => {
+    const s = await extractSetup({ '/ok': html(article('Channels')), '/gone': html('nope', 404) });
+    await withOrgs(s.engine);
+    const r = record('extract', 'page', 'charge');
+    stop = r.stop;
+    await s.engine.extract({ urls: [s.server.url('/ok'), s.server.url('/gone?secret=1')] }, ORG);
+    const host = new URL(s.server.origin).host;
+    const pages = r.ends('page').sort((a, b) => a.outcome.localeCompare(b.outcome));
+    expect(pages).toHaveLength(2);
+    expect(pages[0]).toMatchObject({ host, outcome: 'http' });
+    expect(pages[1]).toMatchObject({ host, outcome: 'success' });
+    expect(pages[1].bytes).toBe(Buffer.byteLength(article('Channels')));
+    expect(pages[1].conversionMs).toBeGreaterThan(0);
+    expect(JSON.stringify(pages)).not.toContain('secret');
+    expect(r.ends('charge')).toMatchObject([{ kind: 'extract', charged: 1 }]);
+    expect(r.ends('extract')).toMatchObject([{ organization: 'acme', credits: 1, outcome: 'success', cache: { lookups: 2, hits: 0 } }]);
+    await s.close();
+  });
+
+  it('include_content: each page of a search on websift:page, with the search charging for the pages delivered', async () => {
+    const s = await extractSetup({ '/a': html(article('Alpha')), '/b': html('', 500) }, (server) => ({
+      sources: [scriptedSource('web', { pages: { results: [
+        { title: 'A', url: server.url('/a'), snippet: 'a' },
+        { title: 'B', url: server.url('/b'), snippet: 'b' },
+      ] } })],
+    }));
+    await withOrgs(s.engine);
+    const r = record('search', 'page', 'charge');
+    stop = r.stop;
+    await s.engine.search({ q: 'pages', include_content: true }, ORG);
+    expect(r.ends('page').map((p) => p.outcome).sort()).toEqual(['http', 'success']);
+    expect(r.ends('page').every((p) => p.host === new URL(s.server.origin).host)).toBe(true);
+    expect(r.ends('charge')).toMatchObject([{ kind: 'search', reserved: 3, charged: 3 }]);
+    expect(r.ends('search')).toMatchObject([{ credits: 3, outcome: 'success' }]);
+    await s.close();
+  });
+});

@@ -1,0 +1,127 @@
+// websift/otel: spans from the tracing channels, recorded with the SDK's in-memory exporter: the tree
+// websift.search → websift.source / websift.charge (and websift.extract → websift.page), continuing an
+// incoming W3C traceparent through the HTTP bindings.
+
+import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { afterEach, describe, expect, it } from 'vitest';
+import { websiftTracing, type WebsiftTracing } from '../../src/otel/index.js';
+import { scriptedSource } from '../../src/testing/index.js';
+import { article, extractSetup, html } from '../extract/helpers.js';
+import { harness } from '../http/harness.js';
+import { gatedSources } from './gated-sources.js';
+
+const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
+const PARENT_ID = '00f067aa0ba902b7';
+
+let exporter: InMemorySpanExporter;
+let tracing: WebsiftTracing | undefined;
+const cleanup: (() => Promise<unknown>)[] = [];
+
+function startTracing() {
+  exporter = new InMemorySpanExporter();
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  tracing = websiftTracing({ tracerProvider });
+}
+
+afterEach(async () => {
+  tracing?.close();
+  tracing = undefined;
+  for (const step of cleanup.splice(0)) await step();
+});
+
+const named = (name: string) => exporter.getFinishedSpans().filter((s) => s.name === name);
+const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
+
+describe('websift/otel', () => {
+  it('continues the caller\'s traceparent: websift.search under it, its sources and charge under the search', async () => {
+    startTracing();
+    const h = await harness({
+      sources: [scriptedSource('first', { cats: { fail: 'down' } }), scriptedSource('second', { cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: 'meow' }] } })],
+    });
+    cleanup.push(() => h.engine.close());
+    const res = await h.call('/api/search?q=cats', { headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: 'vendor=1' } });
+    expect(res.status).toBe(200);
+
+    const [search] = named('websift.search');
+    expect(search).toBeDefined();
+    expect(search!.spanContext().traceId).toBe(TRACE_ID);
+    expect(parentOf(search!)).toBe(PARENT_ID);
+    expect(search!.attributes).toMatchObject({ 'websift.organization': 'acme', 'websift.outcome': 'success', 'websift.credits': 1 });
+
+    const sources = named('websift.source');
+    expect(sources.map((s) => [s.attributes['websift.source.id'], s.attributes['websift.source.role'], s.attributes['websift.source.outcome']])).toEqual([
+      ['first', 'primary', 'failed'],
+      ['second', 'fallback', 'answered'],
+    ]);
+    for (const s of sources) {
+      expect(parentOf(s)).toBe(search!.spanContext().spanId);
+      expect(s.spanContext().traceId).toBe(TRACE_ID);
+    }
+    expect(sources[0]!.status.code).toBe(2); // ERROR
+    const [charge] = named('websift.charge');
+    expect(parentOf(charge!)).toBe(search!.spanContext().spanId);
+    expect(charge!.attributes['websift.charge.charged']).toBe(1);
+  });
+
+  it('keeps two concurrent requests\' trees apart: each search under its own traceparent, with its own sources', async () => {
+    startTracing();
+    const gated = gatedSources();
+    const h = await harness({ sources: gated.sources });
+    cleanup.push(() => h.engine.close());
+    const OTHER_TRACE = 'a'.repeat(32);
+    const a = h.call('/api/search?q=held', { headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01` } });
+    await gated.holding;
+    expect((await h.call('/api/search?q=quick', { headers: { traceparent: `00-${OTHER_TRACE}-${PARENT_ID}-01` } })).status).toBe(200);
+    gated.release();
+    expect((await a).status).toBe(200);
+
+    const searchIn = (traceId: string) => named('websift.search').find((s) => s.spanContext().traceId === traceId)!;
+    const sourcesUnder = (search: ReadableSpan) =>
+      named('websift.source').filter((s) => parentOf(s) === search.spanContext().spanId).map((s) => [s.attributes['websift.source.id'], s.attributes['websift.source.outcome']]);
+    expect(sourcesUnder(searchIn(TRACE_ID))).toEqual([['slow', 'failed'], ['backup', 'answered']]);
+    expect(sourcesUnder(searchIn(OTHER_TRACE))).toEqual([['slow', 'answered']]);
+    expect(named('websift.source')).toHaveLength(3);
+    expect(named('websift.charge').map((c) => c.spanContext().traceId).sort()).toEqual([OTHER_TRACE, TRACE_ID].sort());
+  });
+
+  it('starts a new trace for a request without (or with an invalid) traceparent', async () => {
+    startTracing();
+    const h = await harness();
+    cleanup.push(() => h.engine.close());
+    await h.call('/api/search?q=cats');
+    await h.call('/api/search?q=cats', { headers: { traceparent: `00-${'0'.repeat(32)}-${PARENT_ID}-01` } });
+    await h.call('/api/search?q=cats', { headers: { traceparent: 'garbage' } });
+    const searches = named('websift.search');
+    expect(searches).toHaveLength(3);
+    for (const s of searches) {
+      expect(parentOf(s)).toBeUndefined();
+      expect(s.spanContext().traceId).not.toBe(TRACE_ID);
+    }
+    expect(new Set(searches.map((s) => s.spanContext().traceId)).size).toBe(3);
+  });
+
+  it('extract: one websift.page per page under websift.extract, with host and outcome', async () => {
+    startTracing();
+    const s = await extractSetup({ '/ok': html(article('Spans')), '/gone': html('nope', 404) });
+    cleanup.push(() => s.close());
+    await s.engine.admin.createOrganization('acme', { credits: 10 });
+    await s.engine.extract({ urls: [s.server.url('/ok'), s.server.url('/gone')] }, { organization: 'acme' });
+    const [extract] = named('websift.extract');
+    const pages = named('websift.page');
+    expect(pages).toHaveLength(2);
+    for (const p of pages) {
+      expect(parentOf(p)).toBe(extract!.spanContext().spanId);
+      expect(p.attributes['server.address']).toBe(new URL(s.server.origin).host);
+    }
+    expect(pages.map((p) => p.attributes['websift.page.outcome']).sort()).toEqual(['http', 'success']);
+  });
+
+  it('close() stops making spans', async () => {
+    startTracing();
+    tracing!.close();
+    const h = await harness();
+    cleanup.push(() => h.engine.close());
+    await h.call('/api/search?q=cats');
+    expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+});
