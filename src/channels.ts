@@ -80,6 +80,7 @@ export interface ChargeTraceContext extends Traced, InCall {
   charged?: number;
 }
 
+/** The fixed names of the engine's TracingChannels (`diagnostics_channel.tracingChannel(name)`), by role. */
 export const CHANNEL_NAMES = {
   http: 'websift:http',
   search: 'websift:search',

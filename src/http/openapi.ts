@@ -11,9 +11,13 @@ const str = { type: 'string' } as const;
 const bool = { type: 'boolean' } as const;
 const timestamp = { type: 'string', format: 'date-time' } as const;
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
+/** On every reply (request-id.ts): the caller's X-Request-Id when sane, else a new one; error bodies name it as `request_id`. */
+const requestIdHeader = {
+  'X-Request-Id': { description: "The request's id: the caller's X-Request-Id when sane, else generated", schema: { type: 'string', minLength: 1, maxLength: 128 } },
+};
 const errorReply = (description: string, schema = ref('Error'), headers?: object) => ({
   description,
-  ...(headers ? { headers } : {}),
+  headers: { ...requestIdHeader, ...headers },
   ...json(schema),
 });
 
@@ -92,7 +96,7 @@ const withDeprecation = (name: keyof typeof sharedReplies) => {
 const searchReplies = (body: boolean) => ({
   '200': {
     description: 'Results (status success) or an empty answer (status no_results)',
-    headers: { ...deprecationHeaders, ...replayedHeader },
+    headers: { ...requestIdHeader, ...deprecationHeaders, ...replayedHeader },
     ...json({ oneOf: [ref('SearchResponse'), ref('EmptySearchResponse')] }),
   },
   '400': withDeprecation('InvalidRequest'),
@@ -109,7 +113,7 @@ const searchReplies = (body: boolean) => ({
     description:
       'The search could not be completed after automatic retries (no `code`: the public API\'s search error, never charged), ' +
       'or the books or a shared rate limiter could not answer (`ledger_unavailable`, `rate_limiter_unavailable`; nothing charged)',
-    headers: deprecationHeaders,
+    headers: { ...requestIdHeader, ...deprecationHeaders },
     ...json({ oneOf: [ref('SearchError'), ref('Error')] }),
   },
 });
@@ -189,7 +193,7 @@ export const openapi = {
         responses: {
           '200': {
             description: 'One result per URL; per-URL failures have success false',
-            headers: replayedHeader,
+            headers: { ...requestIdHeader, ...replayedHeader },
             ...json(ref('ExtractResponse')),
           },
           '400': reply('InvalidRequest'),
@@ -213,7 +217,7 @@ export const openapi = {
         summary: 'Credit balance and request counts',
         description: 'Free of charge; bearer token only',
         responses: {
-          '200': { description: 'Credit balance and request counts', ...json(ref('UsageResponse')) },
+          '200': { description: 'Credit balance and request counts', headers: requestIdHeader, ...json(ref('UsageResponse')) },
           '401': reply('Unauthorized'),
           '404': reply('NotFound'),
           '405': reply('MethodNotAllowed'),

@@ -41,6 +41,7 @@ function children<T>(make: (...values: string[]) => T): (...values: string[]) =>
   };
 }
 
+/** The duration histograms' buckets, in seconds (Prometheus' defaults plus 30 s, the extract deadline). */
 export const DEFAULT_DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
 /**

@@ -98,7 +98,7 @@ describe('/mcp on websift serve', () => {
   let log = '';
   beforeAll(async () => {
     f = await cliFixture();
-    child = startCli(['serve', '--port', '0', ...f.storage]);
+    child = startCli(['serve', '--port', '0', '--log-format', 'text', ...f.storage]);
     child.stderr!.on('data', (d: Buffer) => (log += d.toString()));
     [, url] = (await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)/)) as unknown as [string, string];
   }, 30_000);
