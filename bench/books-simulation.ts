@@ -5,7 +5,7 @@
 // Needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test) for postgres.
 
 import { parseArgs } from 'node:util';
-import { simulate, summary, type SimOptions } from '../test/support/books-sim/simulate.js';
+import { type SimOptions, simulate, summary } from '../test/support/books-sim/simulate.js';
 
 const { values } = parseArgs({
   options: {

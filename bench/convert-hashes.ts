@@ -26,7 +26,8 @@ const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0,
 // is not UTF-8 decoded by the charset it declares).
 function* pages(): Generator<{ id: string; url: string; html: string }> {
   if (wcxbAvailable()) for (const e of loadIndex()) yield { id: `wcxb:${e.id}`, url: e.url, html: loadPage(e).html };
-  if (trafilaturaAvailable()) for (const e of loadTrafilaturaIndex()) yield { id: `traf:${e.id}`, url: e.url, html: loadTrafilaturaHtml(e) };
+  if (trafilaturaAvailable())
+    for (const e of loadTrafilaturaIndex()) yield { id: `traf:${e.id}`, url: e.url, html: loadTrafilaturaHtml(e) };
 }
 
 const hashes: Record<string, string> = {};

@@ -38,5 +38,7 @@ for (const [name, page] of Object.entries(PAGES)) {
   const cut = time(() => tailCut(page));
   const cap = time(() => capElements(page));
   const convert = time(() => htmlToMarkdown(page), 1);
-  console.log(`${name}: ${(page.length / 1024 / 1024).toFixed(1)} MiB; capElements ${cap.toFixed(1)} ms vs tail cut ${cut.toFixed(1)} ms (×${(cap / cut).toFixed(1)}); htmlToMarkdown ${convert.toFixed(0)} ms`);
+  console.log(
+    `${name}: ${(page.length / 1024 / 1024).toFixed(1)} MiB; capElements ${cap.toFixed(1)} ms vs tail cut ${cut.toFixed(1)} ms (×${(cap / cut).toFixed(1)}); htmlToMarkdown ${convert.toFixed(0)} ms`,
+  );
 }

@@ -13,9 +13,9 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock } from '../src/adapters/system-clock.js';
-import { parseQuery } from '../src/core/search/query.js';
 import { createRouter } from '../src/core/router/router.js';
 import { SourceError } from '../src/core/router/source-error.js';
+import { parseQuery } from '../src/core/search/query.js';
 import { createEngine } from '../src/index.js';
 import type { Clock, SearchSource } from '../src/types/index.js';
 
@@ -88,7 +88,7 @@ async function compare(alone: Search, fallback: Search, n: number): Promise<{ al
   }
   const out = { alone: [] as number[], fallback: [] as number[] };
   for (let i = 0; i < n; i++) {
-    for (const which of i % 2 === 0 ? ['alone', 'fallback'] as const : ['fallback', 'alone'] as const) {
+    for (const which of i % 2 === 0 ? (['alone', 'fallback'] as const) : (['fallback', 'alone'] as const)) {
       const t0 = process.hrtime.bigint();
       await (which === 'alone' ? alone : fallback)(i);
       out[which].push(ms(t0));
@@ -109,7 +109,10 @@ const healthy = () => httpSource('healthy', '/ok');
 const failing = () => httpSource('failing', '/fail');
 /** Fails without I/O (a refused key checked locally, a broken adapter): what is added is the router's own. */
 const failingAtOnce = (): SearchSource => ({
-  id: 'failing', search: async () => { throw new SourceError('failing: down', { reason: 'unavailable' }); },
+  id: 'failing',
+  search: async () => {
+    throw new SourceError('failing: down', { reason: 'unavailable' });
+  },
 });
 
 console.log(`${N} searches per configuration (after ${WARMUP} unmeasured), interleaved; ms per search`);
@@ -117,7 +120,10 @@ console.log('| path | healthy alone p50 | p99 | [failing, healthy] p50 | p99 | a
 console.log('|---|---|---|---|---|---|---|');
 console.log(row('router.route, failing = HTTP 503', await compare(routerSearch([healthy()]), routerSearch([failing(), healthy()]), N)));
 console.log(row('router.route, failing at once', await compare(routerSearch([healthy()]), routerSearch([failingAtOnce(), healthy()]), N)));
-for (const [label, first] of [['HTTP 503', failing], ['at once', failingAtOnce]] as const) {
+for (const [label, first] of [
+  ['HTTP 503', failing],
+  ['at once', failingAtOnce],
+] as const) {
   const e1 = await engineSearch([healthy()]);
   const e2 = await engineSearch([first(), healthy()]);
   console.log(row(`engine.search, failing = ${label}`, await compare(e1.search, e2.search, N)));

@@ -4,8 +4,8 @@
 import { createRouter } from '../src/core/router/router.js';
 import { ManualClock } from '../src/testing/manual-clock.js';
 import { scriptedSource } from '../src/testing/scripted-source.js';
-import type { SearchQuery } from '../src/types/index.js';
 import { seededRandom } from '../src/testing/seeded-random.js';
+import type { SearchQuery } from '../src/types/index.js';
 
 export interface LatencyModel {
   /** Median of the lognormal body, ms. */
@@ -39,8 +39,6 @@ export interface SimResult {
   hedges: number;
 }
 
-
-
 /** One latency draw: lognormal body (Box–Muller), or the tail. */
 export function drawLatency(model: LatencyModel, random: () => number): number {
   if (random() < model.tailShare) return model.tailMs;
@@ -49,8 +47,7 @@ export function drawLatency(model: LatencyModel, random: () => number): number {
   return Math.max(1, Math.round(model.medianMs * Math.exp(model.sigma * z)));
 }
 
-export const percentile = (sorted: number[], p: number): number =>
-  sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
+export const percentile = (sorted: number[], p: number): number => sorted[Math.max(0, Math.ceil(p * sorted.length) - 1)] ?? 0;
 
 export async function simulate(options: SimOptions): Promise<SimResult> {
   const clock = new ManualClock();
@@ -58,16 +55,21 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   const make = (id: string, seed: number) => {
     const random = seededRandom(seed);
     return scriptedSource(id, () => ({ results: [{ title: id, url: `https://${id}.example/`, snippet: '' }] }), {
-      clock, latencyMs: () => drawLatency(options.model, random),
+      clock,
+      latencyMs: () => drawLatency(options.model, random),
     });
   };
   const a = make('a', options.seed * 2 + 1);
   const b = make('b', options.seed * 2 + 2);
   let hedges = 0;
   const router = createRouter([a, b], {
-    clock, hedging: options.hedging, random: seededRandom(options.seed),
+    clock,
+    hedging: options.hedging,
+    random: seededRandom(options.seed),
     ...(options.hedgePercentile === undefined ? {} : { hedgePercentile: options.hedgePercentile }),
-    onSourceAttempt: (e) => { if (e.hedged) hedges++; },
+    onSourceAttempt: (e) => {
+      if (e.hedged) hedges++;
+    },
   });
   const latencies: number[] = [];
   const warmup = options.warmup ?? 0;
@@ -76,7 +78,9 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
     const started = clock.now();
     const p = router.route(query, { limit: 10 });
     let done = false;
-    p.finally(() => { done = true; }).catch(() => {});
+    p.finally(() => {
+      done = true;
+    }).catch(() => {});
     while (!done) await clock.runAll();
     await p;
     if (i >= warmup) latencies.push(clock.now() - started);
@@ -84,8 +88,12 @@ export async function simulate(options: SimOptions): Promise<SimResult> {
   }
   const sorted = [...latencies].sort((x, y) => x - y);
   return {
-    p50: percentile(sorted, 0.5), p95: percentile(sorted, 0.95), p99: percentile(sorted, 0.99),
-    max: sorted.at(-1) ?? 0, mean: Math.round(latencies.reduce((s, x) => s + x, 0) / latencies.length),
-    callsPerSearch: (a.calls.length + b.calls.length) / (warmup + options.searches), hedges,
+    p50: percentile(sorted, 0.5),
+    p95: percentile(sorted, 0.95),
+    p99: percentile(sorted, 0.99),
+    max: sorted.at(-1) ?? 0,
+    mean: Math.round(latencies.reduce((s, x) => s + x, 0) / latencies.length),
+    callsPerSearch: (a.calls.length + b.calls.length) / (warmup + options.searches),
+    hedges,
   };
 }

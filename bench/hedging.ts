@@ -3,13 +3,19 @@
 //                                 [--tail-share 0.05] [--tail-ms 2000] [--percentile 0.95]
 //                                 [--warmup 0]   (searches run first and not measured)
 
-import { simulate, type LatencyModel, type SimResult } from './hedging-sim.js';
+import { type LatencyModel, type SimResult, simulate } from './hedging-sim.js';
 
 function parse(argv: string[]) {
   const o = { searches: 1000, seeds: 5, median: 100, sigma: 0.25, tailShare: 0.05, tailMs: 2000, percentile: 0.95, warmup: 0 };
   const keys: Record<string, keyof typeof o> = {
-    '--searches': 'searches', '--seeds': 'seeds', '--median': 'median', '--sigma': 'sigma',
-    '--tail-share': 'tailShare', '--tail-ms': 'tailMs', '--percentile': 'percentile', '--warmup': 'warmup',
+    '--searches': 'searches',
+    '--seeds': 'seeds',
+    '--median': 'median',
+    '--sigma': 'sigma',
+    '--tail-share': 'tailShare',
+    '--tail-ms': 'tailMs',
+    '--percentile': 'percentile',
+    '--warmup': 'warmup',
   };
   for (let i = 0; i < argv.length; i += 2) {
     const key = keys[argv[i]!];

@@ -15,7 +15,7 @@ import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createEngine } from '../src/index.js';
-import { probeLoop, type LoopFigures } from './lib/loop-probe.js';
+import { type LoopFigures, probeLoop } from './lib/loop-probe.js';
 import { ordinaryPage } from './lib/ordinary-pages.js';
 
 const PAGE_BYTES = 10 * 1024 * 1024 - 4096;
@@ -34,7 +34,9 @@ if (process.argv.includes('--serve')) {
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' }).end(body);
   });
   server.listen(0, '127.0.0.1', () => {
-    process.stdout.write(JSON.stringify({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bytes: pages[0]!.length }) + '\n');
+    process.stdout.write(
+      JSON.stringify({ origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, bytes: pages[0]!.length }) + '\n',
+    );
   });
 } else {
   if (!process.argv.includes('--answer-only')) await main();
@@ -42,7 +44,9 @@ if (process.argv.includes('--serve')) {
 }
 
 async function main() {
-  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [...process.execArgv, fileURLToPath(import.meta.url), '--serve'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   // The first JSON line (flags such as --trace-gc print to the same stdout).
   const line = await new Promise<string>((resolve) => {
     let out = '';
@@ -59,7 +63,9 @@ async function main() {
   const show = (f: LoopFigures) =>
     `late max ${f.lateMaxMs.toFixed(0)} ms (loop max ${f.loopMaxMs.toFixed(0)} ms), host thread busy max ${f.busyMaxMs.toFixed(0)} ms`;
   const idle = await probeLoop(() => new Promise((r) => setTimeout(r, 2000)));
-  console.log(`## host thread: ten pages of ${(bytes / 1048576).toFixed(1)} MiB per extract, engine defaults; load average ${loadavg()[0]!.toFixed(1)}`);
+  console.log(
+    `## host thread: ten pages of ${(bytes / 1048576).toFixed(1)} MiB per extract, engine defaults; load average ${loadavg()[0]!.toFixed(1)}`,
+  );
   console.log(`idle 2 s: ${show(idle)}`);
   await engine.extract({ urls: [`${origin}/p0?warm`] }, ctx); // the pool's start-up is once per process
   let run = 0;
@@ -75,7 +81,8 @@ async function main() {
         ),
       );
       const outcomes = new Map<string, number>();
-      for (const r of figures.result.flatMap((x) => x.results)) outcomes.set(r.error_type ?? 'ok', (outcomes.get(r.error_type ?? 'ok') ?? 0) + 1);
+      for (const r of figures.result.flatMap((x) => x.results))
+        outcomes.set(r.error_type ?? 'ok', (outcomes.get(r.error_type ?? 'ok') ?? 0) + 1);
       console.log(
         `${format} × ${extracts} extracts: ${show(figures)}; ` +
           `wall ${Math.round(performance.now() - t)} ms; pages ${JSON.stringify(Object.fromEntries(outcomes))}`,
@@ -88,7 +95,10 @@ async function main() {
 
 async function answer() {
   const { answerReply, jsonReply } = await import('../src/http/responses.js');
-  const value = { success: true, results: [0, 1, 2].map((i) => ({ url: `https://x.test/${i}`, success: true, html: ordinaryPage(PAGE_BYTES, i) })) };
+  const value = {
+    success: true,
+    results: [0, 1, 2].map((i) => ({ url: `https://x.test/${i}`, success: true, html: ordinaryPage(PAGE_BYTES, i) })),
+  };
   for (let round = 0; round < 3; round++) {
     const whole = await probeLoop(async () => Buffer.from(jsonReply(200, value).body as string, 'utf8').length);
     const pieces = await probeLoop(async () => ((await answerReply(200, value)).body as Uint8Array[]).length);

@@ -64,18 +64,16 @@ async function responsiveness() {
   const res = await extract;
   console.log('## responsiveness (usage every 20 ms; ms from when each call was due)');
   console.log(`idle:       ${JSON.stringify(idle)}`);
-  console.log(`converting: ${JSON.stringify(busy)}  (extract ${Math.round(performance.now() - started)} ms: ${res.results.map((r) => r.error_type ?? 'ok').join(', ')})`);
+  console.log(
+    `converting: ${JSON.stringify(busy)}  (extract ${Math.round(performance.now() - started)} ms: ${res.results.map((r) => r.error_type ?? 'ok').join(', ')})`,
+  );
   await engine.close();
   await server.close();
 }
 
 function memoryPages(): Record<string, string> {
   const pages: Record<string, string> = {};
-  const shapes = [
-    () => articleOfSize(10 * 1024 * 1024 - 4096),
-    () => hostilePage('table', 700_000),
-    () => hostilePage('flat', 700_000),
-  ];
+  const shapes = [() => articleOfSize(10 * 1024 * 1024 - 4096), () => hostilePage('table', 700_000), () => hostilePage('flat', 700_000)];
   for (let i = 0; i < 10; i++) pages[`/p${i}`] = shapes[i % shapes.length]!();
   return pages;
 }
@@ -117,9 +115,13 @@ async function memory() {
   const res = await engine.extract({ urls }, { organization: 'bench' }).catch((e: unknown) => e as Error);
   clearInterval(sampler);
   const mib = (b: number) => Math.round(b / 1048576);
-  console.log(`## memory: one extract of 10 pages of ~10 MiB (articles, tables, flat elements); conversionMemoryMb ${memoryMb ?? 'default'}, conversionThreads ${threads ?? 'default'}`);
+  console.log(
+    `## memory: one extract of 10 pages of ~10 MiB (articles, tables, flat elements); conversionMemoryMb ${memoryMb ?? 'default'}, conversionThreads ${threads ?? 'default'}`,
+  );
   console.log(`sizes MiB: ${server.sizes.map((b) => (b / 1048576).toFixed(1)).join(', ')} (served from another process)`);
-  console.log(`wall ${Math.round(performance.now() - t)} ms; RSS before ${mib(base)} MiB, peak ${mib(peak)} MiB (the host thread's heap + external at most ${mib(mainPeak)} MiB)`);
+  console.log(
+    `wall ${Math.round(performance.now() - t)} ms; RSS before ${mib(base)} MiB, peak ${mib(peak)} MiB (the host thread's heap + external at most ${mib(mainPeak)} MiB)`,
+  );
   if (res instanceof Error) console.log(`request: ${res.name} ${res.message}`);
   else console.log(`pages: ${res.results.map((r) => r.error_type ?? 'ok').join(', ')}`);
   await engine.close();
@@ -159,7 +161,9 @@ async function overhead() {
   const b = Math.min(...pooled);
   console.log('## overhead: WCXB pages converted one at a time, in-thread vs through the pool (1 worker, nice +10)');
   console.log(`round trip of an empty task: ${roundTrip.toFixed(3)} ms`);
-  console.log(`${pages.length} pages, best of 3 passes: in-thread ${a.toFixed(1)} ms/page, pool ${b.toFixed(1)} ms/page, ratio ${(b / a).toFixed(3)}`);
+  console.log(
+    `${pages.length} pages, best of 3 passes: in-thread ${a.toFixed(1)} ms/page, pool ${b.toFixed(1)} ms/page, ratio ${(b / a).toFixed(3)}`,
+  );
   console.log(`passes in-thread ${inThread.map((x) => x.toFixed(1)).join(' / ')}; pool ${pooled.map((x) => x.toFixed(1)).join(' / ')}`);
   await pool.close();
 }

@@ -74,7 +74,8 @@ async function attackLoop(r: number): Promise<void> {
     try {
       const res = await engine.extract({ urls }, attacker);
       attackerCredits += res.metadata.credits_used;
-      for (const x of res.results) pages[x.success ? 'ok' : (x.error_type ?? 'failed')] = (pages[x.success ? 'ok' : (x.error_type ?? 'failed')] ?? 0) + 1;
+      for (const x of res.results)
+        pages[x.success ? 'ok' : (x.error_type ?? 'failed')] = (pages[x.success ? 'ok' : (x.error_type ?? 'failed')] ?? 0) + 1;
     } catch (error) {
       const { name, rateLimit } = error as Error & { rateLimit?: { retryAfter: number } };
       if (rateLimit) {
@@ -97,6 +98,20 @@ await Promise.all(loops);
 
 const base = summary(baseline);
 const under = summary(attacked);
-console.log(JSON.stringify({ seconds, baseline: base, underAttack: under, p50Ratio: +(under.p50 / base.p50).toFixed(1), attackerPages: pages, attackerCredits, attackerRateLimited: rateLimited }, null, 1));
+console.log(
+  JSON.stringify(
+    {
+      seconds,
+      baseline: base,
+      underAttack: under,
+      p50Ratio: +(under.p50 / base.p50).toFixed(1),
+      attackerPages: pages,
+      attackerCredits,
+      attackerRateLimited: rateLimited,
+    },
+    null,
+    1,
+  ),
+);
 await engine.close();
 await server.close();

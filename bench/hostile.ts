@@ -12,7 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseHTML } from 'linkedom';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
-import { articleOfSize, hostilePage, HOSTILE_SHAPES, type HostileShape } from './lib/hostile-pages.js';
+import { articleOfSize, HOSTILE_SHAPES, type HostileShape, hostilePage } from './lib/hostile-pages.js';
 
 const MiB = 1024 * 1024;
 const MAX_BYTES = 12 * MiB;
@@ -55,7 +55,12 @@ function memoryChild(kind: string, what: 'convert' | 'parse'): void {
 function memoryRow(kind: string): string {
   const run = (what: string) =>
     JSON.parse(
-      execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', kind, what], { encoding: 'utf8' }).trim().split('\n').at(-1)!,
+      execFileSync(process.execPath, ['--import', 'tsx', fileURLToPath(import.meta.url), '--memory-child', kind, what], {
+        encoding: 'utf8',
+      })
+        .trim()
+        .split('\n')
+        .at(-1)!,
     ) as { mib: number; rssPerMiB: number };
   const parse = run('parse');
   const convert = run('convert');
@@ -64,7 +69,10 @@ function memoryRow(kind: string): string {
 
 function main(): void {
   const child = process.argv.indexOf('--memory-child');
-  if (child >= 0) return memoryChild(process.argv[child + 1]!, process.argv[child + 2] as 'convert' | 'parse');
+  if (child >= 0) {
+    memoryChild(process.argv[child + 1]!, process.argv[child + 2] as 'convert' | 'parse');
+    return;
+  }
 
   const shapes = (arg('shapes')?.split(',') ?? HOSTILE_SHAPES) as HostileShape[];
   const sizes = (arg('sizes') ?? '25000,50000,100000,300000').split(',').map(Number);
@@ -109,9 +117,12 @@ function timings(shapes: HostileShape[], sizes: number[], runs: number): void {
       const pText = p === undefined ? `> ${SLOW_MS} (not run)` : p.toFixed(0);
       const ratio = p === undefined ? '< ' + (c / SLOW_MS).toFixed(3) : (c / p).toFixed(p > c ? 3 : 1);
       if (p !== undefined && p > SLOW_MS) slowParse = true;
-      console.log(`| ${shape} | ${n.toLocaleString('en')} | ${mib.toFixed(2)} | ${pText} | ${c.toFixed(0)} | ${ratio} | ${((c / n) * 1000).toFixed(1)} |`);
+      console.log(
+        `| ${shape} | ${n.toLocaleString('en')} | ${mib.toFixed(2)} | ${pText} | ${c.toFixed(0)} | ${ratio} | ${((c / n) * 1000).toFixed(1)} |`,
+      );
     }
-    if (perK.length > 1) console.log(`| ${shape} | growth | | | | | largest / smallest per element: ${(perK.at(-1)! / perK[0]!).toFixed(2)} |`);
+    if (perK.length > 1)
+      console.log(`| ${shape} | growth | | | | | largest / smallest per element: ${(perK.at(-1)! / perK[0]!).toFixed(2)} |`);
   }
 }
 

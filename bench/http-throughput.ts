@@ -9,8 +9,8 @@
 
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
+import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -57,17 +57,29 @@ interface ClientReport {
 async function runClient(job: string): Promise<never> {
   const { url, headers, seconds, connections } = JSON.parse(job) as ClientJob;
   type Autocannon = (options: Record<string, unknown>) => Promise<{
-    requests: { total: number }; duration: number; non2xx: number; errors: number; timeouts: number;
+    requests: { total: number };
+    duration: number;
+    non2xx: number;
+    errors: number;
+    timeouts: number;
   }>;
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
   // idReplacement: each [<id>] in the URL becomes a fresh id, i.e. a new query per request.
   const result = await autocannon({ url, headers, duration: seconds, connections, idReplacement: true });
-  const report: ClientReport = { total: result.requests.total, seconds: result.duration, failed: result.non2xx + result.errors + result.timeouts };
+  const report: ClientReport = {
+    total: result.requests.total,
+    seconds: result.duration,
+    failed: result.non2xx + result.errors + result.timeouts,
+  };
   process.stdout.write(JSON.stringify(report));
   process.exit(0);
 }
 
-const RESULTS = Array.from({ length: 10 }, (_, i) => ({ title: `Result ${i}`, url: `https://bench.test/${i}`, snippet: `Snippet number ${i} of the benchmark` }));
+const RESULTS = Array.from({ length: 10 }, (_, i) => ({
+  title: `Result ${i}`,
+  url: `https://bench.test/${i}`,
+  snippet: `Snippet number ${i} of the benchmark`,
+}));
 
 async function listen(handler: RequestListener) {
   const server = createServer(handler);
@@ -149,7 +161,10 @@ const VARIANTS = {
 type Variant = keyof typeof VARIANTS;
 const variants = Object.keys(VARIANTS) as Variant[];
 const samples = Object.fromEntries(variants.map((v) => [v, [] as Sample[]])) as Record<Variant, Sample[]>;
-const ratios = Object.fromEntries(variants.map((v) => [v, [] as { rps: number; cpu: number }[]])) as Record<Variant, { rps: number; cpu: number }[]>;
+const ratios = Object.fromEntries(variants.map((v) => [v, [] as { rps: number; cpu: number }[]])) as Record<
+  Variant,
+  { rps: number; cpu: number }[]
+>;
 for (const v of variants) await VARIANTS[v](); // warm-up
 // Rounds interleave the variants (in rotating order), so a burst of load elsewhere on the machine hits
 // each variant alike; each round's ratios are taken against that round's bare figures.
@@ -181,10 +196,20 @@ const NAMES: Record<Variant, string> = {
   'fetch-distinct': 'fetch handler, distinct queries (charged)',
 };
 const ledgerMode = DATABASE === undefined ? 'SQLite in memory (nothing to fsync)' : `SQLite file, durability ${DURABILITY}`;
-console.log(`${SECONDS} s per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (autocannon in a child process), ${ledgerMode}, Node ${process.version}`);
+console.log(
+  `${SECONDS} s per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (autocannon in a child process), ${ledgerMode}, Node ${process.version}`,
+);
 console.log('| server | requests/s | of bare | server CPU µs/request | CPU vs bare |\n|---|---|---|---|---|');
 for (const v of variants) {
   const rps = samples[v].map((s) => s.rps);
   const cpu = samples[v].map((s) => s.cpuUs);
-  console.log(`| ${NAMES[v]} | ${spread(rps, int)} | ${spread(ratios[v].map((r) => r.rps), pct)} | ${spread(cpu, int)} | ${spread(ratios[v].map((r) => r.cpu), times)} |`);
+  console.log(
+    `| ${NAMES[v]} | ${spread(rps, int)} | ${spread(
+      ratios[v].map((r) => r.rps),
+      pct,
+    )} | ${spread(cpu, int)} | ${spread(
+      ratios[v].map((r) => r.cpu),
+      times,
+    )} |`,
+  );
 }

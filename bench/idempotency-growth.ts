@@ -17,7 +17,11 @@ const PAGES = 10;
 const REPEATS = 40;
 const routes: Parameters<typeof startPageServer>[0] = {};
 for (let i = 0; i < PAGES; i++) {
-  routes[`/p${i}`] = { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `page ${i} `.repeat(MiB / 8).slice(0, MiB) };
+  routes[`/p${i}`] = {
+    status: 200,
+    headers: { 'content-type': 'text/plain; charset=utf-8' },
+    body: `page ${i} `.repeat(MiB / 8).slice(0, MiB),
+  };
 }
 const server = await startPageServer(routes);
 const dir = mkdtempSync(join(tmpdir(), 'websift-growth-'));
@@ -43,4 +47,6 @@ rmSync(dir, { recursive: true, force: true });
 
 const per = (n: number) => Math.round(n / REPEATS);
 console.log(`one charged answer: ${answerBytes} bytes (${PAGES} credits)`);
-console.log(`${REPEATS} free keyed repeats in ${seconds.toFixed(1)} s: file +${grown} bytes (${per(grown)} per repeat, ${(per(grown) / answerBytes).toFixed(4)} × one answer); stored answers ${stored} bytes (${per(stored)} per repeat)`);
+console.log(
+  `${REPEATS} free keyed repeats in ${seconds.toFixed(1)} s: file +${grown} bytes (${per(grown)} per repeat, ${(per(grown) / answerBytes).toFixed(4)} × one answer); stored answers ${stored} bytes (${per(stored)} per repeat)`,
+);

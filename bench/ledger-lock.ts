@@ -30,13 +30,22 @@ async function charge(): Promise<number> {
 
 const baseline = await charge();
 // The holder commits after HOLD_MS by its own timer.
-const holder = spawn(process.execPath, ['--input-type=module', '-e', `
+const holder = spawn(
+  process.execPath,
+  [
+    '--input-type=module',
+    '-e',
+    `
   import Database from 'better-sqlite3';
   const db = new Database(process.argv[1]);
   db.exec('BEGIN IMMEDIATE');
   process.stdout.write('locked\\n');
   setTimeout(() => { db.exec('COMMIT'); db.close(); }, ${HOLD_MS});
-`, file], { stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd() });
+`,
+    file,
+  ],
+  { stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd() },
+);
 await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
 
 let turns = 0;

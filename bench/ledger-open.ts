@@ -48,7 +48,10 @@ async function openClose(template: string): Promise<number> {
   return performance.now() - start;
 }
 
-for (const [label, age] of [['young (kept)', 60_000], ['old (pruned)', 2 * HOUR]] as const) {
+for (const [label, age] of [
+  ['young (kept)', 60_000],
+  ['old (pruned)', 2 * HOUR],
+] as const) {
   const small = build(10_000, age);
   const large = build(1_000_000, age);
   const runs: Record<'small' | 'large', number[]> = { small: [], large: [] };

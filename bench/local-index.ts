@@ -20,7 +20,11 @@ const text = (n: number) => Array.from({ length: n }, word).join(' ');
 
 const db = new Database(':memory:');
 const index = localIndex({ database: db });
-const docs = Array.from({ length: N }, (_, i) => ({ url: `https://h${i % 50}.example.test/p/${i}${i % 10 === 0 ? '.pdf' : ''}`, title: text(6), text: text(300) }));
+const docs = Array.from({ length: N }, (_, i) => ({
+  url: `https://h${i % 50}.example.test/p/${i}${i % 10 === 0 ? '.pdf' : ''}`,
+  title: text(6),
+  text: text(300),
+}));
 
 let t = performance.now();
 await index.add(docs);

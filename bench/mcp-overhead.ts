@@ -45,7 +45,10 @@ class StreamTransport implements Transport {
   onclose?: () => void;
   onerror?: (error: Error) => void;
   private readonly buffer = new ReadBuffer();
-  constructor(private readonly toServer: PassThrough, private readonly fromServer: PassThrough) {}
+  constructor(
+    private readonly toServer: PassThrough,
+    private readonly fromServer: PassThrough,
+  ) {}
   async start() {
     this.fromServer.on('data', (chunk: Buffer) => {
       this.buffer.append(chunk);
@@ -139,7 +142,9 @@ console.log('|---|---|---|---|---|---|');
 for (const name of names) {
   const xs = perCall[name]!;
   const m = median(xs);
-  console.log(`| ${name} | ${f(m)} | ${f(Math.min(...xs))}–${f(Math.max(...xs))} | ${(m / base).toFixed(1)} | ${f(m - base)} | ${f(median(wall[name]!))} |`);
+  console.log(
+    `| ${name} | ${f(m)} | ${f(Math.min(...xs))}–${f(Math.max(...xs))} | ${(m / base).toFixed(1)} | ${f(m - base)} | ${f(median(wall[name]!))} |`,
+  );
 }
 
 await Promise.all([stdioClient.close(), http2025.close(), http2026.close(), bare2025.close(), bare2026.close()]);

@@ -43,15 +43,28 @@ const CONNECTIONS = Number(values.connections ?? 16);
 const ROUNDS = Number(values.rounds ?? 7);
 const OUTAGES = Number(values.outages ?? 5);
 
-interface ClientJob { url: string; headers: Record<string, string>; seconds: number; connections: number }
-interface ClientReport { total: number; seconds: number; failed: number }
+interface ClientJob {
+  url: string;
+  headers: Record<string, string>;
+  seconds: number;
+  connections: number;
+}
+interface ClientReport {
+  total: number;
+  seconds: number;
+  failed: number;
+}
 
 async function runClient(job: string): Promise<never> {
   const { url, headers, seconds, connections } = JSON.parse(job) as ClientJob;
-  type Autocannon = (options: Record<string, unknown>) => Promise<{ requests: { total: number }; duration: number; non2xx: number; errors: number; timeouts: number }>;
+  type Autocannon = (
+    options: Record<string, unknown>,
+  ) => Promise<{ requests: { total: number }; duration: number; non2xx: number; errors: number; timeouts: number }>;
   const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
   const result = await autocannon({ url, headers, duration: seconds, connections, idReplacement: true });
-  process.stdout.write(JSON.stringify({ total: result.requests.total, seconds: result.duration, failed: result.non2xx + result.errors + result.timeouts }));
+  process.stdout.write(
+    JSON.stringify({ total: result.requests.total, seconds: result.duration, failed: result.non2xx + result.errors + result.timeouts }),
+  );
   process.exit(0);
 }
 
@@ -61,7 +74,11 @@ const int = (x: number) => String(Math.round(x));
 
 // ---- 1. On vs off over HTTP ----
 
-const RESULTS = Array.from({ length: 10 }, (_, i) => ({ title: `Result ${i}`, url: `https://bench.test/${i}`, snippet: `Snippet number ${i} of the benchmark` }));
+const RESULTS = Array.from({ length: 10 }, (_, i) => ({
+  title: `Result ${i}`,
+  url: `https://bench.test/${i}`,
+  snippet: `Snippet number ${i} of the benchmark`,
+}));
 const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results: RESULTS }))], rateLimit: false });
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
@@ -71,12 +88,23 @@ type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop';
 /** Serves one load run with the given parts on; returns the server process's CPU µs per request. */
 async function run(parts: readonly Part[]): Promise<{ cpuUs: number; rps: number }> {
   const on = new Set(parts);
-  const requestLog = on.has('log') ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
-    : on.has('log-unwritten') ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} }) : undefined;
+  const requestLog = on.has('log')
+    ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
+    : on.has('log-unwritten')
+      ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
+      : undefined;
   const metrics = on.has('metrics') ? websiftMetrics({ engine }) : undefined;
-  const provider = on.has('otel') ? new BasicTracerProvider({ spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })] }) : undefined;
+  const provider = on.has('otel')
+    ? new BasicTracerProvider({
+        spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })],
+      })
+    : undefined;
   // No SDK registered: the API's no-op tracer, so only websift's side of the adapter is measured.
-  const tracing = provider ? websiftTracing({ tracerProvider: provider }) : on.has('otel-noop') ? websiftTracing({ tracerProvider: trace.getTracerProvider() }) : undefined;
+  const tracing = provider
+    ? websiftTracing({ tracerProvider: provider })
+    : on.has('otel-noop')
+      ? websiftTracing({ tracerProvider: trace.getTracerProvider() })
+      : undefined;
   const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, ...(requestLog ? { requestLog } : {}) });
   const job: ClientJob = { url: `${server.url}/api/search?q=term+[<id>]`, headers: auth, seconds: SECONDS, connections: CONNECTIONS };
   const args = [...process.execArgv, fileURLToPath(import.meta.url), '--client', JSON.stringify(job)];
@@ -121,7 +149,9 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 const off = cpuOf[names[0]!]!;
-console.log(`1. Charged searches over HTTP: ${SECONDS} s per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (autocannon in a child process), Node ${process.version}`);
+console.log(
+  `1. Charged searches over HTTP: ${SECONDS} s per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (autocannon in a child process), Node ${process.version}`,
+);
 console.log('| observability | server CPU µs/request | vs off (same round) |\n|---|---|---|');
 for (const name of names) console.log(`| ${name} | ${spread(cpuOf[name]!, int)} | ${spread(ratioOf[name]!, (x) => `${x.toFixed(2)}×`)} |`);
 
@@ -145,8 +175,12 @@ for (let round = 0; round < 5; round++) {
 const extraNs = median(tracedNs) - median(bareNs);
 // One charged search through HTTP makes 4 traced calls: websift:http, :search, :source, :charge.
 const perSearchUs = (4 * Math.max(0, extraNs)) / 1000;
-console.log(`\n2. No subscribers: an awaited call ${spread(bareNs, (x) => x.toFixed(0))} ns, through traced() ${spread(tracedNs, (x) => x.toFixed(0))} ns (${CALLS} calls × 5 rounds);`);
-console.log(`   4 traced calls per charged search ≈ ${perSearchUs.toFixed(3)} µs = ${((perSearchUs / median(off)) * 100).toFixed(3)} % of its ${int(median(off))} µs`);
+console.log(
+  `\n2. No subscribers: an awaited call ${spread(bareNs, (x) => x.toFixed(0))} ns, through traced() ${spread(tracedNs, (x) => x.toFixed(0))} ns (${CALLS} calls × 5 rounds);`,
+);
+console.log(
+  `   4 traced calls per charged search ≈ ${perSearchUs.toFixed(3)} µs = ${((perSearchUs / median(off)) * 100).toFixed(3)} % of its ${int(median(off))} µs`,
+);
 await engine.close();
 
 // ---- 3. /readyz over PostgreSQL ----
@@ -197,7 +231,9 @@ if (!values['skip-readyz']) {
   await proxy.close();
   await dropSchema(schema);
   const ms = (x: number) => x.toFixed(1);
-  console.log(`\n3. /readyz on PostgreSQL through a TCP proxy (answers cached 1 s, checks time out after 1 s; polled every 20 ms; ${OUTAGES} outages)`);
+  console.log(
+    `\n3. /readyz on PostgreSQL through a TCP proxy (answers cached 1 s, checks time out after 1 s; polled every 20 ms; ${OUTAGES} outages)`,
+  );
   console.log('| | ms |\n|---|---|');
   console.log(`| /readyz round trip (200 requests, mostly the cached answer) | ${spread(latencies, ms)} |`);
   console.log(`| the database check itself (SELECT 1), as reported | ${spread(probes, ms)} |`);

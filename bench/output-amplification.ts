@@ -14,7 +14,12 @@ const words = (n: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 
 const CASES: Array<[string, string, string, string]> = [
   // name, media type, hostile text, ordinary text of the same size
   ['CSV 2,000 columns, 2,000 one-cell rows', 'text/csv', `${Array(2000).fill('a').join(',')}\n${'x\n'.repeat(2000)}`, ''],
-  ['HTML table 2,000 columns, 2,000 one-cell rows', 'text/html', `<table><tr>${'<th>a</th>'.repeat(2000)}</tr>${'<tr><td>x</td></tr>'.repeat(2000)}</table>`, ''],
+  [
+    'HTML table 2,000 columns, 2,000 one-cell rows',
+    'text/html',
+    `<table><tr>${'<th>a</th>'.repeat(2000)}</tr>${'<tr><td>x</td></tr>'.repeat(2000)}</table>`,
+    '',
+  ],
   ['JSON nested 4,000 levels (16 KB)', 'application/json', '{"a":['.repeat(2000) + '1' + ']}'.repeat(2000), ''],
   ['JSON 600,000 × 1e20 (3 MB)', 'application/json', `[${Array(600_000).fill('1e20').join(',')}]`, ''],
   ['JSON 40,000 spaces mid-document', 'application/json', `{"a": 1${' '.repeat(40_000)}, "b": 2`, ''],
@@ -32,7 +37,13 @@ function timed(mimeType: string, text: string): { ms: number; out: number } {
 }
 
 const ordinary = (mimeType: string, size: number) =>
-  mimeType === 'text/html' ? `<p>${words(size)}</p>` : mimeType === 'application/json' ? JSON.stringify({ text: words(size) }) : mimeType === 'text/csv' ? `a,b\n${words(size).replace(/ /g, ',')}\n` : `<a>${words(size)}</a>`;
+  mimeType === 'text/html'
+    ? `<p>${words(size)}</p>`
+    : mimeType === 'application/json'
+      ? JSON.stringify({ text: words(size) })
+      : mimeType === 'text/csv'
+        ? `a,b\n${words(size).replace(/ /g, ',')}\n`
+        : `<a>${words(size)}</a>`;
 
 timed('text/html', '<p>warm up</p>');
 console.log('| document | in | Markdown out | out / in | time | time / ordinary of same size |');
@@ -41,5 +52,7 @@ for (const [name, mime, text] of CASES) {
   const base = timed(mime, ordinary(mime, text.length));
   const hostile = timed(mime, text);
   const kb = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} KB`);
-  console.log(`| ${name} | ${kb(text.length)} | ${kb(hostile.out)} | ${(hostile.out / text.length).toFixed(2)} | ${hostile.ms.toFixed(0)} ms | ${(hostile.ms / Math.max(base.ms, 0.1)).toFixed(1)}× |`);
+  console.log(
+    `| ${name} | ${kb(text.length)} | ${kb(hostile.out)} | ${(hostile.out / text.length).toFixed(2)} | ${hostile.ms.toFixed(0)} ms | ${(hostile.ms / Math.max(base.ms, 0.1)).toFixed(1)}× |`,
+  );
 }

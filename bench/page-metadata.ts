@@ -72,7 +72,17 @@ console.log(`${n} pages; Markdown differing: ${differing}`);
 console.log(`htmlToMarkdown:             ${(plainMs / n).toFixed(2)} ms/page`);
 console.log(`with metadata and links:    ${(withMs / n).toFixed(2)} ms/page (×${(withMs / plainMs).toFixed(3)})`);
 console.log(`metadata only (html format): ${(onlyMs / n).toFixed(2)} ms/page`);
-console.log(`the metadata read alone:    ${(readMs / n).toFixed(2)} ms/page (${((readMs / plainMs) * 100).toFixed(1)} % of htmlToMarkdown)`);
+console.log(
+  `the metadata read alone:    ${(readMs / n).toFixed(2)} ms/page (${((readMs / plainMs) * 100).toFixed(1)} % of htmlToMarkdown)`,
+);
 console.log(`links per page: ${(links / n).toFixed(1)}`);
-const fields: (keyof PageMetadata)[] = ['title', 'description', 'language', 'published_time', 'modified_time', 'site_name', 'canonical_url'];
+const fields: (keyof PageMetadata)[] = [
+  'title',
+  'description',
+  'language',
+  'published_time',
+  'modified_time',
+  'site_name',
+  'canonical_url',
+];
 console.log(fields.map((f) => `${f} ${(((found.get(f) ?? 0) / n) * 100).toFixed(0)}%`).join(', '));

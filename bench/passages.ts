@@ -24,12 +24,25 @@ import { loadIndex, loadPage, wcxbAvailable } from './lib/wcxb-data.js';
 const BUDGETS = [500, 2_000, 8_000] as const;
 const SEED = 'websift-passages-bench-v1';
 
-const STOP = new Set(('a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its ' +
-  'me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which ' +
-  'who whom why will with would you your also about after all any more most other some such only just over very der die das und ist ' +
-  'ein eine le la les des et est une un el los las del que por para con les il di che per non').split(' '));
+const STOP = new Set(
+  (
+    'a an and are as at be been but by can could did do does for from had has have he her his how i if in into is it its ' +
+    'me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which ' +
+    'who whom why will with would you your also about after all any more most other some such only just over very der die das und ist ' +
+    'ein eine le la les des et est une un el los las del que por para con les il di che per non'
+  ).split(' '),
+);
 
-interface Row { corpus: string; id: string; split: string; chars: number; convertMs: number; rankMs: number; passages: boolean[]; prefix: boolean[] }
+interface Row {
+  corpus: string;
+  id: string;
+  split: string;
+  chars: number;
+  convertMs: number;
+  rankMs: number;
+  passages: boolean[];
+  prefix: boolean[];
+}
 
 function rng(seed: number): () => number {
   let a = seed >>> 0;
@@ -44,7 +57,10 @@ function rng(seed: number): () => number {
 
 const sentenceSeg = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 const wordSeg = new Intl.Segmenter(undefined, { granularity: 'word' });
-const wordsOf = (s: string) => Array.from(wordSeg.segment(s)).filter((w) => w.isWordLike).map((w) => w.segment);
+const wordsOf = (s: string) =>
+  Array.from(wordSeg.segment(s))
+    .filter((w) => w.isWordLike)
+    .map((w) => w.segment);
 
 /** The prose sentences of the content's second half (whole sentences, outside code, tables and headings). */
 function candidateSentences(md: string): string[] {
@@ -69,7 +85,9 @@ function candidateSentences(md: string): string[] {
 
 /** A few of the sentence's words, function words dropped, drawn and shuffled with the page's seed. */
 function queryOf(sentence: string, rand: () => number, count: number): string {
-  const words = [...new Set(wordsOf(sentence).map((w) => w.toLowerCase()))].filter((w) => !STOP.has(w) && (w.length > 2 || /[^\u0000-\u0dff]/.test(w)));
+  const words = [...new Set(wordsOf(sentence).map((w) => w.toLowerCase()))].filter(
+    (w) => !STOP.has(w) && (w.length > 2 || /[^\u0000-\u0dff]/.test(w)),
+  );
   for (let i = words.length - 1; i > 0; i--) {
     const j = Math.floor(rand() * (i + 1));
     [words[i], words[j]] = [words[j]!, words[i]!];
@@ -112,7 +130,12 @@ function measure(corpus: string, id: string, split: string, html: string, url: s
   } while (cpuMs() - t < 20 || runs < 3);
   const rankMs = (cpuMs() - t) / runs;
   return {
-    corpus, id, split, chars: md.length, convertMs, rankMs,
+    corpus,
+    id,
+    split,
+    chars: md.length,
+    convertMs,
+    rankMs,
     passages: BUDGETS.map((b) => pagePart(md, 'markdown', { query, maxChars: b }).text.includes(sentence)),
     prefix: BUDGETS.map((b) => pagePart(md, 'markdown', { maxChars: b }).text.includes(sentence)),
   };
@@ -128,7 +151,8 @@ const limit = arg('--limit') ? Number(arg('--limit')) : Infinity;
 const queryWords = arg('--words') ? Number(arg('--words')) : 4;
 const rows: Row[] = [];
 // A warm-up, so the first page does not pay for compiling the ranking.
-for (let i = 0; i < 20; i++) pagePart(`# Warm-up\n\n${'Some words of a page about warming up. '.repeat(300)}`, 'markdown', { query: 'warm page', maxChars: 500 });
+for (let i = 0; i < 20; i++)
+  pagePart(`# Warm-up\n\n${'Some words of a page about warming up. '.repeat(300)}`, 'markdown', { query: 'warm page', maxChars: 500 });
 const progress = (n: number) => process.stderr.isTTY && n % 50 === 0 && process.stderr.write(`\r${n}`);
 
 if (corpus !== 'wcxb' && trafilaturaAvailable()) {
@@ -156,14 +180,20 @@ for (const r of rows) {
 }
 for (const [key, rs] of [...groups].sort()) {
   const [c, s] = key.split('|');
-  console.log(`| ${c} | ${s} | ${rs.length} | ${BUDGETS.map((_, i) => `${pct(rs.filter((r) => r.passages[i]).length, rs.length)} / ${pct(rs.filter((r) => r.prefix[i]).length, rs.length)}`).join(' | ')} |`);
+  console.log(
+    `| ${c} | ${s} | ${rs.length} | ${BUDGETS.map((_, i) => `${pct(rs.filter((r) => r.passages[i]).length, rs.length)} / ${pct(rs.filter((r) => r.prefix[i]).length, rs.length)}`).join(' | ')} |`,
+  );
 }
 const long = rows.filter((r) => r.chars > 8_000);
-console.log(`\npages longer than 8,000 characters (${long.length}): ${BUDGETS.map((b, i) => `${b}: ${pct(long.filter((r) => r.passages[i]).length, long.length)} / ${pct(long.filter((r) => r.prefix[i]).length, long.length)}`).join('; ')}`);
+console.log(
+  `\npages longer than 8,000 characters (${long.length}): ${BUDGETS.map((b, i) => `${b}: ${pct(long.filter((r) => r.passages[i]).length, long.length)} / ${pct(long.filter((r) => r.prefix[i]).length, long.length)}`).join('; ')}`,
+);
 const ratios = rows.map((r) => r.rankMs / r.convertMs);
 const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-console.log(`ranking cost / conversion time: all pages ${(100 * sum(rows.map((r) => r.rankMs)) / sum(rows.map((r) => r.convertMs))).toFixed(2)} %, ` +
-  `per page median ${(100 * median(ratios)).toFixed(2)} % (p90 ${(100 * [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length * 0.9)]!).toFixed(2)} %, max ${(100 * Math.max(...ratios)).toFixed(2)} %); ` +
-  `ranking median ${median(rows.map((r) => r.rankMs)).toFixed(2)} ms, conversion median ${median(rows.map((r) => r.convertMs)).toFixed(1)} ms`);
+console.log(
+  `ranking cost / conversion time: all pages ${((100 * sum(rows.map((r) => r.rankMs))) / sum(rows.map((r) => r.convertMs))).toFixed(2)} %, ` +
+    `per page median ${(100 * median(ratios)).toFixed(2)} % (p90 ${(100 * [...ratios].sort((a, b) => a - b)[Math.floor(ratios.length * 0.9)]!).toFixed(2)} %, max ${(100 * Math.max(...ratios)).toFixed(2)} %); ` +
+    `ranking median ${median(rows.map((r) => r.rankMs)).toFixed(2)} ms, conversion median ${median(rows.map((r) => r.convertMs)).toFixed(1)} ms`,
+);
 const out = arg('--json');
 if (out) writeFileSync(out, JSON.stringify(rows, null, 1));

@@ -9,8 +9,8 @@
 
 import { randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { Redis } from 'ioredis';
+import pg from 'pg';
 import { createEngine } from '../src/engine/create-engine.js';
 import { scriptedSource } from '../src/testing/index.js';
 import { POSTGRES_URL, REDIS_URL, uniqueName } from '../test/support/services.js';
@@ -48,8 +48,22 @@ await pool.query(`INSERT INTO ${s}.instances (id, lease_until) VALUES ($1, now()
 const bare = async () => {
   const id = randomUUID();
   const now = Date.now();
-  await pool.query(`SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`, [id, 'bench', 1, owner, now]);
-  await pool.query(`SELECT ${s}.settle($1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7) AS charged`, [id, 'bench', true, 1, true, now, null]);
+  await pool.query(`SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`, [
+    id,
+    'bench',
+    1,
+    owner,
+    now,
+  ]);
+  await pool.query(`SELECT ${s}.settle($1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7) AS charged`, [
+    id,
+    'bench',
+    true,
+    1,
+    true,
+    now,
+    null,
+  ]);
 };
 
 async function measure(work: () => Promise<void>, concurrency: number) {
@@ -101,7 +115,9 @@ try {
   const after = counters();
   const pgTrips = (after.pg - before.pg) / n;
   const redisTrips = (after.redis - before.redis) / n;
-  console.log(`round trips per charged search: PostgreSQL ${pgTrips.toFixed(2)}, Redis ${redisTrips.toFixed(2)} (${n} searches, one at a time)`);
+  console.log(
+    `round trips per charged search: PostgreSQL ${pgTrips.toFixed(2)}, Redis ${redisTrips.toFixed(2)} (${n} searches, one at a time)`,
+  );
   console.log('concurrency | engine p50 / p99 / per search ms | bare SQL p50 / p99 / per search ms | ratio (per search)');
   for (const concurrency of [1, 32]) {
     let best: { e: Awaited<ReturnType<typeof measure>>; b: Awaited<ReturnType<typeof measure>> } | undefined;
@@ -111,7 +127,9 @@ try {
       if (!best || e.perSearch / b.perSearch < best.e.perSearch / best.b.perSearch) best = { e, b };
     }
     const { e, b } = best!;
-    console.log(`${concurrency} | ${f(e.p50)} / ${f(e.p99)} / ${f(e.perSearch)} | ${f(b.p50)} / ${f(b.p99)} / ${f(b.perSearch)} | ${(e.perSearch / b.perSearch).toFixed(2)}×`);
+    console.log(
+      `${concurrency} | ${f(e.p50)} / ${f(e.p99)} / ${f(e.perSearch)} | ${f(b.p50)} / ${f(b.p99)} / ${f(b.perSearch)} | ${(e.perSearch / b.perSearch).toFixed(2)}×`,
+    );
   }
 } finally {
   await engine.close();

@@ -46,7 +46,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const base = median(times.settle);
 const traced = median(times.settle_traced);
 console.log(`${ROUNDS} rounds of ${CHARGES} sequential charges (reserve + settle), median ms per charge:`);
-console.log(`settle (migration 1): ${base.toFixed(3)}  settle_traced (migration 2): ${traced.toFixed(3)}  ratio ${(traced / base).toFixed(3)}×`);
+console.log(
+  `settle (migration 1): ${base.toFixed(3)}  settle_traced (migration 2): ${traced.toFixed(3)}  ratio ${(traced / base).toFixed(3)}×`,
+);
 await ledger.close();
 await handle.close();
 await pool.query(`DROP SCHEMA ${s} CASCADE`);

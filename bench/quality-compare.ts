@@ -40,14 +40,18 @@ if (before.wcxb.length && after.wcxb.length) {
       .sort((a, b) => Math.abs(b.diff) - Math.abs(a.diff))
       .slice(0, pages);
     console.log('');
-    for (const { after: r, before: f1, diff } of largest) console.log(`${r.id} ${r.pageType} ${r.split} ${f1.toFixed(3)} → ${r.f1.toFixed(3)} (${diff >= 0 ? '+' : ''}${diff.toFixed(3)})`);
+    for (const { after: r, before: f1, diff } of largest)
+      console.log(`${r.id} ${r.pageType} ${r.split} ${f1.toFixed(3)} → ${r.f1.toFixed(3)} (${diff >= 0 ? '+' : ''}${diff.toFixed(3)})`);
   }
 }
 
 if (before.trafilatura.length && after.trafilatura.length) {
   console.log('\n## trafilatura-eval: websift snippets, before → after\n');
   for (const split of ['train', 'validation'] as const) {
-    const sum = (run: Run, k: 'tp' | 'fp') => run.trafilatura.filter((r) => r.system === 'websift' && r.split === split).reduce((s, r) => s + r[k], 0);
-    console.log(`${split === 'train' ? 'tuning' : 'held out'}: TP ${sum(before, 'tp')} → ${sum(after, 'tp')}, FP ${sum(before, 'fp')} → ${sum(after, 'fp')}`);
+    const sum = (run: Run, k: 'tp' | 'fp') =>
+      run.trafilatura.filter((r) => r.system === 'websift' && r.split === split).reduce((s, r) => s + r[k], 0);
+    console.log(
+      `${split === 'train' ? 'tuning' : 'held out'}: TP ${sum(before, 'tp')} → ${sum(after, 'tp')}, FP ${sum(before, 'fp')} → ${sum(after, 'fp')}`,
+    );
   }
 }

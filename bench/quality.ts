@@ -18,15 +18,28 @@
 // $ARTICLES_DIR, else ../shared/data/articles-dev.
 
 import { writeFileSync } from 'node:fs';
-import { aggregate, formatReport, runQuality, SAMPLE_SIZE, type QualityOptions } from './lib/quality-run.js';
-import { aggregateArticles, ARTICLES_SAMPLE_SIZE, formatArticlesReport, runArticles, type ArticlesRow } from './lib/articles-run.js';
 import { articlesAvailable, articlesDir } from './lib/articles-data.js';
+import { ARTICLES_SAMPLE_SIZE, type ArticlesRow, aggregateArticles, formatArticlesReport, runArticles } from './lib/articles-run.js';
 import { ARTICLES_RECORD_FILE, RECORD_FILE, TRAFILATURA_RECORD_FILE } from './lib/quality-record.js';
+import { aggregate, formatReport, type QualityOptions, runQuality, SAMPLE_SIZE } from './lib/quality-run.js';
 import { trafilaturaAvailable, trafilaturaDir } from './lib/trafilatura-data.js';
-import { aggregateTrafilatura, formatTrafilaturaReport, runTrafilatura, TRAFILATURA_SAMPLE_SIZE, type TrafRow } from './lib/trafilatura-run.js';
+import {
+  aggregateTrafilatura,
+  formatTrafilaturaReport,
+  runTrafilatura,
+  TRAFILATURA_SAMPLE_SIZE,
+  type TrafRow,
+} from './lib/trafilatura-run.js';
 import { wcxbAvailable, wcxbDir } from './lib/wcxb-data.js';
 
-type CliOptions = QualityOptions & { json?: string; record?: boolean; sample?: boolean; corpus?: 'wcxb' | 'trafilatura' | 'articles' | 'all'; worst?: number; sets?: string[] };
+type CliOptions = QualityOptions & {
+  json?: string;
+  record?: boolean;
+  sample?: boolean;
+  corpus?: 'wcxb' | 'trafilatura' | 'articles' | 'all';
+  worst?: number;
+  sets?: string[];
+};
 
 function parseArgs(argv: string[]): CliOptions {
   const opts: CliOptions = {};
@@ -51,7 +64,8 @@ function parseArgs(argv: string[]): CliOptions {
     else if (arg === '--record') opts.record = true;
     else throw new Error(`unknown argument ${arg}`);
   }
-  if (opts.record && (!opts.sample || opts.limit !== undefined || opts.split || opts.types || opts.ids)) throw new Error('--record needs --sample alone');
+  if (opts.record && (!opts.sample || opts.limit !== undefined || opts.split || opts.types || opts.ids))
+    throw new Error('--record needs --sample alone');
   if (opts.sample && opts.limit !== undefined) throw new Error('--sample and --limit exclude each other');
   if (opts.limit !== undefined && !(Number.isInteger(opts.limit) && opts.limit > 0)) throw new Error('--limit must be a positive integer');
   return opts;
@@ -77,7 +91,14 @@ if (corpus === 'wcxb' || corpus === 'all') {
   json.wcxb = results;
   if (opts.record) {
     const f1 = aggregate(results.filter((r) => r.system === 'websift')).f1;
-    writeFileSync(RECORD_FILE, JSON.stringify({ sample: SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --corpus wcxb --sample --record' }, null, 2) + '\n');
+    writeFileSync(
+      RECORD_FILE,
+      JSON.stringify(
+        { sample: SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --corpus wcxb --sample --record' },
+        null,
+        2,
+      ) + '\n',
+    );
     console.log(`recorded F1 ${f1.toFixed(4)} on the ${SAMPLE_SIZE}-page sample in ${RECORD_FILE}`);
   }
 }
@@ -114,7 +135,18 @@ if (corpus === 'trafilatura' || corpus === 'all') {
   }
   if (opts.record) {
     const f1 = aggregateTrafilatura(rows.filter((r) => r.system === 'websift')).f1;
-    writeFileSync(TRAFILATURA_RECORD_FILE, JSON.stringify({ sample: TRAFILATURA_SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --corpus trafilatura --sample --record' }, null, 2) + '\n');
+    writeFileSync(
+      TRAFILATURA_RECORD_FILE,
+      JSON.stringify(
+        {
+          sample: TRAFILATURA_SAMPLE_SIZE,
+          f1: Number(f1.toFixed(4)),
+          command: 'npx tsx bench/quality.ts --corpus trafilatura --sample --record',
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     console.log(`recorded F1 ${f1.toFixed(4)} on the ${TRAFILATURA_SAMPLE_SIZE}-page sample in ${TRAFILATURA_RECORD_FILE}`);
   }
 }
@@ -139,13 +171,29 @@ if (corpus === 'articles' || corpus === 'all') {
   console.log(formatArticlesReport(rows));
   json.articles = rows;
   if (opts.worst) {
-    const ws = rows.filter((r) => r.system === 'websift' && r.gold > 0).sort((a, b) => b.predicted * (1 - b.p) - a.predicted * (1 - a.p) || a.id.localeCompare(b.id));
+    const ws = rows
+      .filter((r) => r.system === 'websift' && r.gold > 0)
+      .sort((a, b) => b.predicted * (1 - b.p) - a.predicted * (1 - a.p) || a.id.localeCompare(b.id));
     console.log(`\n### websift's ${opts.worst} articles-dev pages with the most excess tokens\n`);
-    for (const r of ws.slice(0, opts.worst)) console.log(`${r.id} [${r.split}] excess ${Math.round(r.predicted * (1 - r.p))} F1 ${r.f1.toFixed(3)} P ${r.p.toFixed(3)} R ${r.r.toFixed(3)}${r.comments ? ' (comments)' : ''}`);
+    for (const r of ws.slice(0, opts.worst))
+      console.log(
+        `${r.id} [${r.split}] excess ${Math.round(r.predicted * (1 - r.p))} F1 ${r.f1.toFixed(3)} P ${r.p.toFixed(3)} R ${r.r.toFixed(3)}${r.comments ? ' (comments)' : ''}`,
+      );
   }
   if (opts.record) {
     const f1 = aggregateArticles(rows.filter((r) => r.system === 'websift')).f1;
-    writeFileSync(ARTICLES_RECORD_FILE, JSON.stringify({ sample: ARTICLES_SAMPLE_SIZE, f1: Number(f1.toFixed(4)), command: 'npx tsx bench/quality.ts --corpus articles --sample --record' }, null, 2) + '\n');
+    writeFileSync(
+      ARTICLES_RECORD_FILE,
+      JSON.stringify(
+        {
+          sample: ARTICLES_SAMPLE_SIZE,
+          f1: Number(f1.toFixed(4)),
+          command: 'npx tsx bench/quality.ts --corpus articles --sample --record',
+        },
+        null,
+        2,
+      ) + '\n',
+    );
     console.log(`recorded F1 ${f1.toFixed(4)} on the ${ARTICLES_SAMPLE_SIZE}-page sample in ${ARTICLES_RECORD_FILE}`);
   }
 }

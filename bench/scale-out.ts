@@ -45,7 +45,8 @@ const groups = {
   redis: (cmd: string) => cmd.startsWith('redis-server'),
   client: (_: string, pid: number) => pid === process.pid,
 };
-const sample = () => Object.fromEntries(Object.entries(groups).map(([name, match]) => [name, cpuSeconds(match)])) as Record<keyof typeof groups, number>;
+const sample = () =>
+  Object.fromEntries(Object.entries(groups).map(([name, match]) => [name, cpuSeconds(match)])) as Record<keyof typeof groups, number>;
 
 const schema = uniqueName('ws_bench');
 const redisPrefix = `${uniqueName('ws_bench')}:`;
@@ -59,7 +60,12 @@ console.log('instances | searches/s | p50 ms | p99 ms | CPU s per 1,000 searches
 let serial = 0;
 try {
   for (const n of COUNTS) {
-    const cluster = await Cluster.start({ instances: n, database: POSTGRES_URL, redis: REDIS_URL, engine: { postgres, redisPrefix, rateLimit: false } });
+    const cluster = await Cluster.start({
+      instances: n,
+      database: POSTGRES_URL,
+      redis: REDIS_URL,
+      engine: { postgres, redisPrefix, rateLimit: false },
+    });
     try {
       // Warm-up: connections, prepared functions, JIT.
       await Promise.all(Array.from({ length: CONCURRENCY }, () => cluster.call('/api/search', key, { q: `warm ${serial++}` })));
@@ -71,7 +77,8 @@ try {
           while (performance.now() < end) {
             const t = performance.now();
             const reply = await cluster.call('/api/search', key, { q: `bench ${serial++}` });
-            if (reply.status !== 200 || reply.body.metadata.credits_used !== 1) throw new Error(`unexpected ${reply.status}: ${JSON.stringify(reply.body)}`);
+            if (reply.status !== 200 || reply.body.metadata.credits_used !== 1)
+              throw new Error(`unexpected ${reply.status}: ${JSON.stringify(reply.body)}`);
             latencies.push(performance.now() - t);
           }
         }),

@@ -8,14 +8,18 @@ import { join } from 'node:path';
 import { openSqlite } from '../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../src/adapters/sqlite/ledger.js';
 import { systemClock } from '../src/adapters/system-clock.js';
-import { parseQuery } from '../src/core/search/query.js';
 import { createRouter } from '../src/core/router/router.js';
+import { parseQuery } from '../src/core/search/query.js';
 import { createEngine } from '../src/index.js';
 import { scriptedSource } from '../src/testing/scripted-source.js';
 import type { SearchSource } from '../src/types/index.js';
 
 const N = Number(process.argv[2] ?? 5000);
-const results = Array.from({ length: 10 }, (_, i) => ({ title: `Title ${i}`, url: `https://example.com/${i}`, snippet: 'A snippet of text.' }));
+const results = Array.from({ length: 10 }, (_, i) => ({
+  title: `Title ${i}`,
+  url: `https://example.com/${i}`,
+  snippet: 'A snippet of text.',
+}));
 const source = (): SearchSource => scriptedSource('zero', () => ({ results }));
 
 interface Sample {
@@ -45,7 +49,10 @@ async function direct(run: number): Promise<Sample> {
  * first answers every search, and after 20 searches a hedge mark exists (the hedging path runs).
  */
 async function routerLoop(run: number, sources = 1): Promise<Sample> {
-  const router = createRouter(Array.from({ length: sources }, (_, k) => scriptedSource(`zero${k}`, () => ({ results }))), { clock: systemClock });
+  const router = createRouter(
+    Array.from({ length: sources }, (_, k) => scriptedSource(`zero${k}`, () => ({ results }))),
+    { clock: systemClock },
+  );
   return timeLoop(N, (i) => router.route(parseQuery(`router ${run} query ${i}`), { limit: 10 }));
 }
 
@@ -75,9 +82,11 @@ async function engineConcurrent(run: number, concurrency: number, durability: 'f
     let next = 0;
     const c0 = process.cpuUsage();
     const t0 = process.hrtime.bigint();
-    await Promise.all(Array.from({ length: concurrency }, async () => {
-      while (next < N) await engine.search({ q: `concurrent ${run} query ${next++}` }, { organization: 'bench' });
-    }));
+    await Promise.all(
+      Array.from({ length: concurrency }, async () => {
+        while (next < N) await engine.search({ q: `concurrent ${run} query ${next++}` }, { organization: 'bench' });
+      }),
+    );
     const wall = Number(process.hrtime.bigint() - t0) / 1000 / N;
     const c = process.cpuUsage(c0);
     return { wall, cpu: (c.user + c.system) / N };
@@ -102,7 +111,16 @@ async function engineLoop(run: number, durability: 'full' | 'normal', repeat: bo
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const rows: Record<string, Sample[]> = {
-  direct: [], full: [], normal: [], repeat: [], concurrent: [], concurrentNormal: [], router: [], router2: [], ledgerFull: [], ledgerNormal: [],
+  direct: [],
+  full: [],
+  normal: [],
+  repeat: [],
+  concurrent: [],
+  concurrentNormal: [],
+  router: [],
+  router2: [],
+  ledgerFull: [],
+  ledgerNormal: [],
 };
 // Interleaved runs, medians: the machine is shared and noisy.
 for (let run = 0; run < 3; run++) {

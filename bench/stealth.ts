@@ -16,11 +16,16 @@ import { startPageServer } from '../src/testing/page-server.js';
 const perPhase = Number(process.argv[2] ?? 24);
 const executablePath = process.argv[3] ?? '/usr/bin/chromium';
 const MAX_BYTES = 10 * 1024 * 1024;
-const paragraphs = Array.from({ length: 40 }, (_, i) => `<p>Paragraph ${i}: the keeper logged wind, swell and every passing ship.</p>`).join('');
+const paragraphs = Array.from(
+  { length: 40 },
+  (_, i) => `<p>Paragraph ${i}: the keeper logged wind, swell and every passing ship.</p>`,
+).join('');
 
 const server = await startPageServer({
   '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nDisallow: /private\n' },
-  '/static': { body: `<!doctype html><html><head><title>Static</title></head><body><nav>Home</nav><article><h1>Log</h1>${paragraphs}</article></body></html>` },
+  '/static': {
+    body: `<!doctype html><html><head><title>Static</title></head><body><nav>Home</nav><article><h1>Log</h1>${paragraphs}</article></body></html>`,
+  },
   // The article arrives by fetch after load, as on a script-rendered site.
   '/scripted': {
     body: `<!doctype html><html><head><title>Scripted</title></head><body><main id="app">Loading</main><script>
@@ -40,7 +45,10 @@ function cpuSeconds(): number {
     if (!/^\d+$/.test(name)) continue;
     try {
       const stat = readFileSync(`/proc/${name}/stat`, 'utf8');
-      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ').map(Number);
+      const fields = stat
+        .slice(stat.lastIndexOf(')') + 2)
+        .split(' ')
+        .map(Number);
       const ppid = fields[1]!;
       tree.set(ppid, [...(tree.get(ppid) ?? []), Number(name)]);
       // utime, stime, cutime, cstime are fields 14–17 of /proc/pid/stat (indexes 11–14 after the comm).
@@ -118,7 +126,9 @@ async function extractCost(): Promise<void> {
   await fetcher.close?.();
 }
 
-console.log(`renders per phase=${perPhase} node=${process.version} cpus=${(await import('node:os')).cpus().length} load=${(await import('node:os')).loadavg()[0]!.toFixed(1)}`);
+console.log(
+  `renders per phase=${perPhase} node=${process.version} cpus=${(await import('node:os')).cpus().length} load=${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
+);
 const c1 = await rendersPerSecond(1);
 const c4 = await rendersPerSecond(4);
 console.log(`renders/s: concurrency 1 ${c1.toFixed(2)}, concurrency 4 ${c4.toFixed(2)} (x${(c4 / c1).toFixed(2)})`);

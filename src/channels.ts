@@ -6,7 +6,7 @@
 // subscriber relates events without an AsyncLocalStorage: on Node 20 one in use turns on promise hooks
 // for the whole process, which cost a traced server a third to a half more CPU per search (docs/benchmarks.md).
 
-import { tracingChannel, type TracingChannel } from 'node:diagnostics_channel';
+import { type TracingChannel, tracingChannel } from 'node:diagnostics_channel';
 
 /** Every context carries what the channel's `error` event adds. */
 interface Traced {

@@ -186,7 +186,10 @@ export class ExtractTimeoutError extends WebsiftError {
  */
 export class LedgerUnavailableError extends WebsiftError {
   override name = 'LedgerUnavailableError' as const;
-  constructor(message = 'The credit ledger is busy (its database is locked by another writer); nothing was charged. Please retry.', cause?: unknown) {
+  constructor(
+    message = 'The credit ledger is busy (its database is locked by another writer); nothing was charged. Please retry.',
+    cause?: unknown,
+  ) {
     super(503, 'ledger_unavailable', message, { retryable: true, cause });
   }
 }
@@ -199,9 +202,14 @@ export class LedgerUnavailableError extends WebsiftError {
 export class IdempotencyInProgressError extends WebsiftError {
   override name = 'IdempotencyInProgressError' as const;
   constructor() {
-    super(409, 'idempotency_in_progress', 'A request with this idempotency key is still running; retry shortly to get its answer. Nothing was charged.', {
-      retryable: true,
-    });
+    super(
+      409,
+      'idempotency_in_progress',
+      'A request with this idempotency key is still running; retry shortly to get its answer. Nothing was charged.',
+      {
+        retryable: true,
+      },
+    );
   }
 }
 
@@ -212,7 +220,10 @@ export class IdempotencyInProgressError extends WebsiftError {
 export class RateLimiterUnavailableError extends WebsiftError {
   override name = 'RateLimiterUnavailableError' as const;
   constructor(cause?: unknown) {
-    super(503, 'rate_limiter_unavailable', 'The rate limiter is unavailable; nothing was charged. Please retry.', { retryable: true, cause });
+    super(503, 'rate_limiter_unavailable', 'The rate limiter is unavailable; nothing was charged. Please retry.', {
+      retryable: true,
+      cause,
+    });
   }
 }
 

@@ -39,12 +39,42 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   core: ['channels', 'core/books', 'passages', 'ports', 'types', 'errors', 'signals'],
   'core/books': ['channels', 'core', 'ports', 'types', 'errors', 'signals'],
   'core/search': ['channels', 'core', 'core/books', 'core/router', 'schema', 'passages', 'ports', 'types', 'errors', 'signals'],
-  'core/extract': ['channels', 'core', 'core/books', 'core/router', 'core/search', 'schema', 'passages', 'fetch', 'ports', 'types', 'errors', 'signals', 'turns'],
+  'core/extract': [
+    'channels',
+    'core',
+    'core/books',
+    'core/router',
+    'core/search',
+    'schema',
+    'passages',
+    'fetch',
+    'ports',
+    'types',
+    'errors',
+    'signals',
+    'turns',
+  ],
   // Adapters implement the ports for the core's records (cached pages, repeat entries, GCRA).
   adapters: ['core', 'core/books', 'core/extract', 'ports', 'types', 'errors', 'signals'],
   render: ['fetch', 'net', 'adapters', 'ports', 'types', 'errors', 'signals'],
   sources: ['core/router', 'adapters', 'convert', 'fetch', 'project', 'types', 'errors', 'signals'],
-  engine: ['channels', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'adapters', 'conversion', 'fetch', 'render', 'ports', 'types', 'errors', 'signals', 'schema'],
+  engine: [
+    'channels',
+    'core',
+    'core/books',
+    'core/router',
+    'core/search',
+    'core/extract',
+    'adapters',
+    'conversion',
+    'fetch',
+    'render',
+    'ports',
+    'types',
+    'errors',
+    'signals',
+    'schema',
+  ],
   http: ['channels', 'core/books', 'schema', 'project', 'types', 'errors', 'signals', 'turns'],
   testing: ['core/books', 'net', 'ports', 'types', 'errors', 'signals'],
   postgres: ['adapters'],
@@ -53,13 +83,52 @@ const MAY_IMPORT: Record<string, readonly string[]> = {
   mcp: ['http', 'schema', 'project', 'types', 'errors'],
   metrics: ['channels', 'types'],
   otel: ['channels'],
-  cli: ['channels', 'metrics', 'engine', 'adapters', 'convert', 'http', 'mcp', 'sources', 'project', 'types', 'errors', 'signals', 'schema'],
+  cli: [
+    'channels',
+    'metrics',
+    'engine',
+    'adapters',
+    'convert',
+    'http',
+    'mcp',
+    'sources',
+    'project',
+    'types',
+    'errors',
+    'signals',
+    'schema',
+  ],
   // The package's entry point re-exports the public faces.
-  index: ['channels', 'engine', 'core', 'core/books', 'core/router', 'core/search', 'core/extract', 'convert', 'fetch', 'render', 'ports', 'project', 'types', 'errors'],
+  index: [
+    'channels',
+    'engine',
+    'core',
+    'core/books',
+    'core/router',
+    'core/search',
+    'core/extract',
+    'convert',
+    'fetch',
+    'render',
+    'ports',
+    'project',
+    'types',
+    'errors',
+  ],
 };
 
 /** Rooms reached from outside only through their index.ts. */
-const FACED = ['passages', 'core/router', 'core/books', 'core/search', 'engine', 'convert/model', 'convert/markdown', 'convert/formats', 'convert/metadata'];
+const FACED = [
+  'passages',
+  'core/router',
+  'core/books',
+  'core/search',
+  'engine',
+  'convert/model',
+  'convert/markdown',
+  'convert/formats',
+  'convert/metadata',
+];
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
@@ -76,7 +145,11 @@ function roomOf(file: string): string {
   return parts[0]!;
 }
 
-interface Edge { file: string; spec: string; target: string }
+interface Edge {
+  file: string;
+  spec: string;
+  target: string;
+}
 
 const edges: Edge[] = sourceFiles(SRC).flatMap((file) =>
   [...readFileSync(file, 'utf8').matchAll(/(?:from\s+|import\()\s*'(\.{1,2}\/[^']+)'/g)].map((m) => ({

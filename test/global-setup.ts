@@ -3,10 +3,10 @@
 // ~1.5 s, which pages with short time limits would be charged for). Packages stay external. And the
 // run's id, which every worker puts in its schema names and Redis key prefixes (test/support/services.ts).
 
-import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { copyFileSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { build } from 'esbuild';
 import { removeLeftovers } from './support/leftovers.js';
 import { newRunId } from './support/services.js';
 
@@ -46,7 +46,9 @@ async function prepare(): Promise<() => Promise<void>> {
       const shown = left.slice(0, 10).join(', ') + (left.length > 10 ? ` and ${left.length - 10} more` : '');
       // vitest reports an error thrown here but still exits 0: set the exit code too.
       process.exitCode = 1;
-      throw new Error(`the tests left ${left.length} thing(s) on the shared servers (now removed): ${shown}; a suite must remove what it makes`);
+      throw new Error(
+        `the tests left ${left.length} thing(s) on the shared servers (now removed): ${shown}; a suite must remove what it makes`,
+      );
     }
   };
 }

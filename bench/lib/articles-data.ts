@@ -40,7 +40,13 @@ export const ARTICLES_SPLIT_SEED = 'websift-articles-validation-v1';
 const RANK_SEED = 'websift-articles-rank-v1';
 
 export function loadArticlesIndex(dir = articlesDir()): ArticlesEntry[] {
-  const listed = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8')) as Array<{ id: string; set: string; url?: string; comments: boolean; synthetic?: boolean }>;
+  const listed = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8')) as Array<{
+    id: string;
+    set: string;
+    url?: string;
+    comments: boolean;
+    synthetic?: boolean;
+  }>;
   const byGroup = new Map<string, typeof listed>();
   for (const p of listed) {
     const group = p.synthetic ? `${p.set}-synthetic` : p.set;
@@ -52,7 +58,14 @@ export function loadArticlesIndex(dir = articlesDir()): ArticlesEntry[] {
     const ids = pages.map((p) => p.id).sort((a, b) => hash01(ARTICLES_SPLIT_SEED, a) - hash01(ARTICLES_SPLIT_SEED, b));
     const validation = new Set(ids.slice(0, Math.round(ids.length * 0.2)));
     for (const p of pages) {
-      entries.push({ id: p.id, group, ...(p.url ? { url: p.url } : {}), comments: p.comments, split: validation.has(p.id) ? 'validation' : 'train', rank: hash01(RANK_SEED, p.id) });
+      entries.push({
+        id: p.id,
+        group,
+        ...(p.url ? { url: p.url } : {}),
+        comments: p.comments,
+        split: validation.has(p.id) ? 'validation' : 'train',
+        rank: hash01(RANK_SEED, p.id),
+      });
     }
   }
   return entries.sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));

@@ -11,7 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { Readability } from '@mozilla/readability';
 import { parseHTML } from 'linkedom';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
-import { loadArticlesIndex, loadArticlesPage, type ArticlesEntry } from './articles-data.js';
+import { type ArticlesEntry, loadArticlesIndex, loadArticlesPage } from './articles-data.js';
 
 export type ArticlesSystem = 'websift' | 'readability';
 
@@ -116,7 +116,20 @@ export function runArticles(opts: ArticlesOptions, onPage?: (done: number, total
       opts.onText?.(entry.id, system, text);
       const predicted = articleTokens(text);
       const [p, r, f1] = tokenPRF(predicted, main);
-      rows.push({ id: entry.id, group: entry.group, split: entry.split, comments: entry.comments, system, ms, p, r, f1, f1WithComments: tokenPRF(predicted, all)[2], predicted: predicted.length, gold: main.length });
+      rows.push({
+        id: entry.id,
+        group: entry.group,
+        split: entry.split,
+        comments: entry.comments,
+        system,
+        ms,
+        p,
+        r,
+        f1,
+        f1WithComments: tokenPRF(predicted, all)[2],
+        predicted: predicted.length,
+        gold: main.length,
+      });
     }
     onPage?.(i + 1, entries.length);
   });
@@ -136,7 +149,14 @@ export interface ArticlesAggregate {
 export function aggregateArticles(rows: readonly ArticlesRow[]): ArticlesAggregate {
   const scored = rows.filter((r) => r.gold > 0);
   const mean = (f: (r: ArticlesRow) => number) => scored.reduce((s, r) => s + f(r), 0) / (scored.length || 1);
-  return { pages: scored.length, p: mean((r) => r.p), r: mean((r) => r.r), f1: mean((r) => r.f1), f1WithComments: mean((r) => r.f1WithComments), msPerPage: rows.reduce((s, r) => s + r.ms, 0) / (rows.length || 1) };
+  return {
+    pages: scored.length,
+    p: mean((r) => r.p),
+    r: mean((r) => r.r),
+    f1: mean((r) => r.f1),
+    f1WithComments: mean((r) => r.f1WithComments),
+    msPerPage: rows.reduce((s, r) => s + r.ms, 0) / (rows.length || 1),
+  };
 }
 
 export function formatArticlesReport(rows: readonly ArticlesRow[]): string {
@@ -153,14 +173,18 @@ export function formatArticlesReport(rows: readonly ArticlesRow[]): string {
         const mine = inPart.filter((r) => r.system === system);
         const a = aggregateArticles(mine);
         const c = aggregateArticles(mine.filter((r) => r.comments));
-        out.push(`| ${group} | ${split === 'train' ? 'tuning' : split === 'validation' ? 'held apart' : 'all'} | ${a.pages} | ${system} | **${f(a.f1)}** | ${f(a.p)} | ${f(a.r)} | ${f(a.f1WithComments)} | ${c.pages ? f(c.f1) : '–'} | ${a.msPerPage.toFixed(1)} |`);
+        out.push(
+          `| ${group} | ${split === 'train' ? 'tuning' : split === 'validation' ? 'held apart' : 'all'} | ${a.pages} | ${system} | **${f(a.f1)}** | ${f(a.p)} | ${f(a.r)} | ${f(a.f1WithComments)} | ${c.pages ? f(c.f1) : '–'} | ${a.msPerPage.toFixed(1)} |`,
+        );
       }
     }
   }
   if (systems.length === 2) {
     const real = rows.filter((r) => !r.group.endsWith('synthetic'));
     const ms = (s: ArticlesSystem) => aggregateArticles(real.filter((r) => r.system === s)).msPerPage;
-    out.push(`\nTime ratio websift / readability (total over the real pages, this run): ${(ms('websift') / ms('readability')).toFixed(2)}×`);
+    out.push(
+      `\nTime ratio websift / readability (total over the real pages, this run): ${(ms('websift') / ms('readability')).toFixed(2)}×`,
+    );
   }
   return out.join('\n');
 }

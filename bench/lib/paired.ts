@@ -79,7 +79,9 @@ export function formatPaired(p: Record<Part, Record<string, PairedDiff>>): strin
     const row = p[part];
     if (!row.all) continue;
     const name = part === 'dev' ? 'dev, both parts' : part;
-    lines.push(`| ${name} (${row.all.pages}) | ${types.map((t) => (row[t] ? `${sign(row[t].mean)} ± ${row[t].se.toFixed(4)}` : '—')).join(' | ')} |`);
+    lines.push(
+      `| ${name} (${row.all.pages}) | ${types.map((t) => (row[t] ? `${sign(row[t].mean)} ± ${row[t].se.toFixed(4)}` : '—')).join(' | ')} |`,
+    );
   }
   return lines.join('\n');
 }

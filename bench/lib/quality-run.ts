@@ -7,7 +7,7 @@ import { loadFoldClassifiers } from '../../tools/train/block-folds.js';
 import { plainReadabilityMarkdown } from './baseline.js';
 import { stripMarkdown } from './strip-markdown.js';
 import { loadIndex, loadPage, type WcxbIndexEntry, type WcxbPage } from './wcxb-data.js';
-import { scorePage, snippetsFound, type PageScore } from './wcxb-metric.js';
+import { type PageScore, scorePage, snippetsFound } from './wcxb-metric.js';
 
 export type SystemName = 'websift' | 'readability';
 
@@ -50,7 +50,11 @@ export function runQuality(opts: QualityOptions, onPage?: (done: number, total: 
   const folds = opts.oof ? loadFoldClassifiers() : null;
   if (opts.oof && !folds) throw new Error('--oof needs the fold models: run npx tsx tools/train/train-blocks.ts --write first');
   const systems: Array<[SystemName, (page: WcxbPage, entry: WcxbIndexEntry) => string]> = [
-    ['websift', ({ html, url }, entry) => (folds && entry.split === 'train' ? convertHtml(html, { url }, folds(entry.id)) : htmlToMarkdown(html, { url }))],
+    [
+      'websift',
+      ({ html, url }, entry) =>
+        folds && entry.split === 'train' ? convertHtml(html, { url }, folds(entry.id)) : htmlToMarkdown(html, { url }),
+    ],
   ];
   if (opts.baseline !== false) systems.push(['readability', ({ html }) => plainReadabilityMarkdown(html)]);
   const results: PageResult[] = [];
@@ -64,10 +68,16 @@ export function runQuality(opts: QualityOptions, onPage?: (done: number, total: 
       const ms = performance.now() - t0;
       const text = stripMarkdown(md);
       results.push({
-        id: page.id, pageType: page.pageType, split: entry.split, system, ms,
+        id: page.id,
+        pageType: page.pageType,
+        split: entry.split,
+        system,
+        ms,
         ...scorePage(text, page.mainContent),
-        withFound: snippetsFound(text, page.with), withTotal: page.with.length,
-        withoutFound: snippetsFound(text, page.without), withoutTotal: page.without.length,
+        withFound: snippetsFound(text, page.with),
+        withTotal: page.with.length,
+        withoutFound: snippetsFound(text, page.without),
+        withoutTotal: page.without.length,
       });
     }
     onPage?.(i + 1, entries.length);

@@ -30,11 +30,23 @@ export const TRAFILATURA_SPLIT_SEED = 'websift-trafilatura-validation-v1';
 const RANK_SEED = 'websift-trafilatura-rank-v1';
 
 export function loadTrafilaturaIndex(dir = trafilaturaDir()): TrafilaturaEntry[] {
-  const pages = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8')) as Array<{ id: string; url: string; with: string[]; without: string[] }>;
+  const pages = JSON.parse(readFileSync(join(dir, 'pages.json'), 'utf8')) as Array<{
+    id: string;
+    url: string;
+    with: string[];
+    without: string[];
+  }>;
   const ids = pages.map((p) => p.id).sort((a, b) => hash01(TRAFILATURA_SPLIT_SEED, a) - hash01(TRAFILATURA_SPLIT_SEED, b));
   const validation = new Set(ids.slice(0, Math.round(ids.length * 0.2)));
   return pages
-    .map((p) => ({ id: p.id, url: p.url, with: p.with, without: p.without, split: validation.has(p.id) ? ('validation' as const) : ('train' as const), rank: hash01(RANK_SEED, p.id) }))
+    .map((p) => ({
+      id: p.id,
+      url: p.url,
+      with: p.with,
+      without: p.without,
+      split: validation.has(p.id) ? ('validation' as const) : ('train' as const),
+      rank: hash01(RANK_SEED, p.id),
+    }))
     .sort((a, b) => a.rank - b.rank || a.id.localeCompare(b.id));
 }
 

@@ -111,18 +111,24 @@ export function formatTrafilaturaReport(rows: readonly TrafRow[]): string {
   for (const split of ['train', 'validation'] as const) {
     const inSplit = rows.filter((r) => r.split === split);
     if (inSplit.length === 0) continue;
-    out.push(`\n### trafilatura-eval ${split === 'train' ? 'tuning (80%)' : 'held out (20%)'} — ${inSplit.length / systems.length} pages\n`);
+    out.push(
+      `\n### trafilatura-eval ${split === 'train' ? 'tuning (80%)' : 'held out (20%)'} — ${inSplit.length / systems.length} pages\n`,
+    );
     out.push('| system | F1 | P | R | TP | FN | FP | TN | ms/page |');
     out.push('|---|---|---|---|---|---|---|---|---|');
     for (const system of systems) {
       const a = aggregateTrafilatura(inSplit.filter((r) => r.system === system));
-      out.push(`| ${system} | **${f(a.f1)}** | ${f(a.precision)} | ${f(a.recall)} | ${a.tp} | ${a.fn} | ${a.fp} | ${a.tn} | ${a.msPerPage.toFixed(1)} |`);
+      out.push(
+        `| ${system} | **${f(a.f1)}** | ${f(a.precision)} | ${f(a.recall)} | ${a.tp} | ${a.fn} | ${a.fp} | ${a.tn} | ${a.msPerPage.toFixed(1)} |`,
+      );
     }
   }
   if (systems.length === 2) {
     const all = (s: TrafSystem) => aggregateTrafilatura(rows.filter((r) => r.system === s));
-    out.push(`\nAll pages: websift F1 ${f(all('websift').f1)}, readability ${f(all('readability').f1)}. ` +
-      `Time ratio websift / readability (total, this run): ${(all('websift').msPerPage / all('readability').msPerPage).toFixed(2)}×`);
+    out.push(
+      `\nAll pages: websift F1 ${f(all('websift').f1)}, readability ${f(all('readability').f1)}. ` +
+        `Time ratio websift / readability (total, this run): ${(all('websift').msPerPage / all('readability').msPerPage).toFixed(2)}×`,
+    );
   }
   return out.join('\n');
 }

@@ -6,8 +6,8 @@
 // larger than the whole bound is not kept (the repeat is then re-fetched, still free). Expiry is the
 // core's (Clock): the store keeps no time.
 
-import { cachedPageChars, type CachedPage } from '../core/extract/run-extract.js';
 import { pageCacheOrganization } from '../core/extract/page-cache-key.js';
+import { type CachedPage, cachedPageChars } from '../core/extract/run-extract.js';
 import type { CacheStore } from '../ports/cache.js';
 
 interface Share {

@@ -8,9 +8,9 @@
 // hint), never a real-time timer. Memory follows live entries: expired entries are pruned from a
 // partition's least recently used end on every write, and expired partitions once per sweep interval.
 
+import { type RepeatEntry, repeatWindowPartition } from '../core/books/index.js';
 import type { CacheStore } from '../ports/cache.js';
 import type { Clock } from '../types/index.js';
-import { repeatWindowPartition, type RepeatEntry } from '../core/books/index.js';
 
 export interface PartitionedLruOptions {
   clock: Clock;
@@ -47,7 +47,8 @@ interface Partition<V> {
 export function partitionedLruStore<V>(options: PartitionedLruOptions): PartitionedLruStore<V> {
   const { clock, partitionOf } = options;
   const max = options.maxPerPartition ?? DEFAULT_MAX_PER_PARTITION;
-  if (!Number.isInteger(max) || max < 1) throw new RangeError(`partitionedLruStore: maxPerPartition must be a positive integer (got ${String(max)})`);
+  if (!Number.isInteger(max) || max < 1)
+    throw new RangeError(`partitionedLruStore: maxPerPartition must be a positive integer (got ${String(max)})`);
   const partitions = new Map<string, Partition<V>>();
   let nextSweepAt = -Infinity;
 

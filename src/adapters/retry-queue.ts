@@ -18,8 +18,13 @@ export const releaseTaskName = (id: string): string => `settle ${id}`;
 export const finishTaskName = (organization: string, key: string): string => `finish ${organization}\n${key}`;
 
 /** The settlement that releases a hold: nothing charged, nothing counted (the call answered 503). */
-export const releaseOf = ({ id, organization, kind }: Pick<Settlement, 'id' | 'organization' | 'kind'>): Settlement =>
-  ({ id, organization, kind, charged: 0, answered: false });
+export const releaseOf = ({ id, organization, kind }: Pick<Settlement, 'id' | 'organization' | 'kind'>): Settlement => ({
+  id,
+  organization,
+  kind,
+  charged: 0,
+  answered: false,
+});
 
 /** Pause between rounds of the SQLite ledger's retries (its Clock). */
 export const RETRY_MS = 1_000;

@@ -23,7 +23,12 @@ export interface Parsed {
 
 /** Options every command takes. */
 export const COMMON: Options = {
-  database: { type: 'string', value: 'PATH|URL', help: 'SQLite file or postgres:// URL (default ./websift.db; alias --db)', env: 'WEBSIFT_DATABASE_URL, else WEBSIFT_DB' },
+  database: {
+    type: 'string',
+    value: 'PATH|URL',
+    help: 'SQLite file or postgres:// URL (default ./websift.db; alias --db)',
+    env: 'WEBSIFT_DATABASE_URL, else WEBSIFT_DB',
+  },
   db: { type: 'string', value: 'PATH|URL', help: 'older name of --database' },
   redis: { type: 'string', value: 'URL', help: 'redis:// URL: shared caches, rate limit and key revocations', env: 'WEBSIFT_REDIS_URL' },
   index: { type: 'string', value: 'PATH', help: "the local index's SQLite file (default: the database file)", env: 'WEBSIFT_INDEX' },
@@ -47,7 +52,10 @@ export function takeLeadingOptions(argv: string[]): string[] {
     const [flag, inline] = argv[i]!.split(/=(.*)/s, 2) as [string, string | undefined];
     const name = flag.slice(2);
     if (!Object.hasOwn(COMMON, name) || COMMON[name]!.type !== 'string') {
-      const allowed = Object.keys(COMMON).filter((k) => COMMON[k]!.type === 'string').map((k) => `--${k}`).join(', ');
+      const allowed = Object.keys(COMMON)
+        .filter((k) => COMMON[k]!.type === 'string')
+        .map((k) => `--${k}`)
+        .join(', ');
       throw new CliError(`option '${flag}' cannot come before the command (only ${allowed} can)`);
     }
     if (inline !== undefined) taken.push(argv[i]!);

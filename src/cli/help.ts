@@ -1,7 +1,7 @@
 // A command's --help, rendered from what the command declares beside its code: usage, one line per
 // option (with its environment variable), and examples.
 
-import { COMMON, type Options, type OptionSpec } from './args.js';
+import { COMMON, type OptionSpec, type Options } from './args.js';
 
 export interface CommandHelp {
   /** Synopses without the leading `websift`, e.g. 'serve [options]'. */
@@ -16,6 +16,7 @@ export interface CommandHelp {
 /** A command as the dispatcher loads it. Resolves to the exit code (0 when nothing is returned). */
 export interface CliCommand {
   help: CommandHelp;
+  // biome-ignore lint/suspicious/noConfusingVoidType: a command returns its exit code, or nothing for 0
   run(args: string[]): Promise<number | void>;
 }
 

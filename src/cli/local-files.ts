@@ -5,12 +5,15 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { basename, extname, join, relative } from 'node:path';
 import { htmlToMarkdown } from '../convert/html-to-markdown.js';
-import { firstHeading, markdownToText, type IndexDocument } from '../sources/extracted-docs.js';
+import { firstHeading, type IndexDocument, markdownToText } from '../sources/extracted-docs.js';
 import { CliError } from './cli-error.js';
 
 const KINDS: Record<string, 'html' | 'markdown' | 'text'> = {
-  '.html': 'html', '.htm': 'html', '.xhtml': 'html',
-  '.md': 'markdown', '.markdown': 'markdown',
+  '.html': 'html',
+  '.htm': 'html',
+  '.xhtml': 'html',
+  '.md': 'markdown',
+  '.markdown': 'markdown',
   '.txt': 'text',
 };
 
@@ -115,7 +118,11 @@ export function documentFromFile(path: string, url: string): IndexDocument {
 /** The page's own heading (<title> often carries the site name too), else <title>. */
 function htmlTitle(html: string): string | null {
   for (const pattern of [/<h1[^>]*>([\s\S]*?)<\/h1>/i, /<title[^>]*>([\s\S]*?)<\/title>/i]) {
-    const text = pattern.exec(html)?.[1]?.replace(/<[^>]*>/g, '').replace(/\s+/g, ' ').trim();
+    const text = pattern
+      .exec(html)?.[1]
+      ?.replace(/<[^>]*>/g, '')
+      .replace(/\s+/g, ' ')
+      .trim();
     if (text) return decodeEntities(text);
   }
   return null;

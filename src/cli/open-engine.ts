@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import { createEngine } from '../engine/index.js';
-import { localIndex, type LocalIndex } from '../sources/local-index.js';
+import { type LocalIndex, localIndex } from '../sources/local-index.js';
 import type { Engine, SearchSource } from '../types/index.js';
 import { CliError } from './cli-error.js';
-import { buildSource } from './source-factories.js';
 import type { CliConfig } from './config.js';
+import { buildSource } from './source-factories.js';
 
 export const DEFAULT_DB = './websift.db';
 
@@ -49,7 +49,12 @@ export interface StorageFlags {
  * Where the books live: --database (or its older name --db), else WEBSIFT_DATABASE_URL (or WEBSIFT_DB),
  * else ./websift.db; --redis else WEBSIFT_REDIS_URL; --index else WEBSIFT_INDEX.
  */
-export function storageFlags(values: { database?: string | undefined; db?: string | undefined; redis?: string | undefined; index?: string | undefined }): StorageFlags {
+export function storageFlags(values: {
+  database?: string | undefined;
+  db?: string | undefined;
+  redis?: string | undefined;
+  index?: string | undefined;
+}): StorageFlags {
   const env = process.env;
   if (values.database !== undefined && values.db !== undefined) throw new CliError('give --database or --db, not both');
   // An empty variable counts as unset (an empty path would open a temporary database).

@@ -8,8 +8,8 @@
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { pino, type Logger } from 'pino';
-import { CHANNEL_NAMES, type CallTraceContext, type HttpTraceContext, type SourceTraceContext } from '../channels.js';
+import { type Logger, pino } from 'pino';
+import { type CallTraceContext, CHANNEL_NAMES, type HttpTraceContext, type SourceTraceContext } from '../channels.js';
 
 export type LogFormat = 'json' | 'text';
 
@@ -54,7 +54,10 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   const recordOf = (request: HttpTraceContext | undefined) => (request ? records.get(request) : undefined);
   const logger: Logger | undefined =
     options.format === 'json'
-      ? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, options.stream ?? pino.destination({ sync: true }))
+      ? pino(
+          { base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+          options.stream ?? pino.destination({ sync: true }),
+        )
       : undefined;
   const listeners: [string, (message: unknown) => void][] = [
     [
@@ -134,7 +137,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     error(error, request) {
       const path = URL.canParse(request.url) ? new URL(request.url).pathname : '/';
       const requestId = request.requestId;
-      if (logger) logger.error({ err: error, method: request.method, path, ...(requestId ? { request_id: requestId } : {}) }, 'unexpected error');
+      if (logger)
+        logger.error({ err: error, method: request.method, path, ...(requestId ? { request_id: requestId } : {}) }, 'unexpected error');
       else options.say(`error ${request.method} ${path}: ${(error as Error)?.stack ?? String(error)}`);
     },
     close() {

@@ -4,7 +4,7 @@
 import { isWebsiftError } from '../errors.js';
 import { takeLeadingOptions } from './args.js';
 import { CliError } from './cli-error.js';
-import { renderHelp, type CliCommand } from './help.js';
+import { type CliCommand, renderHelp } from './help.js';
 import { printJson, say } from './output.js';
 import { packageVersion } from './version.js';
 

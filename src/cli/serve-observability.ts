@@ -1,8 +1,8 @@
 // What `websift serve` adds to watch it (docs/operating.md, "Watching a server"): the readiness check at
 // start, the access log and GET /metrics, with their flags. serve.ts only calls these.
 
-import type { Engine, Readiness } from '../types/index.js';
 import { websiftMetrics } from '../metrics/index.js';
+import type { Engine, Readiness } from '../types/index.js';
 import type { Options, Parsed } from './args.js';
 import { stringOption } from './args.js';
 import { CliError } from './cli-error.js';
@@ -11,7 +11,12 @@ import { say } from './output.js';
 import { createRequestLog, defaultLogFormat, type LogFormat, type RequestLog } from './request-log.js';
 
 export const OBSERVE_OPTIONS: Options = {
-  'log-format': { type: 'string', value: 'json|text', help: 'one access-log line per request: JSON (the default when stdout is not a terminal) or text', env: 'WEBSIFT_LOG_FORMAT' },
+  'log-format': {
+    type: 'string',
+    value: 'json|text',
+    help: 'one access-log line per request: JSON (the default when stdout is not a terminal) or text',
+    env: 'WEBSIFT_LOG_FORMAT',
+  },
   'no-metrics': { type: 'boolean', help: 'do not serve GET /metrics (Prometheus text, no key needed)' },
   'start-unready': { type: 'boolean', help: 'start even when the database or Redis does not answer (/readyz answers 503 until they do)' },
 };
@@ -51,8 +56,13 @@ export async function startCheck(engine: Engine, parsed: Parsed): Promise<string
   const line = describe(readiness);
   if (readiness.ready) return `ready: ${line}`;
   if (parsed.values['start-unready'] === true) return `NOT READY (starting anyway, --start-unready): ${line}`;
-  const failing = Object.entries(readiness.checks).filter(([, c]) => c.status !== 'ok').map(([name, c]) => `${name} (${c.error ?? 'no answer'})`);
-  throw new CliError(`cannot start: ${failing.join(' and ')} unreachable; start it, or pass --start-unready to serve anyway (/readyz answers 503 until it answers)`, 1);
+  const failing = Object.entries(readiness.checks)
+    .filter(([, c]) => c.status !== 'ok')
+    .map(([name, c]) => `${name} (${c.error ?? 'no answer'})`);
+  throw new CliError(
+    `cannot start: ${failing.join(' and ')} unreachable; start it, or pass --start-unready to serve anyway (/readyz answers 503 until it answers)`,
+    1,
+  );
 }
 
 function describe(readiness: Readiness): string {

@@ -31,6 +31,8 @@ export function checkServerLimits(limits: ServerLimits): void {
   }
   // node:http refuses this pairing: the headers are part of the request.
   if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
-    throw new RangeError(`the header timeout (${limits.headersTimeoutMs} ms) must not be longer than the request timeout (${limits.requestTimeoutMs} ms)`);
+    throw new RangeError(
+      `the header timeout (${limits.headersTimeoutMs} ms) must not be longer than the request timeout (${limits.requestTimeoutMs} ms)`,
+    );
   }
 }

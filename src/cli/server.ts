@@ -9,7 +9,7 @@ import { createNodeHandler } from '../http/node-handler.js';
 import type { Engine } from '../types/index.js';
 import { say } from './output.js';
 import type { RequestLog } from './request-log.js';
-import { checkServerLimits, DEFAULT_SERVER_LIMITS, TIMEOUT_CHECK_INTERVAL_MS, type ServerLimits } from './server-limits.js';
+import { checkServerLimits, DEFAULT_SERVER_LIMITS, type ServerLimits, TIMEOUT_CHECK_INTERVAL_MS } from './server-limits.js';
 
 export interface ServeOptions {
   engine: Engine;

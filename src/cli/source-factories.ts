@@ -2,8 +2,8 @@
 // factory's option names (typed against its options interface, so a new option fails the typecheck
 // here), rejects unknown ones, and reads `<option>Env` from the environment: secrets stay out of the file.
 
-import * as factories from '../sources/index.js';
 import type { BraveOptions, DuckduckgoOptions, GoogleCseOptions, SearxngOptions, WikipediaOptions } from '../sources/index.js';
+import * as factories from '../sources/index.js';
 import type { SearchSource } from '../types/index.js';
 import { CliError } from './cli-error.js';
 import { rejectUnknownKeys } from './suggest.js';
@@ -24,11 +24,39 @@ type Table<T> = Record<keyof T, Kind>;
 
 const REMOTE = { id: 'string', userAgent: 'string', headers: 'json', fetch: 'code', clock: 'code' } as const;
 
-const searxngKeys: Table<SearxngOptions> = { ...REMOTE, baseUrl: 'string', categories: 'string', engines: 'string', language: 'string', safesearch: 'json' };
-const braveKeys: Table<BraveOptions> = { ...REMOTE, apiKey: 'string', baseUrl: 'string', country: 'string', searchLang: 'string', safesearch: 'string' };
-const googleCseKeys: Table<GoogleCseOptions> = { ...REMOTE, apiKey: 'string', cx: 'string', baseUrl: 'string', gl: 'string', lr: 'string', safe: 'string' };
+const searxngKeys: Table<SearxngOptions> = {
+  ...REMOTE,
+  baseUrl: 'string',
+  categories: 'string',
+  engines: 'string',
+  language: 'string',
+  safesearch: 'json',
+};
+const braveKeys: Table<BraveOptions> = {
+  ...REMOTE,
+  apiKey: 'string',
+  baseUrl: 'string',
+  country: 'string',
+  searchLang: 'string',
+  safesearch: 'string',
+};
+const googleCseKeys: Table<GoogleCseOptions> = {
+  ...REMOTE,
+  apiKey: 'string',
+  cx: 'string',
+  baseUrl: 'string',
+  gl: 'string',
+  lr: 'string',
+  safe: 'string',
+};
 const duckduckgoKeys: Table<DuckduckgoOptions> = { ...REMOTE, baseUrl: 'string', region: 'string' };
-const wikipediaKeys: Table<WikipediaOptions> = { ...REMOTE, language: 'string', baseUrl: 'string', articleUrl: 'string', namespaces: 'json' };
+const wikipediaKeys: Table<WikipediaOptions> = {
+  ...REMOTE,
+  language: 'string',
+  baseUrl: 'string',
+  articleUrl: 'string',
+  namespaces: 'json',
+};
 
 const BY_TYPE: Record<string, { factory: Factory; keys: Record<string, Kind> }> = {
   searxng: { factory: factories.searxng as unknown as Factory, keys: searxngKeys },
@@ -50,7 +78,8 @@ export async function buildSource(entry: SourceConfig, position: number, env: No
 
 function sourceType(entry: SourceConfig, position: number) {
   const known = Object.hasOwn(BY_TYPE, entry.type) ? BY_TYPE[entry.type] : undefined;
-  if (!known) throw new CliError(`config: sources[${position}] has unknown type '${entry.type}' (known: ${Object.keys(BY_TYPE).join(', ')})`);
+  if (!known)
+    throw new CliError(`config: sources[${position}] has unknown type '${entry.type}' (known: ${Object.keys(BY_TYPE).join(', ')})`);
   return known;
 }
 
@@ -58,15 +87,25 @@ function sourceType(entry: SourceConfig, position: number) {
 export function checkSourceEntry(entry: SourceConfig, position: number): void {
   const { keys } = sourceType(entry, position);
   const where = `config: sources[${position}] (${entry.type})`;
-  const accepted = Object.entries(keys).filter(([, kind]) => kind !== 'code').map(([k]) => k);
-  const fromEnv = Object.entries(keys).filter(([, kind]) => kind === 'string').map(([k]) => `${k}Env`);
-  const hints = Object.fromEntries(Object.entries(keys).filter(([, kind]) => kind === 'code').map(([k]): [string, string] => [k, 'a function or object: only in code']));
+  const accepted = Object.entries(keys)
+    .filter(([, kind]) => kind !== 'code')
+    .map(([k]) => k);
+  const fromEnv = Object.entries(keys)
+    .filter(([, kind]) => kind === 'string')
+    .map(([k]) => `${k}Env`);
+  const hints = Object.fromEntries(
+    Object.entries(keys)
+      .filter(([, kind]) => kind === 'code')
+      .map(([k]): [string, string] => [k, 'a function or object: only in code']),
+  );
   const { type: _type, ...options } = entry;
   rejectUnknownKeys(where, options, [...accepted, ...fromEnv], hints);
   for (const key of Object.keys(options).filter((k) => fromEnv.includes(k))) {
     const option = key.slice(0, -'Env'.length);
     if (typeof options[key] !== 'string' || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(options[key] as string)) {
-      throw new CliError(`${where}: "${key}" must name an environment variable, e.g. "${option.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}"`);
+      throw new CliError(
+        `${where}: "${key}" must name an environment variable, e.g. "${option.replace(/[A-Z]/g, (c) => `_${c}`).toUpperCase()}"`,
+      );
     }
     if (Object.hasOwn(options, option)) throw new CliError(`${where}: give "${option}" or "${key}", not both`);
   }
@@ -86,7 +125,10 @@ export function sourceOptions(entry: SourceConfig, position: number, env: NodeJS
     }
     const variable = value as string;
     const secret = env[variable];
-    if (!secret) throw new CliError(`config: sources[${position}] (${type}): ${key} names the environment variable ${variable}, which is unset or empty`);
+    if (!secret)
+      throw new CliError(
+        `config: sources[${position}] (${type}): ${key} names the environment variable ${variable}, which is unset or empty`,
+      );
     resolved[option] = secret;
   }
   return resolved;

@@ -29,7 +29,12 @@ export function closest(word: string, candidates: Iterable<string>): string | un
 }
 
 /** Throws a usage error naming every key of `value` not in `known`, with a suggestion for each. */
-export function rejectUnknownKeys(where: string, value: Record<string, unknown>, known: readonly string[], hints: Record<string, string> = {}): void {
+export function rejectUnknownKeys(
+  where: string,
+  value: Record<string, unknown>,
+  known: readonly string[],
+  hints: Record<string, string> = {},
+): void {
   const unknown = Object.keys(value).filter((k) => !known.includes(k));
   if (unknown.length === 0) return;
   const described = unknown.map((k) => {

@@ -11,11 +11,11 @@ import { availableParallelism } from 'node:os';
 import { pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
-import type { PartTask, WorkerResult, WorkerTask } from './conversion-worker.js';
+import { isHandedOver } from '../fetch/owned-bytes.js';
 import type { PagePart } from '../passages/index.js';
 import { FetchFailure } from '../ports/fetcher.js';
-import { isHandedOver } from '../fetch/owned-bytes.js';
 import { timeLimit } from '../signals.js';
+import type { PartTask, WorkerResult, WorkerTask } from './conversion-worker.js';
 import { BacklogFullError, createFairQueue } from './fair-queue.js';
 
 export interface ConversionPoolOptions {
@@ -135,7 +135,10 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
     if (closed) throw new Error('websift: the conversion pool is closed');
     run.signal.throwIfAborted();
     let release: () => void;
-    const wait = run.waitMs === undefined ? undefined : timeLimit(run.waitMs, run.signal, `The page waited longer than ${run.waitMs} ms for a conversion worker`);
+    const wait =
+      run.waitMs === undefined
+        ? undefined
+        : timeLimit(run.waitMs, run.signal, `The page waited longer than ${run.waitMs} ms for a conversion worker`);
     try {
       release = await queue.acquire(run.org ?? '', wait?.signal ?? run.signal);
     } catch (error) {
@@ -147,7 +150,10 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       wait?.clear();
     }
     // The page's own time starts now, on a worker: its wait in the queue is not counted against it.
-    const budget = run.budgetMs === undefined ? undefined : timeLimit(run.budgetMs, run.signal, `The page took longer than ${run.budgetMs} ms to convert`);
+    const budget =
+      run.budgetMs === undefined
+        ? undefined
+        : timeLimit(run.budgetMs, run.signal, `The page took longer than ${run.budgetMs} ms to convert`);
     const signal = budget?.signal ?? run.signal;
     // Built (and a handed-over body moved) only now, on a worker's turn: a page aborted in the queue keeps its bytes.
     const { task, transferList } = prepare();
@@ -173,7 +179,12 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       return (await convertPage({ mimeType: doc.mimeType, text: doc.text, finalUrl: doc.finalUrl }, run)).markdown;
     },
     convertPage,
-    part: (task, claim) => onWorker<PagePart>('part', () => ({ task: { content: task.content, format: task.format, options: task.options }, transferList: [] }), claim),
+    part: (task, claim) =>
+      onWorker<PagePart>(
+        'part',
+        () => ({ task: { content: task.content, format: task.format, options: task.options }, transferList: [] }),
+        claim,
+      ),
     warm() {
       if (!closed) start();
     },

@@ -3,8 +3,8 @@
 // are ~50 ms the event loop does not spend).
 
 import { decodeBody } from '../fetch/charset.js';
-import { pagePart, type PagePart, type PartOptions } from '../passages/index.js';
-import { convertPage, type ConversionTask, type ConvertedPage } from './convert-page.js';
+import { type PagePart, type PartOptions, pagePart } from '../passages/index.js';
+import { type ConversionTask, type ConvertedPage, convertPage } from './convert-page.js';
 import { plainTextOfHtml } from './plain-text.js';
 
 /** A document as fetched: its bytes and the Content-Type header they were served with. */
@@ -27,7 +27,12 @@ export default function convert(task: WorkerTask): WorkerResult {
     return { ...convertPage(doc), ...decoded };
   } catch {
     // A converter fault on a hostile page must not cost the page: its text is still content.
-    return { markdown: task.want === 'metadata' ? '' : plainTextOfHtml(doc.text), metadata: {}, ...(task.links ? { links: [] } : {}), ...decoded };
+    return {
+      markdown: task.want === 'metadata' ? '' : plainTextOfHtml(doc.text),
+      metadata: {},
+      ...(task.links ? { links: [] } : {}),
+      ...decoded,
+    };
   }
 }
 

@@ -1,10 +1,10 @@
 // One fetched document → Markdown and the page's metadata (src/convert/metadata/), read from
 // the same parse. What the conversion pool's workers run.
 
-import { documentKind, documentToMarkdown, type ConvertibleDocument } from '../convert/document-to-markdown.js';
+import { type ConvertibleDocument, documentKind, documentToMarkdown } from '../convert/document-to-markdown.js';
+import { parseXmlRoot, xmlKind, xmlToMarkdown } from '../convert/formats/index.js';
 import { htmlMetadata, htmlToMarkdownWithMetadata } from '../convert/html-to-markdown.js';
 import { feedMetadata, languageTag } from '../convert/metadata/index.js';
-import { parseXmlRoot, xmlKind, xmlToMarkdown } from '../convert/formats/index.js';
 import type { PageMetadata } from '../types/index.js';
 
 export interface ConversionTask extends ConvertibleDocument {

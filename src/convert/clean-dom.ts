@@ -2,12 +2,13 @@
 // decoration, screen-reader-only text, SVG, the words behind icon-font glyphs), and
 // the test for page chrome (navigation, header, footer, sidebars, forms) used by convert/model/boilerplate.ts.
 
-import { DROPPED_TAGS } from './markdown/index.js';
 import { descendants, tagOf } from './dom-utils.js';
+import { DROPPED_TAGS } from './markdown/index.js';
 import { flattenShadowRoots } from './shadow-dom.js';
 
 /** Screen-reader-only text: read aloud, never shown, so never part of what a reader sees. */
-const SCREEN_READER_ONLY = /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|element-invisible|skip-link|skip-to-content)(?:\s|$)/i;
+const SCREEN_READER_ONLY =
+  /(?:^|\s)(?:sr-only|screen-reader-text|screen-reader-only|visually-hidden|visuallyhidden|element-invisible|skip-link|skip-to-content)(?:\s|$)/i;
 
 /**
  * Icon fonts draw a glyph from a ligature word ("chevron_right", "check", "close"): the reader sees
@@ -86,7 +87,17 @@ export function removeInvisible(root: ParentNode): void {
 
 /** Page chrome that is never main content: these elements, and these ARIA landmark roles. */
 const CHROME_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form']);
-export const CHROME_ROLES: ReadonlySet<string> = new Set(['navigation', 'banner', 'contentinfo', 'complementary', 'search', 'dialog', 'alertdialog', 'menu', 'menubar']);
+export const CHROME_ROLES: ReadonlySet<string> = new Set([
+  'navigation',
+  'banner',
+  'contentinfo',
+  'complementary',
+  'search',
+  'dialog',
+  'alertdialog',
+  'menu',
+  'menubar',
+]);
 
 /** Tested per element (a selector would make linkedom re-compile and re-match per call). */
 export function isChrome(el: Element): boolean {

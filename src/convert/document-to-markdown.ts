@@ -1,10 +1,8 @@
 // One fetched document → Markdown, by media type. Returns '' only when the document has no text
 // at all (the engine reports that as `empty`).
 
-import { csvToMarkdown } from './formats/index.js';
+import { csvToMarkdown, jsonToMarkdown, xmlToMarkdown } from './formats/index.js';
 import { htmlToMarkdown } from './html-to-markdown.js';
-import { jsonToMarkdown } from './formats/index.js';
-import { xmlToMarkdown } from './formats/index.js';
 
 export interface ConvertibleDocument {
   /** Media type, e.g. `text/html; charset=utf-8` (parameters and case are ignored). */

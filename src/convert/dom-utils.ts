@@ -38,7 +38,10 @@ export function hasText(root: Node): boolean {
  * for which `stop` holds. Memoised per element: asked of every block on a page, each element is
  * walked once, so the rules that use it stay linear.
  */
-export function memoizedAncestorTest(match: (e: Element) => boolean, stop: (e: Element) => boolean = () => false): (el: Element) => boolean {
+export function memoizedAncestorTest(
+  match: (e: Element) => boolean,
+  stop: (e: Element) => boolean = () => false,
+): (el: Element) => boolean {
   const memo = new Map<Element, boolean>();
   return (el) => {
     const walked: Element[] = [];

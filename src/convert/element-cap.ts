@@ -81,7 +81,9 @@ function scanStartTags(html: string): { starts: number[]; proseBefore: number[];
     starts.push(lt);
     proseBefore.push(prose);
     if (c !== 115 && c !== 83) continue; // not s/S: neither <script nor <style
-    const raw = RAW_TEXT.find((name) => html.slice(lt + 1, lt + 1 + name.length).toLowerCase() === name && !/[\w-]/.test(html[lt + 1 + name.length] ?? ''));
+    const raw = RAW_TEXT.find(
+      (name) => html.slice(lt + 1, lt + 1 + name.length).toLowerCase() === name && !/[\w-]/.test(html[lt + 1 + name.length] ?? ''),
+    );
     if (raw === undefined) continue;
     // A script's or style's content is not markup: skip to its end tag (either case), or to the end.
     const lowerClose = find(`</${raw}`, i);

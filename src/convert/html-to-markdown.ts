@@ -3,30 +3,45 @@
 // (convert/model/block-model.ts; rule-based clean-up, convert/model/boilerplate.ts, is one of its features), turndown, tidy,
 // and JSON-LD text the DOM hides.
 
-import { adjustStory, dropHiddenCopies } from './model/index.js';
-import { keepBlocks } from './model/index.js';
-import type { HtmlToMarkdownOptions } from './markdown-options.js';
-import { blockFeatures, type BlockRows, type Lexicon } from './model/index.js';
-import { defaultClassifier, keptBlocks, type BlockClassifier } from './model/index.js';
-import { findBoilerplate, insideAny } from './model/index.js';
-import { segmentBlocks, type Block } from './model/index.js';
-import { dropChoiceLabels, findChoiceLabels } from './model/index.js';
 import { removeInvisible } from './clean-dom.js';
-import { markCodeLanguages } from './markdown/index.js';
-import { dropRepeatedImages } from './markdown/index.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
 import { descendants, hasText } from './dom-utils.js';
-import { separateInlineBoxes } from './markdown/index.js';
-import { absolutizeLinks, breakRunsAs, documentBase } from './markdown/index.js';
-import { tidyMarkdown } from './markdown/index.js';
-import { readPageMetadata, type PageFacts, type PageMetadataOptions } from './metadata/index.js';
-import { parseHtmlDocument } from './parse-html.js';
 import { hasReadableText } from './has-text.js';
+import {
+  absolutizeLinks,
+  breakRunsAs,
+  createTurndown,
+  documentBase,
+  dropRepeatedImages,
+  markCodeLanguages,
+  prepareTables,
+  separateInlineBoxes,
+  tidyMarkdown,
+  turndownInPlace,
+} from './markdown/index.js';
+import type { HtmlToMarkdownOptions } from './markdown-options.js';
+import { type PageFacts, type PageMetadataOptions, readPageMetadata } from './metadata/index.js';
+import {
+  adjustStory,
+  type Block,
+  type BlockClassifier,
+  type BlockRows,
+  blockFeatures,
+  computeTextStats,
+  defaultClassifier,
+  dropChoiceLabels,
+  dropHiddenCopies,
+  findBoilerplate,
+  findChoiceLabels,
+  insideAny,
+  keepBlocks,
+  keptBlocks,
+  type Lexicon,
+  segmentBlocks,
+} from './model/index.js';
+import { parseHtmlDocument } from './parse-html.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
 import { supplementFromStructuredData } from './structured-supplement.js';
-import { prepareTables } from './markdown/index.js';
-import { computeTextStats } from './model/index.js';
-import { createTurndown, turndownInPlace } from './markdown/index.js';
 
 export type { HtmlToMarkdownOptions };
 
@@ -47,7 +62,10 @@ export function htmlToMarkdown(html: string, options: HtmlToMarkdownOptions = {}
 }
 
 /** htmlToMarkdown and the page's metadata (metadata/read.ts), read from the same parsed document before its clean-up. */
-export function htmlToMarkdownWithMetadata(html: string, options: Omit<PageMetadataOptions, 'jsonLd'> = {}): PageFacts & { markdown: string } {
+export function htmlToMarkdownWithMetadata(
+  html: string,
+  options: Omit<PageMetadataOptions, 'jsonLd'> = {},
+): PageFacts & { markdown: string } {
   let facts: PageFacts = { metadata: {} };
   const read = (doc: Document, data: StructuredData) => (facts = readPageMetadata(doc, { ...options, jsonLd: data.jsonLd }));
   const markdown = convertHtml(html, options.url === undefined ? {} : { url: options.url }, defaultClassifier(), read);
@@ -102,7 +120,12 @@ export function segmentHtml(html: string, url?: string): Block[] | null {
 }
 
 /** Everything the block classifier needs; null when the page has no text at all. */
-export function analyzeHtml(html: string, url?: string, lexicon: Lexicon = defaultClassifier().lexicon, onParsed?: ParsedHook): AnalyzedPage | null {
+export function analyzeHtml(
+  html: string,
+  url?: string,
+  lexicon: Lexicon = defaultClassifier().lexicon,
+  onParsed?: ParsedHook,
+): AnalyzedPage | null {
   const page = preparePage(html, url, onParsed);
   const body = page.doc.body;
   if (!hasText(body)) return null;

@@ -55,7 +55,10 @@ function reopenCdata(doc: Document): void {
     const end = comment.data.indexOf('>');
     if (end < 0) continue;
     const holder = doc.createElement('div');
-    holder.innerHTML = comment.data.slice(end + 1).replace(/\]\]$/, '').replace(/<\/?(?:html|head|body)\b[^>]*>/gi, '');
+    holder.innerHTML = comment.data
+      .slice(end + 1)
+      .replace(/\]\]$/, '')
+      .replace(/<\/?(?:html|head|body)\b[^>]*>/gi, '');
     while (holder.firstChild) comment.parentNode!.insertBefore(holder.firstChild, comment);
     comment.remove();
   }
@@ -83,7 +86,13 @@ function ensureHeadAndBody(doc: Document): void {
   // whole page in <head>, where a browser closes the head at the first element or text that cannot
   // be in one and shows the rest as the body. What follows that point moves out, ahead of the rest.
   let open: Node | null = head.firstChild;
-  while (open && (open.nodeType === 8 || (open.nodeType === 3 && (open.nodeValue ?? '').trim() === '') || (open.nodeType === 1 && HEAD_ONLY.has((open as Element).localName)))) open = open.nextSibling;
+  while (
+    open &&
+    (open.nodeType === 8 ||
+      (open.nodeType === 3 && (open.nodeValue ?? '').trim() === '') ||
+      (open.nodeType === 1 && HEAD_ONLY.has((open as Element).localName)))
+  )
+    open = open.nextSibling;
   for (; open; open = open.nextSibling) strays.push(open);
   for (let c = root.firstChild; c; c = c.nextSibling) if (c !== head && c !== body) strays.push(c);
   // Content after </html> (a template printing past its end) is body content to a browser.
@@ -93,7 +102,8 @@ function ensureHeadAndBody(doc: Document): void {
     const isHeadOnly = node.nodeType === 1 && HEAD_ONLY.has((node as Element).localName);
     const fromHead = node.parentNode === head;
     if (isHeadOnly && !fromHead && !body.firstChild) head.appendChild(node);
-    else if (node.nodeType === 1 || (node.nodeType === 3 && (node.nodeValue ?? '').trim() !== '')) body.insertBefore(node, fromHead ? bodyStart : null);
+    else if (node.nodeType === 1 || (node.nodeType === 3 && (node.nodeValue ?? '').trim() !== ''))
+      body.insertBefore(node, fromHead ? bodyStart : null);
     else node.parentNode?.removeChild(node);
   }
 }

@@ -28,7 +28,15 @@ const MAX_JSONLD_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 
 export function readStructuredData(doc: Document): StructuredData {
-  const data: StructuredData = { types: new Set(), productDescriptions: [], postTexts: [], articleBodies: [], recipes: [], jsonLd: [], openGraphType: '' };
+  const data: StructuredData = {
+    types: new Set(),
+    productDescriptions: [],
+    postTexts: [],
+    articleBodies: [],
+    recipes: [],
+    jsonLd: [],
+    openGraphType: '',
+  };
   for (const script of descendants(doc)) {
     const tag = tagOf(script);
     if (tag === 'meta' && data.openGraphType === '' && script.getAttribute('property')?.toLowerCase() === 'og:type') {
@@ -116,13 +124,23 @@ function recipeMarkdown(recipe: Record<string, unknown>): string {
   addSteps(recipe['recipeInstructions'], 0);
   const parts: string[] = [];
   if (ingredients.length > 0) parts.push('## Ingredients', ingredients.map((t) => `- ${escapeMarkdownText(t)}`).join('\n'));
-  if (steps.length > 0) parts.push('## Instructions', steps.join('\n').replace(/\n?(### .*)\n?/g, '\n\n$1\n\n').trim());
+  if (steps.length > 0)
+    parts.push(
+      '## Instructions',
+      steps
+        .join('\n')
+        .replace(/\n?(### .*)\n?/g, '\n\n$1\n\n')
+        .trim(),
+    );
   return parts.join('\n\n');
 }
 
 /** The non-empty plain texts of a string or an array of them. */
 const plainTexts = (v: unknown): string[] =>
-  ([] as unknown[]).concat(v ?? []).flatMap((x) => (typeof x === 'string' ? [htmlToText(x)] : [])).filter((t) => t !== '');
+  ([] as unknown[])
+    .concat(v ?? [])
+    .flatMap((x) => (typeof x === 'string' ? [htmlToText(x)] : []))
+    .filter((t) => t !== '');
 
 /** Descriptions sometimes carry HTML tags and entities; keep their text only. */
 function htmlToText(s: string): string {
@@ -141,8 +159,19 @@ function htmlToText(s: string): string {
 const ARTICLE_TYPES = new Set(['Article', 'NewsArticle', 'BlogPosting', 'TechArticle', 'ScholarlyArticle', 'Report', 'LiveBlogPosting']);
 /** Types of a page that holds many items or is not one article (a shop, a thread, a list). */
 export const NON_ARTICLE_TYPES = new Set([
-  'Product', 'ProductGroup', 'Offer', 'AggregateOffer', 'QAPage', 'Question', 'DiscussionForumPosting',
-  'ItemList', 'CollectionPage', 'SearchResultsPage', 'Recipe', 'Event', 'JobPosting',
+  'Product',
+  'ProductGroup',
+  'Offer',
+  'AggregateOffer',
+  'QAPage',
+  'Question',
+  'DiscussionForumPosting',
+  'ItemList',
+  'CollectionPage',
+  'SearchResultsPage',
+  'Recipe',
+  'Event',
+  'JobPosting',
 ]);
 
 /** The page declares itself a single article and nothing that holds many items. */
@@ -164,4 +193,3 @@ export function offersProduct(data: StructuredData): boolean {
   for (const x of t) if (ARTICLE_TYPES.has(x)) return false;
   return (t.has('Product') || t.has('ProductGroup')) && (t.has('Offer') || t.has('AggregateOffer'));
 }
-

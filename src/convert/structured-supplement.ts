@@ -4,8 +4,8 @@
 // recipe's ingredients and steps that a script renders. A text is appended only when most of its
 // words are missing from the extracted Markdown, so nothing is repeated.
 
-import type { StructuredData } from './structured-data.js';
 import { wordsOf } from './model/index.js';
+import type { StructuredData } from './structured-data.js';
 
 /** A structured text is "missing" when fewer than this share of its words appear in the output. */
 const PRESENT_SHARE = 0.5;

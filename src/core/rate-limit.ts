@@ -57,5 +57,6 @@ export async function admit(limiter: RateLimiter, organization: string, now: num
   } catch (cause) {
     throw new RateLimiterUnavailableError(cause);
   }
-  if (!decision.ok) throw new RateLimitError({ retryAfter: decision.retryAfter, limit: limiter.policy.limit, window: limiter.policy.window });
+  if (!decision.ok)
+    throw new RateLimitError({ retryAfter: decision.retryAfter, limit: limiter.policy.limit, window: limiter.policy.window });
 }

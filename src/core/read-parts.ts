@@ -3,7 +3,7 @@
 // query passages). Applied to the content as delivered, after every charging decision: the cached page
 // and the stored search answer keep the full content, so a repeat with other parts is still a repeat.
 
-import { pagePart, shareBudget, type PagePart, type PartOptions } from '../passages/index.js';
+import { type PagePart, type PartOptions, pagePart, shareBudget } from '../passages/index.js';
 
 /**
  * Cuts one page's part off the event loop (the engine's: a conversion worker, in the organization's
@@ -54,7 +54,10 @@ export function partOptions(lengths: readonly number[], request: PartRequest): P
     ...(request.query !== undefined ? { query: request.query } : {}),
   };
   if (request.maxChars !== undefined) {
-    const shares = shareBudget(lengths.map((n) => Math.max(0, n - start)), request.maxChars);
+    const shares = shareBudget(
+      lengths.map((n) => Math.max(0, n - start)),
+      request.maxChars,
+    );
     return shares.map((maxChars) => ({ ...base, maxChars }));
   }
   return lengths.map(() => (request.query !== undefined ? { ...base, maxChars: DEFAULT_QUERY_CHARS } : base));
@@ -73,7 +76,10 @@ export async function pageParts(
   request: PartRequest,
   offload?: Offload,
 ): Promise<Map<string, PagePart>> {
-  const options = partOptions(pages.map((p) => p.content.length), request);
+  const options = partOptions(
+    pages.map((p) => p.content.length),
+    request,
+  );
   const chosen = new Map<string, { content: string; options: PartOptions }>();
   pages.forEach(({ key, content }, i) => {
     const mine = options[i] as PartOptions;

@@ -11,7 +11,9 @@ import ipaddr from 'ipaddr.js';
  */
 export function normalizeEndpoint(entry: unknown): string {
   const refuse = (why: string) =>
-    new TypeError(`createEngine: allowEndpoints entry ${JSON.stringify(entry)} ${why}; write 'ip:port', e.g. '127.0.0.1:8080' or '[::1]:8080'`);
+    new TypeError(
+      `createEngine: allowEndpoints entry ${JSON.stringify(entry)} ${why}; write 'ip:port', e.g. '127.0.0.1:8080' or '[::1]:8080'`,
+    );
   if (typeof entry !== 'string') throw refuse('is not a string');
   const match = /^(?:\[([^\]]+)\]|([^:[\]]+)):(\d{1,5})$/.exec(entry.trim());
   if (!match) throw refuse('is not an ip:port pair');
@@ -24,7 +26,9 @@ export function normalizeEndpoint(entry: unknown): string {
     return address.isIPv4MappedAddress() ? `${address.toIPv4Address().toString()}:${port}` : `[${address.toRFC5952String()}]:${port}`;
   }
   if (!ipaddr.IPv4.isValidFourPartDecimal(v4!)) {
-    throw refuse('names a host, not an IP address (the policy checks the address connected to, after DNS: give the IP the host resolves to)');
+    throw refuse(
+      'names a host, not an IP address (the policy checks the address connected to, after DNS: give the IP the host resolves to)',
+    );
   }
   return `${ipaddr.IPv4.parse(v4!).toString()}:${port}`;
 }

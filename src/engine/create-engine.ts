@@ -4,25 +4,20 @@
 // idempotency key: core/books/idempotency.ts), with error timing.
 
 import { systemClock } from '../adapters/system-clock.js';
-import { Accounts } from '../core/books/index.js';
-import { Credits } from '../core/books/index.js';
-import { ConfirmedEmptyCache } from '../core/search/index.js';
-import { admit } from '../core/rate-limit.js';
-import { RepeatWindows } from '../core/books/index.js';
-import { createRouter } from '../core/router/index.js';
-import { parseSearchParams } from '../core/search/index.js';
-import { runSearch, type SearchDeps, type SearchSnapshot } from '../core/search/index.js';
+import { type CallTraceContext, channels, REQUEST_TRACE, type TracedCallContext, traced, withParent } from '../channels.js';
+import { Accounts, Credits, RepeatWindows, runIdempotent } from '../core/books/index.js';
 import { parseExtractParams } from '../core/extract/params.js';
-import { runExtract, type ExtractDeps } from '../core/extract/run-extract.js';
-import { createExtraction } from './extraction.js';
-import { createStorage } from './storage.js';
-import { readinessOf } from './readiness.js';
-import { runIdempotent } from '../core/books/index.js';
+import { type ExtractDeps, runExtract } from '../core/extract/run-extract.js';
+import { admit } from '../core/rate-limit.js';
+import { createRouter } from '../core/router/index.js';
+import { ConfirmedEmptyCache, parseSearchParams, runSearch, type SearchDeps, type SearchSnapshot } from '../core/search/index.js';
 import { stampError } from '../core/timing.js';
-import { channels, REQUEST_TRACE, traced, withParent, type CallTraceContext, type TracedCallContext } from '../channels.js';
 import { UnauthorizedError, WebsiftError } from '../errors.js';
-import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './options.js';
 import type { CallContext, Engine, ExtractResponse, SearchAnswer } from '../types/index.js';
+import { createExtraction } from './extraction.js';
+import { checkEngineOptions, DEFAULT_RESULTS_PER_SEARCH, type EngineOptions } from './options.js';
+import { readinessOf } from './readiness.js';
+import { createStorage } from './storage.js';
 
 export type { EngineOptions } from './options.js';
 
@@ -140,42 +135,50 @@ export function createEngine(options: EngineOptions = {}): Engine {
     ctx: CallContext,
     work: (trace: CallTraceContext | undefined) => Promise<T>,
   ): Promise<T> {
-    return traced(channels[kind], () => callTraceContext(kind, ctx), async (context) => {
-      if (!context) return work(undefined);
-      try {
-        const answer = await work(context);
-        context.credits = answer.metadata.credits_used;
-        const { metadata } = answer;
-        if ('status' in metadata) {
-          context.outcome = metadata.status;
-          context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
-        } else {
-          context.outcome = 'success';
-          context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
+    return traced(
+      channels[kind],
+      () => callTraceContext(kind, ctx),
+      async (context) => {
+        if (!context) return work(undefined);
+        try {
+          const answer = await work(context);
+          context.credits = answer.metadata.credits_used;
+          const { metadata } = answer;
+          if ('status' in metadata) {
+            context.outcome = metadata.status;
+            context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
+          } else {
+            context.outcome = 'success';
+            context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
+          }
+          return answer;
+        } catch (error) {
+          context.credits = 0;
+          context.outcome = error instanceof WebsiftError ? error.code : 'error';
+          throw error;
         }
-        return answer;
-      } catch (error) {
-        context.credits = 0;
-        context.outcome = error instanceof WebsiftError ? error.code : 'error';
-        throw error;
-      }
-    });
+      },
+    );
   }
 
   return {
     search: (params, ctx) =>
-      tracedCall('search', ctx, (trace) => guarded(ctx, (org, start) => {
-        const parsed = parseSearchParams(params);
-        const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
-        const call = { org, start, signal: ctx.signal, trace };
-        return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) => runSearch(searchDeps, parsed, c));
-      })),
+      tracedCall('search', ctx, (trace) =>
+        guarded(ctx, (org, start) => {
+          const parsed = parseSearchParams(params);
+          const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
+          const call = { org, start, signal: ctx.signal, trace };
+          return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) => runSearch(searchDeps, parsed, c));
+        }),
+      ),
     extract: (params, ctx) =>
-      tracedCall('extract', ctx, (trace) => guarded(ctx, (org, start) => {
-        const parsed = parseExtractParams(params);
-        const call = { org, start, signal: ctx.signal, trace };
-        return runIdempotent(idempotency, 'extract', parsed, call, ctx.idempotencyKey, (c) => runExtract(extractDeps, parsed, c));
-      })),
+      tracedCall('extract', ctx, (trace) =>
+        guarded(ctx, (org, start) => {
+          const parsed = parseExtractParams(params);
+          const call = { org, start, signal: ctx.signal, trace };
+          return runIdempotent(idempotency, 'extract', parsed, call, ctx.idempotencyKey, (c) => runExtract(extractDeps, parsed, c));
+        }),
+      ),
     usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
     authenticate: (key) => accounts.authenticate(key),
     admin: {

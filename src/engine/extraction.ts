@@ -3,19 +3,19 @@
 // close() closes what it created, never an injected fetcher or renderer.
 
 import { pageCacheStore } from '../adapters/page-cache-store.js';
-import { createConversionPool, type ConversionStats } from '../conversion/conversion-pool.js';
-import type { CacheStore } from '../ports/cache.js';
-import type { Fetcher } from '../ports/fetcher.js';
-import type { Renderer } from '../ports/renderer.js';
+import { type ConversionStats, createConversionPool } from '../conversion/conversion-pool.js';
+import type { PageSourceDeps } from '../core/extract/page-source.js';
+import type { CachedPage } from '../core/extract/run-extract.js';
+import { fetchContents } from '../core/extract/search-content.js';
+import type { PartOffload } from '../core/read-parts.js';
+import type { ContentFetcher } from '../core/search/index.js';
 import { createPageLoader, DEFAULT_MAX_BYTES, DEFAULT_PAGE_TIMEOUT_MS } from '../fetch/load-page.js';
 import { createRobotsPolicy } from '../fetch/robots.js';
 import { createUndiciFetcher, DEFAULT_USER_AGENT } from '../fetch/undici-fetcher.js';
+import type { CacheStore } from '../ports/cache.js';
+import type { Fetcher } from '../ports/fetcher.js';
+import type { Renderer } from '../ports/renderer.js';
 import { createPlaywrightRenderer } from '../render/playwright-renderer.js';
-import { fetchContents } from '../core/extract/search-content.js';
-import type { CachedPage } from '../core/extract/run-extract.js';
-import type { PageSourceDeps } from '../core/extract/page-source.js';
-import type { ContentFetcher } from '../core/search/index.js';
-import type { PartOffload } from '../core/read-parts.js';
 import type { Clock } from '../types/index.js';
 import { normalizeEndpoint } from './allow-endpoints.js';
 import { trackedPages } from './tracked-pages.js';
@@ -130,14 +130,17 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
     ...(options.conversionMemoryMb !== undefined ? { memoryMb: options.conversionMemoryMb } : {}),
     ...(options.conversionBacklog !== undefined ? { backlog: options.conversionBacklog } : {}),
   });
-  const pages: PageSourceDeps = trackedPages({
-    loader,
-    renderer,
-    convert: conversion.convertPage,
-    warm: conversion.warm,
-    maxBytes: DEFAULT_MAX_BYTES,
-    timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
-  }, clock);
+  const pages: PageSourceDeps = trackedPages(
+    {
+      loader,
+      renderer,
+      convert: conversion.convertPage,
+      warm: conversion.warm,
+      maxBytes: DEFAULT_MAX_BYTES,
+      timeoutMs: options.pageTimeoutMs ?? DEFAULT_PAGE_TIMEOUT_MS,
+    },
+    clock,
+  );
   const concurrency = options.extractConcurrency ?? 10;
   const contentDeadlineMs = options.contentDeadlineMs ?? 10_000;
   const stealthRemovedAt = new Date(options.stealthRemovalDate ?? STEALTH_REMOVAL_DATE).getTime();
@@ -150,7 +153,12 @@ export function createExtraction(options: ExtractionOptions, clock: Clock): Extr
       fetchContents({ pages, clock, deadlineMs: contentDeadlineMs, concurrency }, results, count, signal, org, trace),
     // In the organization's turn, with a page's time to wait and to run, stopped with the call.
     partOffload: (task, call) =>
-      conversion.part(task, { signal: call.signal ?? new AbortController().signal, org: call.org, waitMs: pages.timeoutMs, budgetMs: pages.timeoutMs }),
+      conversion.part(task, {
+        signal: call.signal ?? new AbortController().signal,
+        org: call.org,
+        waitMs: pages.timeoutMs,
+        budgetMs: pages.timeoutMs,
+      }),
     deadlineMs: options.extractDeadlineMs ?? 30_000,
     concurrency,
     stealthRemovedAt,

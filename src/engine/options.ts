@@ -1,24 +1,23 @@
 // createEngine's options (storage, sources, clock, rate limit, the injectable ports; the extraction
 // options come from engine/extraction.ts) and their validation.
 
-import type { ConfirmedEmpty } from '../core/search/index.js';
-import type { RateLimitPolicy } from '../core/rate-limit.js';
+import type { PostgresOptions } from '../adapters/postgres/database.js';
+import type { Durability } from '../adapters/sqlite/durability.js';
+import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
 import type { RepeatEntry } from '../core/books/index.js';
 import type { CachedPage } from '../core/extract/run-extract.js';
+import type { RateLimitPolicy } from '../core/rate-limit.js';
 import type { RouterOptions } from '../core/router/index.js';
-import type { ContentFetcher } from '../core/search/index.js';
-import type { Durability } from '../adapters/sqlite/durability.js';
+import type { ConfirmedEmpty, ContentFetcher } from '../core/search/index.js';
 import type { CacheStore } from '../ports/cache.js';
 import type { Flights } from '../ports/flights.js';
 import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
-import { storedAnswerCap, type Ledger } from '../ports/ledger.js';
+import { type Ledger, storedAnswerCap } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock, SearchSource } from '../types/index.js';
-import { isPostgresUrl, isRedisUrl } from '../adapters/storage-urls.js';
-import type { ExtractionOptions } from './extraction.js';
 import { normalizeEndpoint } from './allow-endpoints.js';
-import type { PostgresOptions } from '../adapters/postgres/database.js';
+import type { ExtractionOptions } from './extraction.js';
 
 /** The PostgreSQL options createEngine passes on (it supplies the connection string and the clock). */
 export type PostgresSettings = Pick<PostgresOptions, 'schema' | 'leaseMs' | 'poolConfig' | 'finishedRetentionMs' | 'maxStoredAnswerBytes'>;
@@ -108,8 +107,10 @@ export function checkEngineOptions(options: EngineOptions): void {
   }
   checkStorageOptions(options);
   if (options.rateLimiter !== undefined) {
-    if (options.rateLimit !== undefined) throw new TypeError('createEngine: give rateLimit or rateLimiter, not both (the limiter carries its policy)');
-    if (typeof options.rateLimiter?.take !== 'function') throw new TypeError('createEngine: rateLimiter must implement take(organization, now)');
+    if (options.rateLimit !== undefined)
+      throw new TypeError('createEngine: give rateLimit or rateLimiter, not both (the limiter carries its policy)');
+    if (typeof options.rateLimiter?.take !== 'function')
+      throw new TypeError('createEngine: rateLimiter must implement take(organization, now)');
   }
   const c = options.clock;
   if (c !== undefined && (typeof c?.now !== 'function' || typeof c?.sleep !== 'function')) {
@@ -128,14 +129,17 @@ export function checkEngineOptions(options: EngineOptions): void {
 
 function checkStorageOptions(options: EngineOptions): void {
   const { database, redis } = options;
-  if (database !== undefined && typeof database !== 'string') throw new TypeError('createEngine: database must be a SQLite file path or a postgres:// URL');
+  if (database !== undefined && typeof database !== 'string')
+    throw new TypeError('createEngine: database must be a SQLite file path or a postgres:// URL');
   const postgres = database !== undefined && isPostgresUrl(database);
   if (options.postgres !== undefined && !postgres) throw new TypeError('createEngine: postgres settings need a postgres:// database URL');
   if (postgres && (options.durability !== undefined || options.lockWaitMs !== undefined)) {
     throw new TypeError('createEngine: durability and lockWaitMs apply to a SQLite database, not PostgreSQL');
   }
   if (redis !== undefined && (typeof redis !== 'string' || !isRedisUrl(redis))) {
-    throw new TypeError(`createEngine: redis must be a redis:// or rediss:// URL (got ${typeof redis === 'string' ? `'${redis}'` : typeof redis})`);
+    throw new TypeError(
+      `createEngine: redis must be a redis:// or rediss:// URL (got ${typeof redis === 'string' ? `'${redis}'` : typeof redis})`,
+    );
   }
   if (options.redisPrefix !== undefined && (typeof options.redisPrefix !== 'string' || redis === undefined)) {
     throw new TypeError('createEngine: redisPrefix is a string, and needs redis');

@@ -53,5 +53,8 @@ const elapsed = (started: number) => Math.round((performance.now() - started) * 
 /** The error's first line, without credentials a connection error may quote. */
 function messageOf(error: unknown): string {
   const text = error instanceof Error ? error.message : String(error);
-  return text.split('\n')[0]!.replace(/\/\/[^@/\s]*@/g, '//').slice(0, 200);
+  return text
+    .split('\n')[0]!
+    .replace(/\/\/[^@/\s]*@/g, '//')
+    .slice(0, 200);
 }

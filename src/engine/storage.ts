@@ -17,11 +17,10 @@ import { openSqlite, type SqliteDatabase } from '../adapters/sqlite/database.js'
 import { sqliteKeyStore } from '../adapters/sqlite/key-store.js';
 import { sqliteLedger } from '../adapters/sqlite/ledger.js';
 import { isPostgresUrl } from '../adapters/storage-urls.js';
-import type { ConfirmedEmpty } from '../core/search/index.js';
-import type { EngineOptions } from './options.js';
+import type { RepeatEntry } from '../core/books/index.js';
 import type { CachedPage } from '../core/extract/run-extract.js';
 import { DEFAULT_RATE_LIMIT, InProcessRateLimiter } from '../core/rate-limit.js';
-import type { RepeatEntry } from '../core/books/index.js';
+import type { ConfirmedEmpty } from '../core/search/index.js';
 import { SingleFlight } from '../core/single-flight.js';
 import type { CacheStore } from '../ports/cache.js';
 import type { Flights } from '../ports/flights.js';
@@ -30,6 +29,7 @@ import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
 import type { Clock } from '../types/index.js';
+import type { EngineOptions } from './options.js';
 import type { Probe } from './readiness.js';
 
 /** Largest page the Redis page cache keeps (a bigger one is re-fetched on a repeat, still free). */

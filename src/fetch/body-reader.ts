@@ -2,7 +2,7 @@
 // the cap. undici's own size limit counts wire bytes, so a small gzip bomb would otherwise decode to
 // gigabytes (pitfalls). Streaming keeps memory at the cap plus one zlib chunk.
 
-import { Duplex, Readable, pipeline as pipelineCallback, type Transform } from 'node:stream';
+import { Duplex, pipeline as pipelineCallback, Readable, type Transform } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import zlib from 'node:zlib';
 import { FetchFailure } from '../ports/fetcher.js';

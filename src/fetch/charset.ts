@@ -16,7 +16,10 @@ export interface DecodedText {
 
 /** The WHATWG encoding name for a label, or null when TextDecoder does not know it. */
 export function encodingForLabel(label: string): string | null {
-  const clean = label.trim().replace(/^["']|["']$/g, '').toLowerCase();
+  const clean = label
+    .trim()
+    .replace(/^["']|["']$/g, '')
+    .toLowerCase();
   if (clean === '' || clean === 'x-user-defined') return clean === '' ? null : 'windows-1252';
   try {
     return new TextDecoder(clean).encoding;
@@ -47,7 +50,9 @@ export function charsetParam(contentType: string | undefined): string | null {
  * or an XML declaration's `encoding`. Comments are skipped, as the HTML prescan does.
  */
 export function declaredCharset(bytes: Uint8Array): string | null {
-  const head = Buffer.from(bytes.subarray(0, PRESCAN_BYTES)).toString('latin1').replace(/<!--[\s\S]*?(-->|$)/g, '');
+  const head = Buffer.from(bytes.subarray(0, PRESCAN_BYTES))
+    .toString('latin1')
+    .replace(/<!--[\s\S]*?(-->|$)/g, '');
   const xml = /^\s*<\?xml\s[^>]*encoding\s*=\s*["']([^"']+)["']/i.exec(head);
   if (xml?.[1]) return xml[1];
   for (const tag of head.matchAll(/<meta\s[^>]*>/gi)) {

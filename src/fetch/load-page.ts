@@ -5,13 +5,13 @@
 // 10 MiB page is not decoded on the event loop.
 
 import { STATUS_CODES } from 'node:http';
+import { type Fetcher, FetchFailure, type RawResponse } from '../ports/fetcher.js';
+import { timeLimit } from '../signals.js';
 import type { Clock } from '../types/index.js';
-import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
 import { toFetchFailure } from './fetch-errors.js';
 import { RedirectChain, redirectTarget } from './redirects.js';
 import { createRobotsPolicy, type RobotsPolicy } from './robots.js';
 import { binaryReason, extensionRejection, judgeContentType, mimeEssence, sniffTextType } from './type-gate.js';
-import { timeLimit } from '../signals.js';
 import { parseFetchableUrl } from './url-check.js';
 
 /** 10 MiB of decoded body (contract). */

@@ -4,9 +4,9 @@
 // on the product token (the user agent's first word, without its version).
 
 import robotsParserModule from 'robots-parser';
-import type { Clock } from '../types/index.js';
-import { FetchFailure, type Fetcher, type RawResponse } from '../ports/fetcher.js';
+import { type Fetcher, FetchFailure, type RawResponse } from '../ports/fetcher.js';
 import { untilAborted } from '../signals.js';
+import type { Clock } from '../types/index.js';
 import { couldNotConnect, toFetchFailure } from './fetch-errors.js';
 import { RedirectChain, redirectTarget } from './redirects.js';
 
@@ -20,10 +20,7 @@ interface Robot {
 const robotsParser = robotsParserModule as unknown as (url: string, contents: string) => Robot;
 
 /** What one origin's robots.txt says. */
-export type RobotsRules =
-  | { kind: 'parsed'; robot: Robot }
-  | { kind: 'allow_all'; why: string }
-  | { kind: 'disallow_all'; why: string };
+export type RobotsRules = { kind: 'parsed'; robot: Robot } | { kind: 'allow_all'; why: string } | { kind: 'disallow_all'; why: string };
 
 export interface RobotsOptions {
   fetcher: Fetcher;
@@ -45,8 +42,7 @@ export interface RobotsPolicy {
 }
 
 /** The product token robots.txt groups are matched on: `websift/0.1 (+…)` → `websift`. */
-export const productToken = (userAgent: string): string =>
-  (userAgent.trim().split(/\s+/)[0] ?? '').split('/')[0] || '*';
+export const productToken = (userAgent: string): string => (userAgent.trim().split(/\s+/)[0] ?? '').split('/')[0] || '*';
 
 /** Applies rules to a URL. robots-parser answers undefined for a URL of another origin: refuse it (fail closed). */
 export function robotsAllow(rules: RobotsRules, url: URL, token: string): boolean {
@@ -111,8 +107,7 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
     }
   }
 
-  const classifyTtl = (response: RawResponse): number =>
-    response.status >= 500 || response.status === 429 ? failureMaxAgeMs : maxAgeMs;
+  const classifyTtl = (response: RawResponse): number => (response.status >= 500 || response.status === 429 ? failureMaxAgeMs : maxAgeMs);
 
   function classify(response: RawResponse, origin: string): RobotsRules {
     const { status } = response;
@@ -139,12 +134,10 @@ export function createRobotsPolicy(options: RobotsOptions): RobotsPolicy {
     let pending = inFlight.get(origin);
     if (!pending) {
       // One fetch per origin at a time, on its own timer, so one caller's abort does not fail the others.
-      pending = load(origin).then(
-        (result) => {
-          remember(origin, result.rules, result.ttl);
-          return result;
-        },
-      );
+      pending = load(origin).then((result) => {
+        remember(origin, result.rules, result.ttl);
+        return result;
+      });
       pending.finally(() => inFlight.delete(origin)).catch(() => {});
       inFlight.set(origin, pending);
     }

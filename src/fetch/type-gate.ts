@@ -30,7 +30,12 @@ export function urlExtension(url: URL): string {
     // Keep the raw segment: a malformed escape is not an extension question.
   }
   const dot = segment.lastIndexOf('.');
-  return dot < 0 ? '' : segment.slice(dot + 1).trim().toLowerCase();
+  return dot < 0
+    ? ''
+    : segment
+        .slice(dot + 1)
+        .trim()
+        .toLowerCase();
 }
 
 /** Why the URL is refused on its extension alone (before any request), or null. */
@@ -53,8 +58,7 @@ const ACCEPTED_TYPES = new Set([
 ]);
 
 /** The Content-Type essence: lower-case, without parameters ('' when absent). */
-export const mimeEssence = (contentType: string | undefined): string =>
-  (contentType ?? '').split(';')[0]!.trim().toLowerCase();
+export const mimeEssence = (contentType: string | undefined): string => (contentType ?? '').split(';')[0]!.trim().toLowerCase();
 
 /** 'accept' a text type, 'reject' anything else, or 'sniff' when no type was sent. */
 export function judgeContentType(essence: string): 'accept' | 'reject' | 'sniff' {
@@ -79,7 +83,9 @@ export function hasBinaryBytes(bytes: Uint8Array): boolean {
 }
 
 const headText = (bytes: Uint8Array): string =>
-  Buffer.from(bytes.subarray(0, 4096)).toString('latin1').replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
+  Buffer.from(bytes.subarray(0, 4096))
+    .toString('latin1')
+    .replace(/^\uFEFF|^\xEF\xBB\xBF/, '');
 
 /** XML whose root element is <svg>: an image, whatever it was served as. */
 const isSvgDocument = (head: string): boolean =>
@@ -99,7 +105,11 @@ export async function binaryReason(bytes: Uint8Array): Promise<string | null> {
 export function sniffTextType(bytes: Uint8Array): string {
   const head = headText(bytes).trimStart();
   if (/^<\?xml[\s?]/i.test(head)) return 'application/xml';
-  if (/^(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body|title|meta|script|div|p|table|h[1-6]|a|br|b|iframe|font|style)[\s>/]/i.test(head)) {
+  if (
+    /^(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body|title|meta|script|div|p|table|h[1-6]|a|br|b|iframe|font|style)[\s>/]/i.test(
+      head,
+    )
+  ) {
     return 'text/html';
   }
   if (/^[{[]/.test(head)) {

@@ -2,12 +2,11 @@
 // body capped. No redirects are followed here (the page loader follows them, re-checking each hop).
 
 import { Agent } from 'undici';
-import { FetchFailure, type FetchOptions, type Fetcher, type RawResponse } from '../ports/fetcher.js';
+import { type Fetcher, FetchFailure, type FetchOptions, type RawResponse } from '../ports/fetcher.js';
+import { DEFAULT_USER_AGENT } from '../project.js';
 import { decodersFor, readBody } from './body-reader.js';
 import { toFetchFailure } from './fetch-errors.js';
-import { createGuardedConnector, systemLookup, type LookupFunction } from './guarded-connector.js';
-
-import { DEFAULT_USER_AGENT } from '../project.js';
+import { createGuardedConnector, type LookupFunction, systemLookup } from './guarded-connector.js';
 
 export { DEFAULT_USER_AGENT };
 
@@ -29,8 +28,7 @@ export interface UndiciFetcherOptions {
   lookup?: LookupFunction;
 }
 
-const ACCEPT =
-  'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,text/*;q=0.7,*/*;q=0.1';
+const ACCEPT = 'text/html,application/xhtml+xml,application/xml;q=0.9,text/plain;q=0.8,application/json;q=0.8,text/*;q=0.7,*/*;q=0.1';
 
 const lowerCaseKeys = (headers: Record<string, string> | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));

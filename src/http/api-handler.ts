@@ -1,18 +1,18 @@
 // The HTTP API itself, shared by both bindings: routing, auth, parameter parsing and headers. Every
 // decision about results and billing stays in the engine.
 
-import { channels, REQUEST_TRACE, traced, type HttpTraceContext, type TracedCallContext } from '../channels.js';
+import { channels, type HttpTraceContext, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
 import { UnauthorizedError } from '../errors.js';
 import type { CallContext, Engine, ExtractParams, SearchParams } from '../types/index.js';
 import { apiKeyOf } from './auth.js';
-import { HEALTH_PATHS, healthReply } from './health-routes.js';
-import { requestIdOf } from './request-id.js';
-import { asHeaderProblem, idempotencyKeyOf, replayHeaders } from './idempotency-header.js';
 import type { ApiReply, ApiRequest } from './exchange.js';
+import { HEALTH_PATHS, healthReply } from './health-routes.js';
 import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
-import { resolveOptions, DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions } from './options.js';
+import { asHeaderProblem, idempotencyKeyOf, replayHeaders } from './idempotency-header.js';
+import { DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions, resolveOptions } from './options.js';
 import { searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
 import { readJsonObject, refuseDeclaredOversize } from './request-body.js';
+import { requestIdOf } from './request-id.js';
 import { answerReply, clientGoneReply, errorReply } from './responses.js';
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
@@ -36,8 +36,7 @@ const ROUTES: Record<string, Route> = {
     methods: ['GET', 'POST'],
     apiKeyHeader: true,
     async run(engine, request, organization, state, options) {
-      const params =
-        request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options);
+      const params = request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options);
       if (usesDeprecatedEngine(params)) state.deprecated = true;
       // The wire JSON goes to the engine as-is: it validates it (every problem in one 400).
       return engine.search(params as unknown as SearchParams, callContext(organization, request, state));
@@ -75,17 +74,25 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
   const resolved = resolveOptions(options);
   return (request) => {
     const requestId = requestIdOf(request.headers.get('x-request-id'));
-    return traced(channels.http, () => httpContext(request, requestId, resolved), async (trace) => {
-      const reply = await answer(engine, request, requestId, resolved, trace);
-      reply.headers['x-request-id'] = requestId;
-      if (trace) trace.status = reply.status;
-      return reply;
-    });
+    return traced(
+      channels.http,
+      () => httpContext(request, requestId, resolved),
+      async (trace) => {
+        const reply = await answer(engine, request, requestId, resolved, trace);
+        reply.headers['x-request-id'] = requestId;
+        if (trace) trace.status = reply.status;
+        return reply;
+      },
+    );
   };
 }
 
 async function answer(
-  engine: Engine, request: ApiRequest, requestId: string, resolved: ResolvedOptions, trace: HttpTraceContext | undefined,
+  engine: Engine,
+  request: ApiRequest,
+  requestId: string,
+  resolved: ResolvedOptions,
+  trace: HttpTraceContext | undefined,
 ): Promise<ApiReply> {
   const startedAt = resolved.clock.now();
   let reply: ApiReply;
@@ -96,7 +103,13 @@ async function answer(
   } catch (error) {
     // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
     if (request.signal?.aborted) return clientGoneReply();
-    reply = errorReply(asHeaderProblem(error), { request, requestId, startedAt, now: () => resolved.clock.now(), onError: resolved.onError });
+    reply = errorReply(asHeaderProblem(error), {
+      request,
+      requestId,
+      startedAt,
+      now: () => resolved.clock.now(),
+      onError: resolved.onError,
+    });
   }
   if (state?.deprecated) {
     reply.headers['deprecation'] = DEPRECATION_DATE;
@@ -136,7 +149,8 @@ async function handle(engine: Engine, request: ApiRequest, state: RequestState, 
   if (request.method === 'POST') refuseDeclaredOversize(request, options.maxBodyBytes);
   const key = apiKeyOf(request, route.apiKeyHeader);
   const identity = key === null ? null : await engine.authenticate(key);
-  if (!identity) throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
+  if (!identity)
+    throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
   if (state.trace) state.trace.organization = identity.organization;
 
   const answer = await route.run(engine, request, identity.organization, state, options);

@@ -16,7 +16,9 @@ export function apiKeyOf(request: ApiRequest, acceptApiKeyHeader: boolean): stri
   if (apiKeyHeader && authorization === null) {
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
     const search = path.replace(/[^/]*$/, 'search');
-    throw new UnauthorizedError(`Missing API key: ${path} takes the key as Authorization: Bearer <key>; x-api-key is accepted on ${search} only`);
+    throw new UnauthorizedError(
+      `Missing API key: ${path} takes the key as Authorization: Bearer <key>; x-api-key is accepted on ${search} only`,
+    );
   }
   return null;
 }

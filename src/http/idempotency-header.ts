@@ -3,8 +3,8 @@
 // answer of its key. The engine names the key `idempotencyKey` in its 400s; over HTTP the client sent a
 // header, so the problem names the header instead.
 
-import { InvalidRequestError } from '../errors.js';
 import { IDEMPOTENCY_KEY_FIELD, isIdempotentReplay } from '../core/books/index.js';
+import { InvalidRequestError } from '../errors.js';
 import type { ApiRequest } from './exchange.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';

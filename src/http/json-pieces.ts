@@ -77,7 +77,11 @@ function* jsonParts(value: unknown): Generator<string> {
       else yield* jsonParts(item);
     }
     yield ']';
-  } else if (value !== null && typeof value === 'object' && !(value instanceof Number || value instanceof String || value instanceof Boolean)) {
+  } else if (
+    value !== null &&
+    typeof value === 'object' &&
+    !(value instanceof Number || value instanceof String || value instanceof Boolean)
+  ) {
     yield '{';
     let first = true;
     for (const [k, v] of Object.entries(value)) {

@@ -8,12 +8,13 @@ import { requestSchemas, responseSchemas } from '../schema/index.js';
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const int = { type: 'integer' } as const;
 const str = { type: 'string' } as const;
-const bool = { type: 'boolean' } as const;
-const timestamp = { type: 'string', format: 'date-time' } as const;
 const json = (schema: object) => ({ content: { 'application/json': { schema } } });
 /** On every reply (request-id.ts): the caller's X-Request-Id when sane, else a new one; error bodies name it as `request_id`. */
 const requestIdHeader = {
-  'X-Request-Id': { description: "The request's id: the caller's X-Request-Id when sane, else generated", schema: { type: 'string', minLength: 1, maxLength: 128 } },
+  'X-Request-Id': {
+    description: "The request's id: the caller's X-Request-Id when sane, else generated",
+    schema: { type: 'string', minLength: 1, maxLength: 128 },
+  },
 };
 const errorReply = (description: string, schema = ref('Error'), headers?: object) => ({
   description,
@@ -32,8 +33,11 @@ const rateLimitHeaders = {
 const sharedReplies = {
   InvalidRequest: errorReply('Invalid request: the body lists every problem by field'),
   Unauthorized: errorReply('Missing, unknown or revoked API key', ref('Error'), { 'WWW-Authenticate': { schema: { const: 'Bearer' } } }),
-  InsufficientCredits: errorReply('Not enough credits for the worst case of the request; nothing was charged', ref('InsufficientCreditsError')),
-  NotFound: errorReply('No endpoint at this path (`not_found`): check the server\'s basePath'),
+  InsufficientCredits: errorReply(
+    'Not enough credits for the worst case of the request; nothing was charged',
+    ref('InsufficientCreditsError'),
+  ),
+  NotFound: errorReply("No endpoint at this path (`not_found`): check the server's basePath"),
   MethodNotAllowed: errorReply('The method is not served on this path (`method_not_allowed`; HEAD and OPTIONS never are)', ref('Error'), {
     Allow: { schema: str, description: 'The methods the path serves, e.g. `GET, POST`' },
   }),
@@ -111,7 +115,7 @@ const searchReplies = (body: boolean) => ({
   '500': withDeprecation('InternalError'),
   '503': {
     description:
-      'The search could not be completed after automatic retries (no `code`: the public API\'s search error, never charged), ' +
+      "The search could not be completed after automatic retries (no `code`: the public API's search error, never charged), " +
       'or the books or a shared rate limiter could not answer (`ledger_unavailable`, `rate_limiter_unavailable`; nothing charged)',
     headers: { ...requestIdHeader, ...deprecationHeaders },
     ...json({ oneOf: [ref('SearchError'), ref('Error')] }),
@@ -135,9 +139,7 @@ function componentSchemas(bodies: Record<string, z.ZodType>, io: 'input' | 'outp
     uri: (id) => `#/components/schemas/${id}`,
     override: tidyJsonSchema,
   });
-  return Object.fromEntries(
-    Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]),
-  );
+  return Object.fromEntries(Object.entries(schemas).map(([id, { $schema: _s, $id: _i, ...schema }]) => [id, schema]));
 }
 
 const schemas = componentSchemas(responseSchemas, 'output');
@@ -174,7 +176,13 @@ export const openapi = {
   security: [{ bearer: [] }],
   paths: {
     '/api/search': {
-      get: { operationId: 'searchGet', summary: 'Search the web (query string)', security: [{ bearer: [] }, { apiKeyHeader: [] }], parameters: searchParameters, responses: searchReplies(false) },
+      get: {
+        operationId: 'searchGet',
+        summary: 'Search the web (query string)',
+        security: [{ bearer: [] }, { apiKeyHeader: [] }],
+        parameters: searchParameters,
+        responses: searchReplies(false),
+      },
       post: {
         operationId: 'search',
         summary: 'Search the web (JSON body)',

@@ -62,7 +62,9 @@ export function resolveOptions(options: FetchHandlerOptions = {}): ResolvedOptio
   }
   const deprecationLink = options.deprecationLink ?? DEFAULT_DEPRECATION_LINK;
   if (typeof deprecationLink !== 'string' || !URL.canParse(deprecationLink) || /[\s<>"]/.test(deprecationLink)) {
-    throw new TypeError(`deprecationLink must be an absolute URL without spaces, quotes or angle brackets, got ${String(options.deprecationLink)}`);
+    throw new TypeError(
+      `deprecationLink must be an absolute URL without spaces, quotes or angle brackets, got ${String(options.deprecationLink)}`,
+    );
   }
   return {
     basePath: normalizeBasePath(options.basePath ?? ''),

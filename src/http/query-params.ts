@@ -1,6 +1,6 @@
 // Maps a GET query string to the typed search parameters the engine takes (the same shape as the POST body).
 
-import { InvalidRequestError, type FieldProblem } from '../errors.js';
+import { type FieldProblem, InvalidRequestError } from '../errors.js';
 
 const BOOLEANS: Record<string, boolean> = { true: true, false: false, '1': true, '0': false };
 /** Parameters that may appear once; unknown parameters are ignored like unknown body fields. */

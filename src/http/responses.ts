@@ -1,6 +1,6 @@
 // Every reply the bindings send is built here: JSON bodies, and the single error → reply mapping.
 
-import { RateLimitError, UnauthorizedError, WebsiftError, type ErrorBody } from '../errors.js';
+import { type ErrorBody, RateLimitError, UnauthorizedError, WebsiftError } from '../errors.js';
 import type { ApiReply, RequestInfo } from './exchange.js';
 import { MethodNotAllowedError } from './http-errors.js';
 import { BIG_ANSWER_CHARS, jsonPieces, stringChars } from './json-pieces.js';

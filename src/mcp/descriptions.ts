@@ -18,7 +18,8 @@ Budget: at most max_chars characters of content per call (default ${thousands(ma
 query: instead of the page from the top, return its passages most relevant to the query, each under its heading path (Markdown only; without max_chars up to 2,000 characters a page); use it to find something in a long page.`;
 }
 
-export const USAGE_DESCRIPTION = "Your organization's credit balance and request counts (total, search, extract, free). Free: costs no credits.";
+export const USAGE_DESCRIPTION =
+  "Your organization's credit balance and request counts (total, search, extract, free). Free: costs no credits.";
 
 export const INSTRUCTIONS =
   'websift: web search (web_search) and page reading (web_extract), paid in credits (usage shows the balance). Repeats within 5 minutes are free; read long pages in parts with start_char.';

@@ -28,14 +28,11 @@ export type McpFetchHandler = (request: Request) => Promise<Response>;
 export function createMcpFetchHandler(engine: Engine, options: McpHandlerOptions = {}): McpFetchHandler {
   const maxChars = checkMcpOptions(options);
   const handler = loadMcpSdk().then(({ createMcpHandler }) =>
-    createMcpHandler(
-      ({ authInfo }) => createMcpServer(engine, { organization: String(authInfo?.extra?.['organization']), maxChars }),
-      {
-        legacy: 'stateless',
-        ...(options.maxBodyBytes !== undefined ? { maxRequestBodySize: options.maxBodyBytes } : {}),
-        ...(options.onError ? { onerror: options.onError } : {}),
-      },
-    ),
+    createMcpHandler(({ authInfo }) => createMcpServer(engine, { organization: String(authInfo?.extra?.['organization']), maxChars }), {
+      legacy: 'stateless',
+      ...(options.maxBodyBytes !== undefined ? { maxRequestBodySize: options.maxBodyBytes } : {}),
+      ...(options.onError ? { onerror: options.onError } : {}),
+    }),
   );
   // A missing SDK is reported on first use, not as an unhandled rejection now.
   handler.catch(() => {});
@@ -51,7 +48,9 @@ export function createMcpFetchHandler(engine: Engine, options: McpHandlerOptions
       return errorResponse(error);
     }
     if (!identity) {
-      const error = new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
+      const error = new UnauthorizedError(
+        key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key',
+      );
       return errorResponse(error, { 'www-authenticate': 'Bearer' });
     }
     let mcp;

@@ -42,7 +42,10 @@ export function toNodeHandler(handle: McpFetchHandler, onError: (error: unknown)
         response.headers.forEach((value, name) => (head[name] = value));
         res.writeHead(response.status, head);
         if (response.body === null) res.end();
-        else Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>).on('error', () => res.destroy()).pipe(res);
+        else
+          Readable.fromWeb(response.body as NodeReadableStream<Uint8Array>)
+            .on('error', () => res.destroy())
+            .pipe(res);
       },
       (error: unknown) => {
         onError(error);

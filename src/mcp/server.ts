@@ -24,13 +24,17 @@ export interface McpServerOptions {
 /** Checks the options once, where a host makes a server or a handler. */
 export function checkMcpOptions(options: { maxChars?: number | undefined }): number {
   const maxChars = options.maxChars ?? DEFAULT_MAX_CHARS;
-  if (!Number.isInteger(maxChars) || maxChars < 1) throw new TypeError(`maxChars must be a positive integer, got ${String(options.maxChars)}`);
+  if (!Number.isInteger(maxChars) || maxChars < 1)
+    throw new TypeError(`maxChars must be a positive integer, got ${String(options.maxChars)}`);
   return maxChars;
 }
 
 type Args = Record<string, unknown>;
 
-type ToolSchemas = Record<'web_search' | 'web_extract' | 'usage', { inputSchema: StandardSchemaWithJSON<Args>; outputSchema: StandardSchemaWithJSON }>;
+type ToolSchemas = Record<
+  'web_search' | 'web_extract' | 'usage',
+  { inputSchema: StandardSchemaWithJSON<Args>; outputSchema: StandardSchemaWithJSON }
+>;
 const schemasByBudget = new Map<number, ToolSchemas>();
 
 /**
@@ -41,7 +45,10 @@ function toolSchemas(maxChars: number): ToolSchemas {
   let schemas = schemasByBudget.get(maxChars);
   if (!schemas) {
     const inputs = toolInputs(maxChars);
-    const made = (name: keyof ToolSchemas) => ({ inputSchema: advertisedInput(inputs[name]), outputSchema: checkedOutput(toolOutputs[name]) });
+    const made = (name: keyof ToolSchemas) => ({
+      inputSchema: advertisedInput(inputs[name]),
+      outputSchema: checkedOutput(toolOutputs[name]),
+    });
     schemas = { web_search: made('web_search'), web_extract: made('web_extract'), usage: made('usage') };
     // A handful of budgets at most in practice; bounded anyway.
     if (schemasByBudget.size >= 16) schemasByBudget.clear();

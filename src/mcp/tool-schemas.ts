@@ -7,8 +7,16 @@ import type { StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { tidyJsonSchema } from '../http/openapi.js';
 import {
-  emptySearchResponse, errorBody, extractRequest, extractResponse, insufficientCreditsBody, rateLimitBody, searchErrorBody,
-  searchRequest, searchResponse, usageResponse,
+  emptySearchResponse,
+  errorBody,
+  extractRequest,
+  extractResponse,
+  insufficientCreditsBody,
+  rateLimitBody,
+  searchErrorBody,
+  searchRequest,
+  searchResponse,
+  usageResponse,
 } from '../schema/index.js';
 
 /** The tools' arguments. `maxChars` is the server's default budget, shown as `max_chars`'s default. */

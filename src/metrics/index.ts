@@ -4,8 +4,15 @@
 // fixed set of values (endpoints, statuses, source ids, outcomes, kinds).
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { CHANNEL_NAMES, type CallTraceContext, type ChargeTraceContext, type HttpTraceContext, type PageTraceContext, type SourceTraceContext } from '../channels.js';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
+import {
+  type CallTraceContext,
+  CHANNEL_NAMES,
+  type ChargeTraceContext,
+  type HttpTraceContext,
+  type PageTraceContext,
+  type SourceTraceContext,
+} from '../channels.js';
 import type { Engine } from '../types/index.js';
 
 export interface MetricsOptions {
@@ -57,7 +64,12 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
   const registers = [registry];
   if (options.processMetrics ?? options.registry === undefined) collectDefaultMetrics({ register: registry });
 
-  const requests = new Counter({ name: 'websift_http_requests_total', help: 'HTTP requests answered, by endpoint and status', labelNames: ['endpoint', 'status'], registers });
+  const requests = new Counter({
+    name: 'websift_http_requests_total',
+    help: 'HTTP requests answered, by endpoint and status',
+    labelNames: ['endpoint', 'status'],
+    registers,
+  });
   const duration = new Histogram({
     name: 'websift_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by endpoint',
@@ -65,23 +77,48 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
     buckets: options.durationBuckets ?? DEFAULT_DURATION_BUCKETS,
     registers,
   });
-  const calls = new Counter({ name: 'websift_calls_total', help: 'Engine calls (search, extract) by outcome', labelNames: ['kind', 'outcome'], registers });
-  const credits = new Counter({ name: 'websift_credits_charged_total', help: 'Credits charged, by request kind', labelNames: ['kind'], registers });
+  const calls = new Counter({
+    name: 'websift_calls_total',
+    help: 'Engine calls (search, extract) by outcome',
+    labelNames: ['kind', 'outcome'],
+    registers,
+  });
+  const credits = new Counter({
+    name: 'websift_credits_charged_total',
+    help: 'Credits charged, by request kind',
+    labelNames: ['kind'],
+    registers,
+  });
   const sources = new Counter({
     name: 'websift_source_calls_total',
     help: 'Calls to search sources, by source, outcome (answered, empty, failed, timeout, cancelled) and role (primary, fallback, hedge, retry)',
     labelNames: ['source', 'outcome', 'role'],
     registers,
   });
-  const pages = new Counter({ name: 'websift_pages_total', help: 'Pages fetched and converted, by outcome (success or the error type)', labelNames: ['outcome'], registers });
+  const pages = new Counter({
+    name: 'websift_pages_total',
+    help: 'Pages fetched and converted, by outcome (success or the error type)',
+    labelNames: ['outcome'],
+    registers,
+  });
   const conversionTime = new Histogram({
     name: 'websift_page_conversion_seconds',
     help: 'Time to convert a page on a conversion worker',
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers,
   });
-  const lookups = new Counter({ name: 'websift_cache_lookups_total', help: 'Answers (search) and pages (extract) looked up in a cache', labelNames: ['cache'], registers });
-  const hits = new Counter({ name: 'websift_cache_hits_total', help: 'Answers (search) and pages (extract) served from a cache', labelNames: ['cache'], registers });
+  const lookups = new Counter({
+    name: 'websift_cache_lookups_total',
+    help: 'Answers (search) and pages (extract) looked up in a cache',
+    labelNames: ['cache'],
+    registers,
+  });
+  const hits = new Counter({
+    name: 'websift_cache_hits_total',
+    help: 'Answers (search) and pages (extract) served from a cache',
+    labelNames: ['cache'],
+    registers,
+  });
   const requestsOf = children((endpoint, status) => requests.labels(endpoint!, status!));
   const durationOf = children((endpoint) => duration.labels(endpoint!));
   const callsOf = children((kind, outcome) => calls.labels(kind!, outcome!));

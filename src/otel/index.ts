@@ -8,21 +8,21 @@
 // a call made otherwise is a child of the active context (the host's, when it has a context manager).
 
 import {
-  context as otelContext,
-  createTraceState,
-  ROOT_CONTEXT,
-  SpanKind,
-  SpanStatusCode,
-  trace,
   type Attributes,
   type Context,
+  createTraceState,
+  context as otelContext,
+  ROOT_CONTEXT,
   type Span,
+  SpanKind,
+  SpanStatusCode,
   type TracerProvider,
+  trace,
 } from '@opentelemetry/api';
 import {
-  channels,
   type CallTraceContext,
   type ChargeTraceContext,
+  channels,
   type HttpTraceContext,
   type PageTraceContext,
   type SourceTraceContext,

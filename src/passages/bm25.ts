@@ -10,7 +10,10 @@ const B_HEAD = 0.5;
 /** A word of the heading path weighs this much of a word of the passage's own text. */
 const HEAD_WEIGHT = 0.4;
 
-export interface Doc { text: readonly string[]; head: readonly string[] }
+export interface Doc {
+  text: readonly string[];
+  head: readonly string[];
+}
 
 /** Each document's BM25F score for the query terms (0 when it holds none of them). */
 export function bm25f(docs: readonly Doc[], terms: readonly string[]): Float64Array {

@@ -32,7 +32,8 @@ export interface PagePart {
 const DEFAULT_PASSAGE_CHARS = 2_000;
 
 /** A whole count of characters; absent (or not a finite number: no bound) as undefined. The schema checks the API's values. */
-const count = (x: number | undefined): number | undefined => (x === undefined || !Number.isFinite(x) ? undefined : Math.max(0, Math.floor(x)));
+const count = (x: number | undefined): number | undefined =>
+  x === undefined || !Number.isFinite(x) ? undefined : Math.max(0, Math.floor(x));
 
 /** One page's part. `format` 'html' is cut only between tags (never inside `<…>`), with an HTML-comment marker. */
 export function pagePart(content: string, format: 'markdown' | 'html', options: PartOptions): PagePart {

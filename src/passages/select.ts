@@ -6,15 +6,22 @@
 import { bm25f } from './bm25.js';
 import { cutEnd } from './cut.js';
 import { SKIP_MARKER } from './markers.js';
-import { type Passage, splitMarkdown, type Split } from './split.js';
+import { type Passage, type Split, splitMarkdown } from './split.js';
 import { queryTerms, tokens } from './tokens.js';
 
 const SEP = '\n\n';
 
 /** A stretch of output: its text and the span of content it stands for (for the skip markers). */
-interface Unit { start: number; end: number; text: string }
+interface Unit {
+  start: number;
+  end: number;
+  text: string;
+}
 
-export interface Passages { text: string; truncated: boolean }
+export interface Passages {
+  text: string;
+  truncated: boolean;
+}
 
 /** The passages of content[start…] most relevant to `query`, within `maxChars` characters of content. */
 export function queryPassages(content: string, start: number, query: string, maxChars: number): Passages {
@@ -28,7 +35,10 @@ export function queryPassages(content: string, start: number, query: string, max
     passages.map((p, i) => ({ text: tokens(shown[i]!), head: p.context.flatMap((c) => headWords[c]!) })),
     queryTerms(query),
   );
-  const ranked = passages.map((_, i) => i).filter((i) => scores[i]! > 0).sort((a, b) => scores[b]! - scores[a]! || a - b);
+  const ranked = passages
+    .map((_, i) => i)
+    .filter((i) => scores[i]! > 0)
+    .sort((a, b) => scores[b]! - scores[a]! || a - b);
 
   // The best passages that fit, each with the headings of its path not shown yet; when they do not all
   // fit, its outer headings give way first (its innermost stays). A heading shown is shown once: paths
@@ -46,7 +56,8 @@ export function queryPassages(content: string, start: number, query: string, max
     chosen.push(i);
     for (const c of heads) visible.add(c);
   }
-  const units = chosen.length > 0 ? unitsOf(content, split, shown, chosen, visible) : [fallback(content, start, budget, split, shown, ranked[0])];
+  const units =
+    chosen.length > 0 ? unitsOf(content, split, shown, chosen, visible) : [fallback(content, start, budget, split, shown, ranked[0])];
   return render(content, start, units);
 }
 
@@ -81,7 +92,11 @@ function fallback(content: string, start: number, budget: number, split: Split, 
   const p = split.passages[best]!;
   const text = shown[best]!;
   const end = cutEnd(text, 0, budget);
-  return { start: p.start, end: end >= text.length ? p.end : Math.max(p.start, p.start + end - (p.prefix?.length ?? 0)), text: text.slice(0, end).trimEnd() };
+  return {
+    start: p.start,
+    end: end >= text.length ? p.end : Math.max(p.start, p.start + end - (p.prefix?.length ?? 0)),
+    text: text.slice(0, end).trimEnd(),
+  };
 }
 
 /** The units joined by blank lines, with a `[…]` line wherever content between them was left out. */

@@ -10,7 +10,11 @@ import { cutEnd } from './cut.js';
 export const MAX_PASSAGE = 400;
 
 /** A line shown above a passage to place it: a heading, or a table's header and rule. */
-export interface ContextLine { start: number; end: number; level: number }
+export interface ContextLine {
+  start: number;
+  end: number;
+  level: number;
+}
 
 export interface Passage {
   start: number;
@@ -22,7 +26,10 @@ export interface Passage {
   suffix?: string;
 }
 
-export interface Split { contexts: ContextLine[]; passages: Passage[] }
+export interface Split {
+  contexts: ContextLine[];
+  passages: Passage[];
+}
 
 const HEADING = /^ {0,3}(#{1,6})(?:[ \t]|$)/;
 const FENCE = /^ {0,3}(`{3,}|~{3,})/;
@@ -38,7 +45,12 @@ const sentences = new Intl.Segmenter(undefined, { granularity: 'sentence' });
 const SENTENCE_WINDOW = 2_048;
 
 /** A unit being read: a paragraph or list item (`text`), a table row, or a fenced code block. */
-interface Unit { start: number; end: number; kind: 'text' | 'row' | 'code'; fence?: string }
+interface Unit {
+  start: number;
+  end: number;
+  kind: 'text' | 'row' | 'code';
+  fence?: string;
+}
 
 /** The passages of `content` from `from` on, each with its heading path. Linear in the content. */
 export function splitMarkdown(content: string, from = 0): Split {
@@ -54,7 +66,7 @@ export function splitMarkdown(content: string, from = 0): Split {
     unit = null;
   };
 
-  for (let ls = from; ls < content.length;) {
+  for (let ls = from; ls < content.length; ) {
     let le = content.indexOf('\n', ls);
     if (le < 0) le = content.length;
     const line = content.slice(ls, le);
@@ -162,9 +174,12 @@ function splitProse(content: string, start: number, end: number, context: readon
  * window comes in window-long spans (the word cap splits them further anyway).
  */
 function* sentenceSpans(content: string, start: number, end: number): Generator<[number, number]> {
-  for (let at = start; at < end;) {
+  for (let at = start; at < end; ) {
     const windowEnd = end - at <= SENTENCE_WINDOW ? end : cutEnd(content, at, SENTENCE_WINDOW);
-    const spans = Array.from(sentences.segment(content.slice(at, windowEnd)), ({ index, segment }): [number, number] => [at + index, at + index + segment.length]);
+    const spans = Array.from(sentences.segment(content.slice(at, windowEnd)), ({ index, segment }): [number, number] => [
+      at + index,
+      at + index + segment.length,
+    ]);
     const last = spans.length > 1 && windowEnd < end ? spans.pop()! : null;
     yield* spans;
     at = last ? last[0] : windowEnd;
@@ -176,9 +191,16 @@ function splitCode(content: string, start: number, end: number, fence: string, c
   const firstBreak = content.indexOf('\n', start);
   const opening = content.slice(start, firstBreak < 0 || firstBreak > end ? end : firstBreak);
   let bodyEnd = content.lastIndexOf('\n', end - 1);
-  if (bodyEnd < firstBreak || !content.slice(bodyEnd + 1, end).trimStart().startsWith(fence)) bodyEnd = end; // no closing fence
+  if (
+    bodyEnd < firstBreak ||
+    !content
+      .slice(bodyEnd + 1, end)
+      .trimStart()
+      .startsWith(fence)
+  )
+    bodyEnd = end; // no closing fence
   const lines: Array<[number, number]> = [];
-  for (let ls = firstBreak + 1; firstBreak >= 0 && ls < bodyEnd;) {
+  for (let ls = firstBreak + 1; firstBreak >= 0 && ls < bodyEnd; ) {
     let le = content.indexOf('\n', ls);
     if (le < 0 || le > bodyEnd) le = bodyEnd;
     lines.push([ls, le]);

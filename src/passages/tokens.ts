@@ -4,16 +4,21 @@
 // lose a plural -s (a light S-stemmer); a short list of English function words is left out, unless
 // the query is made of nothing else.
 
-const NO_SPACE = '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
+const NO_SPACE =
+  '\\p{Script=Han}\\p{Script=Hiragana}\\p{Script=Katakana}\\p{Script=Thai}\\p{Script=Lao}\\p{Script=Khmer}\\p{Script=Myanmar}';
 const RUN = /[\p{L}\p{N}\p{M}]+/gu;
 /** Every script written without spaces is at U+0E00 (Thai) or above: a run below it is one word. */
 const MAYBE_NO_SPACE = /[^\u0000-\u0dff]/;
 /** A run of no-space-script characters, or a run of other letters, marks and digits. */
 const PARTS = new RegExp(`([${NO_SPACE}]+)|((?:(?![${NO_SPACE}])[\\p{L}\\p{N}\\p{M}])+)`, 'gu');
 
-const STOP = new Set(('a an and are as at be been but by can did do does for from had has have he her his how i if in into is it its ' +
-  'me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which ' +
-  'who whom why will with would you your').split(' '));
+const STOP = new Set(
+  (
+    'a an and are as at be been but by can did do does for from had has have he her his how i if in into is it its ' +
+    'me my no not of on or our she so than that the their them then there these they this to too us was we were what when where which ' +
+    'who whom why will with would you your'
+  ).split(' '),
+);
 
 /** The light S-stemmer (Harman 1991): plurals of English words to their singular. */
 function stem(w: string): string {

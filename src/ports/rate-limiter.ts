@@ -9,7 +9,7 @@ export interface RateLimitPolicy {
   window: number;
 }
 
-export type RateDecision = { ok: true } | { ok: false; /** Seconds until one request would be admitted (≥ 1). */ retryAfter: number };
+export type RateDecision = { ok: true } | { ok: false /** Seconds until one request would be admitted (≥ 1). */; retryAfter: number };
 
 export interface RateLimiter {
   readonly policy: RateLimitPolicy;

@@ -32,8 +32,15 @@ export interface EgressProxy {
 
 // Hop-by-hop headers (RFC 9110 §7.6.1) and the proxy's own headers are not forwarded upstream.
 const HOP_BY_HOP = new Set([
-  'connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate',
-  'te', 'trailer', 'transfer-encoding', 'upgrade',
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'proxy-authorization',
+  'proxy-authenticate',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
 ]);
 
 const hostKey = (host: string, port: number): string => `${host.replace(/^\[|\]$/g, '').toLowerCase()}:${port}`;

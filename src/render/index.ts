@@ -1,6 +1,7 @@
 // Stealth rendering: playwright-core + the system Chromium, behind websift's egress proxy.
-export { createPlaywrightRenderer } from './playwright-renderer.js';
+
+export type { EgressFailure, EgressProxy, EgressProxyOptions } from './egress-proxy.js';
+export { BLOCKED_HEADER, startEgressProxy } from './egress-proxy.js';
+export { chromiumArgs, DEFAULT_EXECUTABLE } from './launch-options.js';
 export type { PlaywrightRenderer, PlaywrightRendererOptions } from './playwright-renderer.js';
-export { DEFAULT_EXECUTABLE, chromiumArgs } from './launch-options.js';
-export { startEgressProxy, BLOCKED_HEADER } from './egress-proxy.js';
-export type { EgressProxy, EgressFailure, EgressProxyOptions } from './egress-proxy.js';
+export { createPlaywrightRenderer } from './playwright-renderer.js';

@@ -3,13 +3,13 @@
 // for every URL the main frame navigates to, and a total deadline. Egress is policed by the proxy.
 
 import type { Browser, BrowserContext, Page, Request, Response, Route } from 'playwright-core';
-import { FetchFailure } from '../ports/fetcher.js';
-import type { RenderedPage } from '../ports/renderer.js';
 import { decodeBody } from '../fetch/charset.js';
 import { statusLine } from '../fetch/load-page.js';
 import { MAX_REDIRECTS } from '../fetch/redirects.js';
 import { binaryReason, extensionRejection, judgeContentType, mimeEssence, sniffTextType } from '../fetch/type-gate.js';
-import { BLOCKED_HEADER, UPSTREAM_ERROR_HEADER, type EgressProxy } from './egress-proxy.js';
+import { FetchFailure } from '../ports/fetcher.js';
+import type { RenderedPage } from '../ports/renderer.js';
+import { BLOCKED_HEADER, type EgressProxy, UPSTREAM_ERROR_HEADER } from './egress-proxy.js';
 import { trackNetwork } from './network-settle.js';
 import { STEALTH_INIT_SCRIPT } from './stealth-script.js';
 
@@ -236,7 +236,9 @@ function toRenderFailure(error: unknown, proxy: EgressProxy, url: URL): FetchFai
     if (why) return new FetchFailure(why.blocked ? 'blocked_address' : 'network', why.message, 0, { cause: error });
   }
   if (/Target.*closed|Browser.*closed|browser has disconnected|crash/i.test(message)) {
-    return new FetchFailure('network', `The browser stopped while rendering (${message}); it is relaunched on the next request`, 0, { cause: error });
+    return new FetchFailure('network', `The browser stopped while rendering (${message}); it is relaunched on the next request`, 0, {
+      cause: error,
+    });
   }
   return new FetchFailure('network', `Rendering failed: ${message}`, 0, { cause: error });
 }

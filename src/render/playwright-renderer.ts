@@ -2,19 +2,19 @@
 // One browser per renderer (lazy, relaunched after a crash), a fresh context per URL, bounded concurrency.
 
 import { systemClock } from '../adapters/system-clock.js';
-import type { Clock } from '../types/index.js';
-import { FetchFailure, type Fetcher } from '../ports/fetcher.js';
-import type { RenderedPage, Renderer, RenderOptions } from '../ports/renderer.js';
 import { toFetchFailure } from '../fetch/fetch-errors.js';
-import { systemLookup, type LookupFunction } from '../fetch/guarded-connector.js';
+import { type LookupFunction, systemLookup } from '../fetch/guarded-connector.js';
 import { createRobotsPolicy, type RobotsPolicy } from '../fetch/robots.js';
-import { timeLimit } from '../signals.js';
 import { extensionRejection } from '../fetch/type-gate.js';
 import { createUndiciFetcher, DEFAULT_USER_AGENT } from '../fetch/undici-fetcher.js';
 import { parseFetchableUrl } from '../fetch/url-check.js';
+import { type Fetcher, FetchFailure } from '../ports/fetcher.js';
+import type { RenderedPage, Renderer, RenderOptions } from '../ports/renderer.js';
+import { timeLimit } from '../signals.js';
+import type { Clock } from '../types/index.js';
 import { BrowserHost } from './browser-host.js';
 import { ConcurrencyGate } from './concurrency-gate.js';
-import { startEgressProxy, type EgressProxy } from './egress-proxy.js';
+import { type EgressProxy, startEgressProxy } from './egress-proxy.js';
 import { chromiumArgs, DEFAULT_EXECUTABLE, desktopUserAgent } from './launch-options.js';
 import { renderPage } from './page-render.js';
 
@@ -59,7 +59,9 @@ export interface PlaywrightRenderer extends Renderer {
 function positive(name: string, value: number | undefined, fallback: number, integer = false): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value < (integer ? 1 : 0) || (integer && !Number.isInteger(value))) {
-    throw new RangeError(`createPlaywrightRenderer: ${name} must be ${integer ? 'an integer >= 1' : 'a number >= 0'}, got ${String(value)}`);
+    throw new RangeError(
+      `createPlaywrightRenderer: ${name} must be ${integer ? 'an integer >= 1' : 'a number >= 0'}, got ${String(value)}`,
+    );
   }
   return value;
 }
@@ -94,12 +96,12 @@ export function createPlaywrightRenderer(options: PlaywrightRendererOptions = {}
   const robots: RobotsPolicy | null =
     options.robots === false
       ? null
-      : options.robots ??
+      : (options.robots ??
         createRobotsPolicy({
           fetcher: (robotsFetcher = createUndiciFetcher({ ...guard, userAgent: options.robotsUserAgent ?? DEFAULT_USER_AGENT })),
           clock: options.clock ?? systemClock,
           userAgent: options.robotsUserAgent ?? DEFAULT_USER_AGENT,
-        });
+        }));
 
   let proxy: Promise<EgressProxy> | null = null;
   const egress = (): Promise<EgressProxy> => (proxy ??= startEgressProxy(guard, options.onBlocked ? { onBlocked: options.onBlocked } : {}));

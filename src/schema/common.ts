@@ -12,8 +12,7 @@ export function collapseWhitespace(q: string): string {
 export const BOOLEAN_MESSAGE = 'must be a boolean (true or false)';
 
 /** An optional boolean request field (null and the GET spellings are mapped by wireForms first). */
-export const flag = (description: string) =>
-  z.boolean({ error: BOOLEAN_MESSAGE }).optional().meta({ default: false, description });
+export const flag = (description: string) => z.boolean({ error: BOOLEAN_MESSAGE }).optional().meta({ default: false, description });
 
 /**
  * Characters (code points) in `text`, counted only as far as `max + 1`: the contract's limits are in

@@ -4,9 +4,23 @@ import { z } from 'zod';
 import { count, timestamp } from './common.js';
 
 export const ERROR_CODES = [
-  'invalid_request', 'stealth_unavailable', 'organization_exists', 'unauthorized', 'unknown_organization',
-  'insufficient_credits', 'not_found', 'method_not_allowed', 'idempotency_in_progress', 'payload_too_large',
-  'request_timeout', 'rate_limited', 'internal_error', 'search_unavailable', 'ledger_unavailable', 'rate_limiter_unavailable', 'timeout',
+  'invalid_request',
+  'stealth_unavailable',
+  'organization_exists',
+  'unauthorized',
+  'unknown_organization',
+  'insufficient_credits',
+  'not_found',
+  'method_not_allowed',
+  'idempotency_in_progress',
+  'payload_too_large',
+  'request_timeout',
+  'rate_limited',
+  'internal_error',
+  'search_unavailable',
+  'ledger_unavailable',
+  'rate_limiter_unavailable',
+  'timeout',
 ] as const;
 
 export const errorCode = z.enum(ERROR_CODES);

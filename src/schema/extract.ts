@@ -33,10 +33,7 @@ export const extractRequest = z
         ),
       )
       .meta({ minItems: 1, maxItems: MAX_URLS }),
-    format: z
-      .enum(['markdown', 'html'], { error: 'must be "markdown" or "html"' })
-      .optional()
-      .meta({ default: 'markdown' }),
+    format: z.enum(['markdown', 'html'], { error: 'must be "markdown" or "html"' }).optional().meta({ default: 'markdown' }),
     stealth: flag('Full-browser rendering, 5 credits per page; unavailable (400 stealth_unavailable) from 2026-11-01'),
     include_links: flag("Add each page's links (absolute, deduplicated) to its result as `links`"),
     max_chars: maxChars(
@@ -57,7 +54,12 @@ export const extractRequest = z
     z.superRefine(
       (body, ctx) => {
         if (typeof body.query === 'string' && body.format === 'html') {
-          ctx.addIssue({ code: 'custom', path: ['query'], message: 'needs format "markdown": passages are picked from the Markdown', input: body.query });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['query'],
+            message: 'needs format "markdown": passages are picked from the Markdown',
+            input: body.query,
+          });
         }
       },
       // Also when other fields are bad, so one 400 names every problem.
@@ -67,8 +69,17 @@ export const extractRequest = z
   .meta({ description: 'Unknown fields are ignored' });
 
 export const extractErrorType = z.enum([
-  'http', 'unsupported_content_type', 'too_large', 'robots_disallowed', 'blocked_address', 'timeout',
-  'network', 'too_many_redirects', 'invalid_url', 'empty', 'overloaded',
+  'http',
+  'unsupported_content_type',
+  'too_large',
+  'robots_disallowed',
+  'blocked_address',
+  'timeout',
+  'network',
+  'too_many_redirects',
+  'invalid_url',
+  'empty',
+  'overloaded',
 ]);
 
 export const extractResultItem = z.strictObject({

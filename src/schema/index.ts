@@ -2,17 +2,17 @@
 // (src/http/openapi.ts → docs/openapi.json) and, checked by type-checks.ts, the public types of src/types/.
 
 import type { z } from 'zod';
-import { emptySearchResponse, searchRequest, searchResponse, searchResultItem } from './search.js';
-import { extractRequest, extractResponse, extractResultItem } from './extract.js';
 import { errorBody, insufficientCreditsBody, payloadTooLargeBody, rateLimitBody, searchErrorBody } from './errors.js';
+import { extractRequest, extractResponse, extractResultItem } from './extract.js';
 import { pageMetadata } from './page-metadata.js';
+import { emptySearchResponse, searchRequest, searchResponse, searchResultItem } from './search.js';
 import { usageResponse } from './usage.js';
 
 export * from './common.js';
-export * from './search.js';
-export * from './extract.js';
 export * from './errors.js';
+export * from './extract.js';
 export * from './page-metadata.js';
+export * from './search.js';
 export * from './usage.js';
 
 /** Request bodies, by their OpenAPI component name (described as the client sends them). */

@@ -22,14 +22,24 @@ export const searchRequest = z
       .meta({ default: DEFAULT_CONTENT_RESULTS, description: 'How many result pages to fetch with include_content' }),
     max_chars: maxChars(
       'With include_content: at most this many characters of content over all pages, shared between them; each page ' +
-        'gives the passages most relevant to `q`. Not part of a repeat\'s identity: a repeat with another budget is free',
+        "gives the passages most relevant to `q`. Not part of a repeat's identity: a repeat with another budget is free",
     ),
     engine: z.unknown().optional().meta({ deprecated: true, description: 'Ignored; answers carry a Deprecation header' }),
     engines: z.unknown().optional().meta({ deprecated: true, description: 'Ignored; answers carry a Deprecation header' }),
   })
   .meta({ description: 'Unknown fields are ignored' });
 
-export const contentError = z.enum(['blocked', 'robots_disallowed', 'timeout', 'http', 'unsupported_content_type', 'too_large', 'network', 'empty', 'overloaded']);
+export const contentError = z.enum([
+  'blocked',
+  'robots_disallowed',
+  'timeout',
+  'http',
+  'unsupported_content_type',
+  'too_large',
+  'network',
+  'empty',
+  'overloaded',
+]);
 
 export const searchResultItem = z.strictObject({
   title: z.string(),

@@ -3,7 +3,14 @@
 
 import type { z } from 'zod';
 import type {
-  EmptySearchResponse, ErrorCode, ExtractParams, ExtractResponse, PageMetadata, SearchParams, SearchResponse, UsageResponse,
+  EmptySearchResponse,
+  ErrorCode,
+  ExtractParams,
+  ExtractResponse,
+  PageMetadata,
+  SearchParams,
+  SearchResponse,
+  UsageResponse,
 } from '../types/index.js';
 import type { errorCode } from './errors.js';
 import type { extractRequest, extractResponse } from './extract.js';

@@ -3,8 +3,21 @@
 
 import { SourceError } from '../core/router/index.js';
 import type { SearchSource } from '../types/index.js';
-import { absoluteUrl, baseUrlOption, badResponse, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, requiredString, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';
+import {
+  absoluteUrl,
+  badResponse,
+  baseUrlOption,
+  checkContext,
+  isRecord,
+  parseJson,
+  type RemoteSourceOptions,
+  type Reply,
+  requiredString,
+  send,
+  statusError,
+  str,
+} from './http.js';
 import { filterResults, renderQuery } from './operators.js';
 
 /** Options of `brave`. */
@@ -108,7 +121,11 @@ function braveError(reply: Reply, options: BraveOptions): SourceError {
     (reply.status === 429 && remaining[1] === 0);
   if (quotaOut) {
     const wait = reset[1];
-    return new SourceError(message, { reason: 'quota', status: reply.status, ...(wait === undefined ? {} : { retryAfterMs: wait * 1000 }) });
+    return new SourceError(message, {
+      reason: 'quota',
+      status: reply.status,
+      ...(wait === undefined ? {} : { retryAfterMs: wait * 1000 }),
+    });
   }
   if (reply.status === 429) {
     const fromHeader = statusError(NAME, reply, detail, options.clock);

@@ -5,8 +5,8 @@
 import { parseHTML } from 'linkedom';
 import { SourceError } from '../core/router/index.js';
 import type { SearchSource, SourceResult } from '../types/index.js';
-import { absoluteUrl, badResponse, baseUrlOption, checkContext, type RemoteSourceOptions, send, statusError } from './http.js';
 import { cleanText } from './html-text.js';
+import { absoluteUrl, badResponse, baseUrlOption, checkContext, type RemoteSourceOptions, send, statusError } from './http.js';
 import { filterResults, renderQuery } from './operators.js';
 
 /** Options of `duckduckgo`. */
@@ -19,7 +19,12 @@ export interface DuckduckgoOptions extends RemoteSourceOptions {
 
 const NAME = 'duckduckgo';
 
-type El = { textContent: string | null; getAttribute(n: string): string | null; querySelector(s: string): El | null; classList: { contains(c: string): boolean } };
+type El = {
+  textContent: string | null;
+  getAttribute(n: string): string | null;
+  querySelector(s: string): El | null;
+  classList: { contains(c: string): boolean };
+};
 
 /**
  * A search source over DuckDuckGo's no-JavaScript HTML page (no API key; the page is parsed). Id
@@ -53,7 +58,10 @@ export function duckduckgo(options: DuckduckgoOptions = {}): SearchSource {
       );
       // DuckDuckGo refuses bots with 403, or with a 202 (or 200) page holding its challenge form.
       if (reply.status === 403 || reply.status === 429) {
-        throw new SourceError(`${NAME}: HTTP ${reply.status}: refused as automated traffic`, { reason: 'rate_limited', status: reply.status });
+        throw new SourceError(`${NAME}: HTTP ${reply.status}: refused as automated traffic`, {
+          reason: 'rate_limited',
+          status: reply.status,
+        });
       }
       if (reply.status < 200 || reply.status > 299) throw statusError(NAME, reply, '', options.clock);
       const { document } = parseHTML(reply.text);

@@ -50,7 +50,7 @@ export function documentsFromExtract(response: ExtractResponse): IndexDocument[]
   }
   const docs: IndexDocument[] = [];
   for (const result of response.results) {
-    if (!result || result.success !== true || typeof result.url !== 'string') continue;
+    if (result?.success !== true || typeof result.url !== 'string') continue;
     if (typeof result.markdown === 'string' && result.markdown.trim() !== '') {
       const text = markdownToText(result.markdown);
       docs.push({ url: result.url, title: firstHeading(result.markdown) ?? result.url, text });

@@ -3,8 +3,21 @@
 
 import { SourceError } from '../core/router/index.js';
 import type { SearchSource } from '../types/index.js';
-import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, requiredString, send, statusError, str } from './http.js';
 import { cleanText } from './html-text.js';
+import {
+  absoluteUrl,
+  badResponse,
+  baseUrlOption,
+  checkContext,
+  isRecord,
+  parseJson,
+  type RemoteSourceOptions,
+  type Reply,
+  requiredString,
+  send,
+  statusError,
+  str,
+} from './http.js';
 import { filterResults, renderQuery } from './operators.js';
 
 /** Options of `googleCse`. */
@@ -49,11 +62,17 @@ export function googleCse(options: GoogleCseOptions): SearchSource {
       if (options.gl) params.set('gl', options.gl);
       if (options.lr) params.set('lr', options.lr);
       if (options.safe) params.set('safe', options.safe);
-      const reply = await send(NAME, options, { url: `${baseUrl}/customsearch/v1?${params}`, headers: { accept: 'application/json' } }, ctx.signal);
+      const reply = await send(
+        NAME,
+        options,
+        { url: `${baseUrl}/customsearch/v1?${params}`, headers: { accept: 'application/json' } },
+        ctx.signal,
+      );
       if (reply.status < 200 || reply.status > 299) throw googleError(reply, options);
 
       const body = parseJson(NAME, reply);
-      if (!isRecord(body) || (body.items !== undefined && !Array.isArray(body.items))) throw badResponse(NAME, reply, 'not a search response');
+      if (!isRecord(body) || (body.items !== undefined && !Array.isArray(body.items)))
+        throw badResponse(NAME, reply, 'not a search response');
       const items: unknown[] = Array.isArray(body.items) ? body.items : [];
       const results = [];
       for (const item of items) {

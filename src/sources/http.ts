@@ -3,8 +3,8 @@
 // the generic status classes are handled here once.
 
 import { SourceError } from '../core/router/index.js';
-import type { Clock, SourceContext } from '../types/index.js';
 import { DEFAULT_USER_AGENT } from '../project.js';
+import type { Clock, SourceContext } from '../types/index.js';
 
 /** The subset of `fetch` the adapters use; the global fetch and undici's both fit. */
 export type FetchFn = (url: string, init: RequestInit) => Promise<Response>;
@@ -92,7 +92,10 @@ async function readCapped(provider: string, response: Response, signal: AbortSig
       total += value.byteLength;
       if (total > MAX_BODY_BYTES) {
         await reader.cancel().catch(() => {});
-        throw new SourceError(`${provider}: response larger than ${MAX_BODY_BYTES} bytes`, { reason: 'bad_response', status: response.status });
+        throw new SourceError(`${provider}: response larger than ${MAX_BODY_BYTES} bytes`, {
+          reason: 'bad_response',
+          status: response.status,
+        });
       }
       chunks.push(value);
     }
@@ -144,7 +147,10 @@ export function statusError(provider: string, reply: Reply, detail: string, cloc
 }
 
 export function badResponse(provider: string, reply: Reply, what: string): SourceError {
-  return new SourceError(`${provider}: unexpected response (HTTP ${reply.status}): ${what}`, { reason: 'bad_response', status: reply.status });
+  return new SourceError(`${provider}: unexpected response (HTTP ${reply.status}): ${what}`, {
+    reason: 'bad_response',
+    status: reply.status,
+  });
 }
 
 export const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -11,8 +11,8 @@ import type { Clock, ExtractResponse, SearchQuery, SearchSource, SourceAnswer, S
 import { documentsFromExtract, type IndexDocument } from './extracted-docs.js';
 import { toFtsPlan } from './fts-query.js';
 import { checkContext } from './http.js';
-import { parseSite, urlFilter } from './operators.js';
 import { INDEX_SCHEMA, normaliseDocument } from './local-index-schema.js';
+import { parseSite, urlFilter } from './operators.js';
 
 /**
  * An open better-sqlite3 `Database`, typed by the few members every one has, so these declarations
@@ -111,7 +111,12 @@ export function localIndex(options: LocalIndexOptions): LocalIndex {
     return i;
   });
   const lockWait = <T>(attempt: () => T) =>
-    withLockWait(attempt, clock, lockWaitMs, (cause) => new Error(`localIndex: the database stayed locked for ${lockWaitMs} ms`, { cause }));
+    withLockWait(
+      attempt,
+      clock,
+      lockWaitMs,
+      (cause) => new Error(`localIndex: the database stayed locked for ${lockWaitMs} ms`, { cause }),
+    );
   const addMany = async (docs: IndexDocument[]): Promise<number> => {
     for (let done = 0; done < docs.length; ) {
       if (done > 0) await new Promise((resolve) => setTimeout(resolve, CHUNK_PAUSE_MS));
@@ -164,15 +169,24 @@ export function localIndex(options: LocalIndexOptions): LocalIndex {
       }
       const params = {
         // No operators, no per-row URL check.
-        filter: hasOperators ? JSON.stringify({ sites: query.sites, excludedSites: query.excludedSites, filetypes: query.filetypes }) : null,
+        filter: hasOperators
+          ? JSON.stringify({ sites: query.sites, excludedSites: query.excludedSites, filetypes: query.filetypes })
+          : null,
         exclude: plan.exclude,
         limit,
       };
-      const rows = (plan.match === null
-        ? unranked.all(params)
-        : ranked.all({ ...params, match: plan.match, titleWeight })) as { url: string; title: string; snippet: string; text: string }[];
+      const rows = (plan.match === null ? unranked.all(params) : ranked.all({ ...params, match: plan.match, titleWeight })) as {
+        url: string;
+        title: string;
+        snippet: string;
+        text: string;
+      }[];
       ctx.signal.throwIfAborted();
-      const results: SourceResult[] = rows.map((r) => ({ title: r.title, url: r.url, snippet: r.snippet.replace(/\s+/g, ' ').trim() || lead(r.text) }));
+      const results: SourceResult[] = rows.map((r) => ({
+        title: r.title,
+        url: r.url,
+        snippet: r.snippet.replace(/\s+/g, ' ').trim() || lead(r.text),
+      }));
       // The index holds every document it can answer from, so an empty answer is a definite "no results".
       return results.length > 0 ? { results } : { results: [], noResultsNotice: true };
     },

@@ -11,7 +11,12 @@ export interface SiteSpec {
 }
 
 export function parseSite(site: string): SiteSpec {
-  let s = site.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').replace(/^\*\./, '').replace(/^\.+/, '');
+  let s = site
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .replace(/^\*\./, '')
+    .replace(/^\.+/, '');
   const slash = s.indexOf('/');
   const path = slash < 0 ? '' : s.slice(slash).replace(/\/+$/, '');
   s = slash < 0 ? s : s.slice(0, slash);
@@ -74,7 +79,10 @@ export function urlPasses(url: string, query: SearchQuery, checks: FilterChecks 
 }
 
 /** The query's operators as a reusable URL test (site values parsed once, for per-row use). */
-export function urlFilter(query: Pick<SearchQuery, 'sites' | 'excludedSites' | 'filetypes'>, checks: FilterChecks = {}): (url: string) => boolean {
+export function urlFilter(
+  query: Pick<SearchQuery, 'sites' | 'excludedSites' | 'filetypes'>,
+  checks: FilterChecks = {},
+): (url: string) => boolean {
   const excluded = query.excludedSites.map(parseSite);
   const sites = (checks.sites ?? true) ? query.sites.map(parseSite) : [];
   const types = checks.filetypes ? query.filetypes.map((f) => f.toLowerCase().replace(/^\./, '')) : [];

@@ -3,8 +3,19 @@
 
 import { SourceError } from '../core/router/index.js';
 import type { SearchSource } from '../types/index.js';
-import { absoluteUrl, badResponse, baseUrlOption, checkContext, isRecord, parseJson, type RemoteSourceOptions, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';
+import {
+  absoluteUrl,
+  badResponse,
+  baseUrlOption,
+  checkContext,
+  isRecord,
+  parseJson,
+  type RemoteSourceOptions,
+  send,
+  statusError,
+  str,
+} from './http.js';
 import { filterResults, renderQuery } from './operators.js';
 
 /** Options of `searxng`. */
@@ -79,7 +90,10 @@ export function searxng(options: SearxngOptions): SearchSource {
       if (unresponsive.length > 0) {
         // Empty because engines failed is no answer at all: a failure, so it is retried and counted,
         // never mistaken for "no results".
-        throw new SourceError(`${NAME}: no results and unresponsive engines: ${unresponsive.join('; ')}`, { reason: 'unavailable', status: reply.status });
+        throw new SourceError(`${NAME}: no results and unresponsive engines: ${unresponsive.join('; ')}`, {
+          reason: 'unavailable',
+          status: reply.status,
+        });
       }
       // Every engine answered and none found anything: SearXNG's own "no results".
       return { results: [], noResultsNotice: true };

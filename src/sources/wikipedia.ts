@@ -4,8 +4,20 @@
 
 import { SourceError } from '../core/router/index.js';
 import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../types/index.js';
-import { badResponse, baseUrlOption, checkContext, isRecord, parseJson, type Reply, type RemoteSourceOptions, retryAfterMs, send, statusError, str } from './http.js';
 import { htmlToText } from './html-text.js';
+import {
+  badResponse,
+  baseUrlOption,
+  checkContext,
+  isRecord,
+  parseJson,
+  type RemoteSourceOptions,
+  type Reply,
+  retryAfterMs,
+  send,
+  statusError,
+  str,
+} from './http.js';
 import { filterResults, renderQuery, urlPasses } from './operators.js';
 
 /** Options of `wikipedia`. */
@@ -61,7 +73,12 @@ export function wikipedia(options: WikipediaOptions = {}): SearchSource {
         srinfo: 'totalhits',
         utf8: '1',
       });
-      const reply = await send(name, options, { url: `${baseUrl}/w/api.php?${params}`, headers: { accept: 'application/json' } }, ctx.signal);
+      const reply = await send(
+        name,
+        options,
+        { url: `${baseUrl}/w/api.php?${params}`, headers: { accept: 'application/json' } },
+        ctx.signal,
+      );
       if (reply.status < 200 || reply.status > 299) throw statusError(name, reply, '', options.clock);
       const body = parseJson(name, reply);
       if (isRecord(body) && isRecord(body.error)) throw apiError(name, reply, body.error, options.clock);
@@ -105,6 +122,7 @@ function apiError(name: string, reply: Reply, error: Record<string, unknown>, cl
     const wait = retryAfterMs(reply.headers, clock);
     return new SourceError(message, { reason: 'unavailable', status: reply.status, ...(wait === undefined ? {} : { retryAfterMs: wait }) });
   }
-  if (/denied|permission|badtoken|notloggedin|mwoauth/i.test(code)) return new SourceError(message, { reason: 'auth', status: reply.status });
+  if (/denied|permission|badtoken|notloggedin|mwoauth/i.test(code))
+    return new SourceError(message, { reason: 'auth', status: reply.status });
   return new SourceError(message, { reason: 'bad_response', status: reply.status });
 }

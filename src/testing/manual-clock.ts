@@ -154,9 +154,11 @@ export class ManualClock implements Clock {
         continue;
       }
       if (this.#working === 0 && waited > idleMs) {
-        throw new Error(this.#timers.length > 0
-          ? `ManualClock.drive: still pending after ${limitMs} ms of clock time`
-          : 'ManualClock.drive: still pending with no sleep to wake it');
+        throw new Error(
+          this.#timers.length > 0
+            ? `ManualClock.drive: still pending after ${limitMs} ms of clock time`
+            : 'ManualClock.drive: still pending with no sleep to wake it',
+        );
       }
       // A few immediate turns first (cheap), then real 1 ms waits so I/O and workers progress without spinning.
       if (turn >= 50) await new Promise<void>((r) => setTimeout(r, 1));

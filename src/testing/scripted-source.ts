@@ -47,7 +47,7 @@ export function scriptedSource(id: string, script: Script, options: ScriptedSour
     async search(query: SearchQuery, ctx: SourceContext): Promise<SourceAnswer> {
       const call = calls.length;
       calls.push(query);
-      const latency = typeof options.latencyMs === 'function' ? options.latencyMs(query, call) : options.latencyMs ?? 0;
+      const latency = typeof options.latencyMs === 'function' ? options.latencyMs(query, call) : (options.latencyMs ?? 0);
       if (latency > 0) {
         if (!options.clock) throw new Error('scriptedSource: latencyMs needs a clock');
         await options.clock.sleep(latency, ctx.signal);

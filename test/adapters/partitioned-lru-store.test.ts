@@ -3,7 +3,10 @@
 
 import { describe, expect, it } from 'vitest';
 import {
-  DEFAULT_MAX_PER_PARTITION, SWEEP_INTERVAL_MS, partitionedLruStore, repeatWindowStore,
+  DEFAULT_MAX_PER_PARTITION,
+  partitionedLruStore,
+  repeatWindowStore,
+  SWEEP_INTERVAL_MS,
 } from '../../src/adapters/partitioned-lru-store.js';
 import { repeatWindowPartition } from '../../src/core/books/repeat-window.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
@@ -11,7 +14,7 @@ import { ManualClock } from '../../src/testing/manual-clock.js';
 const byPrefix = (key: string) => key.split('/')[0]!;
 
 describe('partitionedLruStore', () => {
-  it('one partition\'s load never evicts another\'s entries; each is bounded on its own (LRU)', async () => {
+  it("one partition's load never evicts another's entries; each is bounded on its own (LRU)", async () => {
     const clock = new ManualClock();
     const store = partitionedLruStore<number>({ clock, partitionOf: byPrefix });
     await store.set('a/window', 1, 300_000);

@@ -7,9 +7,9 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { IDEMPOTENCY_TTL_MS, type IdempotencyClaim } from '../../src/ports/ledger.js';
-import { postgresLedger, type PostgresLedger } from '../../src/postgres/index.js';
-import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
+import { type PostgresLedger, postgresLedger } from '../../src/postgres/index.js';
 import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
+import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 
 const available = await serviceAvailable('PostgreSQL');
 const NOW = Date.UTC(2026, 0, 1);
@@ -36,7 +36,14 @@ async function expireLease(l: PostgresLedger): Promise<void> {
 async function charge(l: PostgresLedger, amount: number, idempotencyKey?: string): Promise<number> {
   const id = randomUUID();
   expect(await l.reserve({ id, organization: 'acme', amount }, NOW)).toEqual({ ok: true });
-  return l.settle({ id, organization: 'acme', kind: 'extract', charged: amount, answered: true, ...(idempotencyKey ? { idempotencyKey } : {}) });
+  return l.settle({
+    id,
+    organization: 'acme',
+    kind: 'extract',
+    charged: amount,
+    answered: true,
+    ...(idempotencyKey ? { idempotencyKey } : {}),
+  });
 }
 
 describe.skipIf(!available)('PostgreSQL idempotency claims', () => {

@@ -25,10 +25,14 @@ const child = `
 
 describe('websift/postgres loads pg lazily', () => {
   it('not on import nor on creation: on the first query', async () => {
-    const { stdout } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child], {
-      cwd: root,
-      timeout: 15_000,
-    });
+    const { stdout } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child],
+      {
+        cwd: root,
+        timeout: 15_000,
+      },
+    );
     expect(stdout.trim().split('\n')).toEqual(['imported', 'created', 'PG-LOADED', 'rejected LedgerUnavailableError']);
   }, 20_000);
 });

@@ -2,13 +2,13 @@
 // not strand its credits while the others keep running, and a live instance's holds are never released
 // by anyone else. Leases here are 300 ms of real time (the server's clock), so each wait is short.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { fileURLToPath } from 'node:url';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { postgresLedger, type PostgresLedger } from '../../src/postgres/index.js';
-import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
+import { type PostgresLedger, postgresLedger } from '../../src/postgres/index.js';
 import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
+import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 
 const available = await serviceAvailable('PostgreSQL');
 const HOLDER = fileURLToPath(new URL('./fixtures/pg-holder.ts', import.meta.url));
@@ -53,7 +53,7 @@ async function holderProcess(amount: number): Promise<ChildProcess> {
   await new Promise<void>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => {
       out += chunk.toString();
-      if (out.includes('\n')) (out.startsWith('held') ? resolve() : reject(new Error(out)));
+      if (out.includes('\n')) out.startsWith('held') ? resolve() : reject(new Error(out));
     });
     child.once('exit', (code) => reject(new Error(`holder exited (${code}) before holding: ${out}`)));
   });
@@ -107,7 +107,9 @@ describe.skipIf(!available)('PostgreSQL ledger leases', () => {
     const child = await holderProcess(6);
     // While the holder lives, its 6 are held: 3 left.
     expect(await other.reserve({ id: randomUUID(), organization: 'acme', amount: 9 }, NOW)).toEqual({
-      ok: false, reason: 'insufficient_credits', available: 3,
+      ok: false,
+      reason: 'insufficient_credits',
+      available: 3,
     });
     await kill(child);
     await sleep(LEASE_MS + 100);
@@ -123,7 +125,9 @@ describe.skipIf(!available)('PostgreSQL ledger leases', () => {
     expect((await theirs.reserve({ id: randomUUID(), organization: 'acme', amount: 1 }, NOW)).ok).toBe(true);
     await sleep(4 * LEASE_MS); // a dozen heartbeats of each, every one sweeping
     expect(await theirs.reserve({ id: randomUUID(), organization: 'acme', amount: 4 }, NOW)).toEqual({
-      ok: false, reason: 'insufficient_credits', available: 3,
+      ok: false,
+      reason: 'insufficient_credits',
+      available: 3,
     });
     expect(await holds()).toEqual({ reserved: 7, rows: 2 });
     expect(await mine.settle({ id: held, organization: 'acme', kind: 'search', charged: 6, answered: true })).toBe(6);

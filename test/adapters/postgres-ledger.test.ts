@@ -6,22 +6,22 @@
 import { randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/create-engine.js';
-import { ManualClock } from '../../src/testing/manual-clock.js';
-import { scriptedSource } from '../../src/testing/scripted-source.js';
-import { IDEMPOTENCY_TTL_MS } from '../../src/ports/ledger.js';
 import { migrate } from '../../src/adapters/postgres/schema.js';
+import { createEngine } from '../../src/engine/create-engine.js';
+import { IDEMPOTENCY_TTL_MS } from '../../src/ports/ledger.js';
 import {
   openPostgres,
-  postgresKeyStore,
-  postgresLedger,
   POSTGRES_SCHEMA_VERSION,
   type PostgresHandle,
   type PostgresPool,
+  postgresKeyStore,
+  postgresLedger,
 } from '../../src/postgres/index.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
+import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { seededRandom } from '../../src/testing/seeded-random.js';
-import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
+import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 
 const available = await serviceAvailable('PostgreSQL');
 const NOW = Date.UTC(2026, 0, 1);
@@ -50,7 +50,11 @@ describe.skipIf(!available)('PostgreSQL ledger', () => {
     const b = later(postgresLedger({ connectionString: POSTGRES_URL, schema }));
     await a.createOrganization('acme', 50, NOW);
     const random = seededRandom(7);
-    const calls = Array.from({ length: 400 }, (_, i) => ({ ledger: i % 2 ? a : b, id: randomUUID(), amount: 1 + Math.floor(random() * 3) }));
+    const calls = Array.from({ length: 400 }, (_, i) => ({
+      ledger: i % 2 ? a : b,
+      id: randomUUID(),
+      amount: 1 + Math.floor(random() * 3),
+    }));
     const outcomes = await Promise.all(calls.map((c) => c.ledger.reserve({ id: c.id, organization: 'acme', amount: c.amount }, NOW)));
     const granted = calls.filter((_, i) => outcomes[i]!.ok);
     const held = granted.reduce((sum, c) => sum + c.amount, 0);
@@ -81,12 +85,18 @@ describe.skipIf(!available)('PostgreSQL ledger', () => {
     // Written by version 1's functions.
     await adminPool().query(`INSERT INTO "${schema}".organizations (id, balance, created_at) VALUES ('acme', 10, 0)`);
     await adminPool().query(`SELECT "${schema}".settle('old', 'acme', true, 2, true, 0, NULL)`);
-    await adminPool().query(`INSERT INTO "${schema}".idempotency_claims (organization, key, fingerprint, charged, response, created_at) VALUES ('acme', 'k', 'f', 1, '{"ü":1}', $1)`, [NOW]);
+    await adminPool().query(
+      `INSERT INTO "${schema}".idempotency_claims (organization, key, fingerprint, charged, response, created_at) VALUES ('acme', 'k', 'f', 1, '{"ü":1}', $1)`,
+      [NOW],
+    );
     const ledger = later(postgresLedger({ connectionString: POSTGRES_URL, schema }));
     expect(await ledger.usage('acme')).toMatchObject({ balance: 8, used: 2 });
     expect(await count('SELECT version AS n FROM $S.schema_version')).toBe(POSTGRES_SCHEMA_VERSION);
     expect(await count("SELECT answer_bytes AS n FROM $S.organizations WHERE id = 'acme'")).toBe(8);
-    expect(await ledger.claim({ organization: 'acme', key: 'k', fingerprint: 'f' }, NOW + 1)).toEqual({ state: 'replay', response: '{"ü":1}' });
+    expect(await ledger.claim({ organization: 'acme', key: 'k', fingerprint: 'f' }, NOW + 1)).toEqual({
+      state: 'replay',
+      response: '{"ü":1}',
+    });
     expect(await ledger.settle({ id: 'old', organization: 'acme', kind: 'search', charged: 2, answered: true })).toBe(0);
     const id = randomUUID();
     await ledger.reserve({ id, organization: 'acme', amount: 3 }, NOW);
@@ -134,7 +144,7 @@ describe.skipIf(!available)('PostgreSQL ledger', () => {
     };
     const ledger = later(postgresLedger({ pool: counting, schema, leaseMs: 60_000 }));
     await ledger.createOrganization('acme', 100, NOW);
-    await ledger.settle({ id: (await reserveOk(ledger, 1)), organization: 'acme', kind: 'search', charged: 1, answered: true }); // warm: registers the instance
+    await ledger.settle({ id: await reserveOk(ledger, 1), organization: 'acme', kind: 'search', charged: 1, answered: true }); // warm: registers the instance
     sent.length = 0;
     const id = await reserveOk(ledger, 5);
     expect(await ledger.settle({ id, organization: 'acme', kind: 'search', charged: 3, answered: true })).toBe(3);
@@ -155,7 +165,10 @@ describe.skipIf(!available)('PostgreSQL ledger', () => {
     const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 2 });
     cleanup.push(() => pool.end());
     let queries = 0;
-    const counting: PostgresPool = { query: (text, values) => (queries++, pool.query(text, values as unknown[])), connect: () => pool.connect() };
+    const counting: PostgresPool = {
+      query: (text, values) => (queries++, pool.query(text, values as unknown[])),
+      connect: () => pool.connect(),
+    };
     const ledger = later(postgresLedger({ pool: counting, schema, leaseMs: 60_000 }));
     const source = scriptedSource('s', (q) => ({ results: [{ title: q.q, url: `https://example.test/${q.q}`, snippet: 'a' }] }));
     const engine = later(createEngine({ ledger, sources: [source], rateLimit: false }));

@@ -23,7 +23,12 @@ async function setup() {
   // Default lease and pool: the fix must not wait for a lease to run out.
   const ledger = postgresLedger({ connectionString: url, schema });
   const other = postgresLedger({ connectionString: POSTGRES_URL, schema });
-  cleanup.push(() => dropSchema(schema), () => proxy.close(), () => ledger.close(), () => other.close());
+  cleanup.push(
+    () => dropSchema(schema),
+    () => proxy.close(),
+    () => ledger.close(),
+    () => other.close(),
+  );
   await other.createOrganization('acme', 10, NOW);
   const pending = async () =>
     Number((await adminPool().query(`SELECT count(*) AS n FROM "${schema}".reservations WHERE NOT finished`)).rows[0].n);
@@ -66,7 +71,12 @@ describe.skipIf(!available)('PostgreSQL: a reserve or claim whose reply was lost
     await expect(ledger.claim(claim, NOW)).rejects.toBeInstanceOf(LedgerUnavailableError);
     expect(proxy.repliesLost).toBe(1);
     await ledger.usage('acme');
-    expect(await eventually(() => other.claim(claim, NOW + 1), (o) => o.state !== 'in_progress')).toEqual({ state: 'claimed' });
+    expect(
+      await eventually(
+        () => other.claim(claim, NOW + 1),
+        (o) => o.state !== 'in_progress',
+      ),
+    ).toEqual({ state: 'claimed' });
   });
 
   it('on the same instance, a retry with the key is claimed at once', async () => {

@@ -9,8 +9,8 @@ import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_POOL_CONFIG } from '../../src/adapters/postgres/database.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { IdempotencyInProgressError, LedgerUnavailableError } from '../../src/errors.js';
-import { openPostgres, postgresKeyStore, postgresLedger } from '../../src/postgres/index.js';
 import type { Ledger } from '../../src/ports/ledger.js';
+import { openPostgres, postgresKeyStore, postgresLedger } from '../../src/postgres/index.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchResponse } from '../../src/types/index.js';
 import { adminPool, dropSchema, freshSchema, postgresProxy, postgresUrlOn } from '../support/postgres.js';
@@ -25,14 +25,18 @@ afterEach(async () => {
   for (const undo of cleanup.splice(0).reverse()) await undo();
 });
 
-
 /** A fresh schema and a proxy in front of the server; ledgers made by `through` go through the proxy. */
 async function setup(): Promise<{ schema: string; proxy: TcpProxy; org: () => Promise<Record<string, number>> }> {
   const { proxy } = await postgresProxy();
   const schema = freshSchema();
-  cleanup.push(() => dropSchema(schema), () => proxy.close());
+  cleanup.push(
+    () => dropSchema(schema),
+    () => proxy.close(),
+  );
   const org = async () => {
-    const { rows } = await adminPool().query(`SELECT balance, reserved, used, search_requests, free_requests FROM "${schema}".organizations WHERE id = 'acme'`);
+    const { rows } = await adminPool().query(
+      `SELECT balance, reserved, used, search_requests, free_requests FROM "${schema}".organizations WHERE id = 'acme'`,
+    );
     return Object.fromEntries(Object.entries(rows[0] as object).map(([k, v]) => [k, Number(v)]));
   };
   return { schema, proxy, org };
@@ -48,7 +52,13 @@ async function eventually<T>(read: () => Promise<T>, check: (value: T) => boolea
   }
 }
 
-const rejection = (p: Promise<unknown>) => p.then((v) => { throw new Error(`resolved to ${JSON.stringify(v)}`); }, (e: unknown) => e);
+const rejection = (p: Promise<unknown>) =>
+  p.then(
+    (v) => {
+      throw new Error(`resolved to ${JSON.stringify(v)}`);
+    },
+    (e: unknown) => e,
+  );
 
 describe.skipIf(!available)('PostgreSQL books through network faults', () => {
   afterAll(() => adminPool().end());
@@ -111,7 +121,12 @@ describe.skipIf(!available)('PostgreSQL books through network faults', () => {
     // the retry runs free (`paid`), reporting the one credit charged.
     const other = openPostgres({ connectionString: POSTGRES_URL, schema });
     cleanup.push(() => other.close());
-    const otherEngine = createEngine({ ledger: postgresLedger(other), keyStore: postgresKeyStore(other), sources: [source], rateLimit: false });
+    const otherEngine = createEngine({
+      ledger: postgresLedger(other),
+      keyStore: postgresKeyStore(other),
+      sources: [source],
+      rateLimit: false,
+    });
     cleanup.push(() => otherEngine.close());
     const retried = await eventually(
       () => otherEngine.search({ q: 'cut' }, ctx).catch((e: unknown) => e),

@@ -3,8 +3,8 @@
 // covers the rest of the table without needing a server to fail in each way.
 
 import { describe, expect, it } from 'vitest';
-import { LedgerUnavailableError } from '../../src/errors.js';
 import { asUnavailable, isUnavailable, mayHaveRun } from '../../src/adapters/postgres/unavailable.js';
+import { LedgerUnavailableError } from '../../src/errors.js';
 
 const withCode = (code: string, message = 'x') => Object.assign(new Error(message), { code });
 
@@ -63,4 +63,3 @@ describe('after which failures a settlement may have committed (its reply lost):
     expect(mayHaveRun(error)).toBe(expected);
   });
 });
-

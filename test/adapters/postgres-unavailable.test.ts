@@ -12,8 +12,8 @@ import { LedgerUnavailableError } from '../../src/errors.js';
 import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { openPostgres, postgresKeyStore, postgresLedger } from '../../src/postgres/index.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
-import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 import { adminPool, dropSchema, freshSchema, postgresProxy, postgresUrlOn } from '../support/postgres.js';
+import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 import { closedPort } from '../support/tcp-proxy.js';
 
 const available = await serviceAvailable('PostgreSQL');
@@ -24,10 +24,11 @@ afterEach(async () => {
   for (const undo of cleanup.splice(0).reverse()) await undo();
 });
 
-
 async function expectUnavailable(call: Promise<unknown>): Promise<void> {
   const error = await call.then(
-    (value) => { throw new Error(`resolved to ${JSON.stringify(value)}`); },
+    (value) => {
+      throw new Error(`resolved to ${JSON.stringify(value)}`);
+    },
     (e: unknown) => e,
   );
   expect(error).toBeInstanceOf(LedgerUnavailableError);
@@ -64,11 +65,13 @@ describe('PostgreSQL unreachable', () => {
     cleanup.push(() => engine.close());
     const error = await engine.search({ q: 'down' }, { organization: 'acme' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LedgerUnavailableError);
-    const reply = await createFetchHandler(engine)(new Request('http://websift.test/api/search', {
-      method: 'POST',
-      headers: { authorization: `Bearer ws_live_${'a'.repeat(32)}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ q: 'down over http' }),
-    }));
+    const reply = await createFetchHandler(engine)(
+      new Request('http://websift.test/api/search', {
+        method: 'POST',
+        headers: { authorization: `Bearer ws_live_${'a'.repeat(32)}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ q: 'down over http' }),
+      }),
+    );
     expect(reply.status).toBe(503);
     expect(await reply.json()).toMatchObject({ status: 'error', code: 'ledger_unavailable', retryable: true });
   });
@@ -95,7 +98,10 @@ describe.skipIf(!available)('PostgreSQL going away and coming back', () => {
   it('calls reject while the server is away, work again once it is back, and a cut-off settlement releases its hold', async () => {
     const { proxy, url } = await postgresProxy();
     const schema = freshSchema();
-    cleanup.push(() => dropSchema(schema), () => proxy.close());
+    cleanup.push(
+      () => dropSchema(schema),
+      () => proxy.close(),
+    );
     const ledger = postgresLedger({ connectionString: url, schema, leaseMs: 300, poolConfig: { connectionTimeoutMillis: 500 } });
     cleanup.push(() => ledger.close());
     await ledger.createOrganization('acme', 10, NOW);
@@ -124,7 +130,10 @@ describe.skipIf(!available)('PostgreSQL going away and coming back', () => {
   it("a caller's pool needs no 'pg' from websift: the loader is never called", async () => {
     const pool = new pg.Pool({ connectionString: POSTGRES_URL, max: 1 });
     const schema = freshSchema();
-    cleanup.push(() => dropSchema(schema), () => pool.end());
+    cleanup.push(
+      () => dropSchema(schema),
+      () => pool.end(),
+    );
     const ledger = postgresLedger({ pool, schema, loadPg: () => Promise.reject(new Error('must not load pg')) });
     cleanup.push(() => ledger.close());
     expect(await ledger.createOrganization('acme', 1, NOW)).toBe(true);

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openSqlite, type Durability, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
+import { type Durability, openSqlite, type SqliteDatabase } from '../../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import type { Ledger } from '../../src/ports/ledger.js';
 

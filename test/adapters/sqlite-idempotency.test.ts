@@ -37,9 +37,13 @@ describe('claims of a dead process', () => {
   it('an instance open before the crash takes them: the charged one is paid, the uncharged one claimed afresh', async () => {
     const { ledger } = open(); // live all along: nothing reopens, only the crash rule tells
     await ledger.createOrganization('acme', 10, NOW);
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/claim-crash-child.ts', import.meta.url)), file, String(NOW)], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/claim-crash-child.ts', import.meta.url)), file, String(NOW)],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
@@ -83,13 +87,16 @@ describe('the paid mark and the charge', () => {
                 BEGIN SELECT RAISE(ABORT, 'injected failure of the mark'); END`);
     expect(await claim(ledger, 'boom')).toEqual({ state: 'claimed' });
     await ledger.reserve({ id: 'r1', organization: 'acme', amount: 4 }, NOW);
-    await expect(ledger.settle({ id: 'r1', organization: 'acme', kind: 'search', charged: 4, answered: true, idempotencyKey: 'boom' }))
-      .rejects.toThrow(/injected failure/);
+    await expect(
+      ledger.settle({ id: 'r1', organization: 'acme', kind: 'search', charged: 4, answered: true, idempotencyKey: 'boom' }),
+    ).rejects.toThrow(/injected failure/);
     expect(await ledger.usage('acme')).toEqual({ balance: 10, used: 0, requests: { search: 0, extract: 0 }, free: 0 });
     await ledger.finishClaim('acme', 'boom', null, NOW);
     expect(await claim(ledger, 'boom')).toEqual({ state: 'claimed' }); // nothing marked: dropped and claimed again
     db.db.exec('DROP TRIGGER fail_mark');
-    expect(await ledger.settle({ id: 'r1', organization: 'acme', kind: 'search', charged: 4, answered: true, idempotencyKey: 'boom' })).toBe(4);
+    expect(
+      await ledger.settle({ id: 'r1', organization: 'acme', kind: 'search', charged: 4, answered: true, idempotencyKey: 'boom' }),
+    ).toBe(4);
     await ledger.finishClaim('acme', 'boom', null, NOW);
     expect(await claim(ledger, 'boom')).toEqual({ state: 'paid', charged: 4 });
   });

@@ -25,7 +25,11 @@ const open = () => {
 const pendingOf = (path: string, org: string) => {
   const raw = new Database(path, { readonly: true });
   try {
-    return (raw.prepare('SELECT COALESCE(SUM(amount), 0) AS n FROM reservations WHERE organization = ? AND finished = 0').get(org) as { n: number }).n;
+    return (
+      raw.prepare('SELECT COALESCE(SUM(amount), 0) AS n FROM reservations WHERE organization = ? AND finished = 0').get(org) as {
+        n: number;
+      }
+    ).n;
   } finally {
     raw.close();
   }
@@ -108,9 +112,13 @@ describe('crash recovery', () => {
     await setup.ledger.createOrganization('acme', 5, 0);
     setup.db.close();
 
-    const child = spawn(process.execPath, ['--import', 'tsx', fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url)), file, 'acme', '4'], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/crash-child.ts', import.meta.url)), file, 'acme', '4'],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     const line = await new Promise<string>((resolve, reject) => {
       let out = '';
       child.stdout!.on('data', (d: Buffer) => {
@@ -133,7 +141,8 @@ describe('crash recovery', () => {
   it("releases a session that claims this pid but wasn't opened by this process (pid reuse)", async () => {
     const { db, ledger } = open();
     await ledger.createOrganization('acme', 5, 0);
-    const ghost = db.db.prepare("INSERT INTO sessions (id, pid, host, started, opened_at) VALUES ('ghost', ?, ?, 'not-our-start', 0)")
+    const ghost = db.db
+      .prepare("INSERT INTO sessions (id, pid, host, started, opened_at) VALUES ('ghost', ?, ?, 'not-our-start', 0)")
       .run(process.pid, (await import('node:os')).hostname()).lastInsertRowid;
     db.db.prepare("INSERT INTO reservations (id, organization, amount, session, created_at) VALUES ('g1', 'acme', 5, ?, 0)").run(ghost);
     open();

@@ -3,7 +3,7 @@
 // `ledger_unavailable` (retryable) and charges nothing, and a lock released within the wait lets the
 // charge through exactly once. The lock is held by a real second process (fixtures/lock-holder.mjs).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,8 +13,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { createEngine } from '../../src/engine/create-engine.js';
-import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
+import { createFetchHandler } from '../../src/http/fetch-handler.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { Engine } from '../../src/types/index.js';
@@ -111,11 +111,15 @@ describe('a database locked by another process', () => {
     expect({ status, code, retryable: body.retryable }).toEqual({ status: 503, code: 'ledger_unavailable', retryable: true });
     await expect(clock.drive(engine.admin.addCredits('acme', 5))).rejects.toBeInstanceOf(LedgerUnavailableError);
     // Over HTTP: a 503 with the error body, never a 500.
-    const reply = await clock.drive(createFetchHandler(engine, { clock })(new Request('http://websift.test/api/search', {
-      method: 'POST',
-      headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-      body: JSON.stringify({ q: 'locked out over http' }),
-    })));
+    const reply = await clock.drive(
+      createFetchHandler(engine, { clock })(
+        new Request('http://websift.test/api/search', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ q: 'locked out over http' }),
+        }),
+      ),
+    );
     expect(reply.status).toBe(503);
     expect(await reply.json()).toMatchObject({ status: 'error', code: 'ledger_unavailable', retryable: true });
     await holder.release();

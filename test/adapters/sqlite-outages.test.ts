@@ -2,13 +2,13 @@
 // past lockWaitMs: the call answers 503 and charges nothing, and the claim is finished in the background
 // once the lock is gone, so a retry with the key runs (it used to get 409 until the process restarted).
 
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { DEFAULT_LOCK_WAIT_MS } from '../../src/adapters/sqlite/lock-wait.js';
 import { RETRY_MS } from '../../src/adapters/retry-queue.js';
+import { DEFAULT_LOCK_WAIT_MS } from '../../src/adapters/sqlite/lock-wait.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { IdempotencyInProgressError, LedgerUnavailableError } from '../../src/errors.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';

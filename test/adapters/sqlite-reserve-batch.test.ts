@@ -42,7 +42,10 @@ async function setup(credits: number): Promise<{ ledger: Ledger; transactions: (
     },
   };
   const ledger = sqliteLedger(counted, { closeStore: false });
-  toClose.push(() => ledger.close(), () => store.close());
+  toClose.push(
+    () => ledger.close(),
+    () => store.close(),
+  );
   await ledger.createOrganization('acme', credits, 0);
   reader = new Database(file, { readonly: true });
   const read = reader.prepare('SELECT reserved FROM organizations WHERE id = ?');
@@ -57,11 +60,7 @@ describe('SQLite ledger: reservations of one turn', () => {
     const { ledger, transactions, reserved } = await setup(5);
     const asks = [reserve(ledger, 'r1', 2), reserve(ledger, 'r2', 2), reserve(ledger, 'r3', 2)];
     expect(reserved()).toBe(0); // queued: nothing committed yet
-    expect(await Promise.all(asks)).toEqual([
-      { ok: true },
-      { ok: true },
-      { ok: false, reason: 'insufficient_credits', available: 1 },
-    ]);
+    expect(await Promise.all(asks)).toEqual([{ ok: true }, { ok: true }, { ok: false, reason: 'insufficient_credits', available: 1 }]);
     expect(transactions()).toBe(1);
     expect(reserved()).toBe(4);
   });

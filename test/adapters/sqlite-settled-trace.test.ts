@@ -60,7 +60,11 @@ describe('migration from schema version 1', () => {
     expect(await ledger.usage('acme')).toEqual({ balance: 93, used: 7, requests: { search: 2, extract: 1 }, free: 1 });
     // The orphaned hold was carried over and released by the open: all 93 can be reserved.
     expect(db.db.prepare('SELECT id FROM reservations').pluck().all()).toEqual([]);
-    expect(await ledger.reserve({ id: 'probe', organization: 'acme', amount: 94 }, 0)).toEqual({ ok: false, reason: 'insufficient_credits', available: 93 });
+    expect(await ledger.reserve({ id: 'probe', organization: 'acme', amount: 94 }, 0)).toEqual({
+      ok: false,
+      reason: 'insufficient_credits',
+      available: 93,
+    });
     expect(await ledger.organization('globex')).toEqual({ id: 'globex', balance: 5, used: 0 });
     expect(await sqliteKeyStore(db).find('a'.repeat(64))).toEqual({ hash: 'a'.repeat(64), organization: 'acme', revoked: false });
     // The upgraded file has the trace: a duplicate settlement is applied once.

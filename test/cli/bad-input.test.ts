@@ -1,5 +1,5 @@
 import { writeFileSync } from 'node:fs';
-import { join, dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mainCaptured } from './in-process.js';
 import { runCli, tempDb } from './run-cli.js';
@@ -35,7 +35,11 @@ describe('bad input: non-zero exit and a one-line reason on stderr, nothing on s
     [['index', 'add', 'corpus'], 2, /need --base-url/],
     [['index', 'add', 'corpus', '--base-url', 'ftp://x'], 2, /--base-url must be an absolute http/],
     [['index', 'add', 'no/such/dir', '--base-url', 'https://x.test/'], 2, /no such file or directory/],
-    [['index', 'add', 'package.json', '--base-url', 'https://x.test/'], 2, /nothing to index: package\.json: unsupported type \.json \(only \.html/],
+    [
+      ['index', 'add', 'package.json', '--base-url', 'https://x.test/'],
+      2,
+      /nothing to index: package\.json: unsupported type \.json \(only \.html/,
+    ],
     [['index', 'add', 'package.json', 'LICENSE', '--base-url', 'https://x.test/'], 2, /nothing to index: .* \(and 1 more\)$/m],
     [['index', 'remove'], 2, /index: expected add/],
     [['serve', '--port', '99999'], 2, /--port must be between 0 and 65535/],

@@ -2,16 +2,15 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPageServer, type PageRoute, type PageServer } from '../../src/testing/index.js';
-import { mainCaptured } from './in-process.js';
-import { runCli, tempDb } from './run-cli.js';
+import { type PageRoute, type PageServer, startPageServer } from '../../src/testing/index.js';
 import { nextStartOf, passagesContentLength, topicsPage, topicText } from '../extract/topics-page.js';
 import { deleteKeys, testPrefix } from '../redis/redis-kit.js';
 import { REDIS_URL, serviceAvailable } from '../support/services.js';
+import { mainCaptured } from './in-process.js';
+import { runCli, tempDb } from './run-cli.js';
 
 const PAGE = (title: string, text: string) =>
   `<!doctype html><html><head><title>${title}</title></head><body><nav>Menu</nav><article><h1>${title}</h1><p>${text}</p></article></body></html>`;
-
 
 /**
  * A page server with `routes` (and a robots.txt allowing all), a database with organization acme (20
@@ -36,15 +35,28 @@ function cliFixture(routes: Record<string, PageRoute>) {
 
 describe('websift extract and index add URL (in-process, through engine.extract)', () => {
   const f = cliFixture({
-    '/kites.html': { body: PAGE('Flying kites', 'A kite needs steady wind of about fifteen kilometres per hour and a long open field without power lines nearby, which matters more than the shape of the kite itself.') },
-    '/tea.html': { body: PAGE('Green tea', 'Green tea is steeped below boiling, around seventy to eighty degrees, for two or three minutes, because hotter water draws out bitter tannins from the leaves quickly.') },
+    '/kites.html': {
+      body: PAGE(
+        'Flying kites',
+        'A kite needs steady wind of about fifteen kilometres per hour and a long open field without power lines nearby, which matters more than the shape of the kite itself.',
+      ),
+    },
+    '/tea.html': {
+      body: PAGE(
+        'Green tea',
+        'Green tea is steeped below boiling, around seventy to eighty degrees, for two or three minutes, because hotter water draws out bitter tannins from the leaves quickly.',
+      ),
+    },
     '/blank.html': { body: '<!doctype html><html><head><title>Blank</title></head><body></body></html>' },
     '/links.html': {
-      body: PAGE('Kite shops', 'Two shops sell kites for beginners and both repair torn sails: <a href="/kites.html">flying kites</a>, <a href="https://shop.example/kites?x=1">the shop</a> and <a href="/kites.html">again</a>.'),
+      body: PAGE(
+        'Kite shops',
+        'Two shops sell kites for beginners and both repair torn sails: <a href="/kites.html">flying kites</a>, <a href="https://shop.example/kites?x=1">the shop</a> and <a href="/kites.html">again</a>.',
+      ),
     },
   });
 
-  it('extract --include-links adds each page\'s links (absolute, deduplicated); without it there are none', async () => {
+  it("extract --include-links adds each page's links (absolute, deduplicated); without it there are none", async () => {
     const url = f.pages.url('/links.html');
     const res = await mainCaptured(['extract', url, '--include-links', '--db', f.db, '--config', f.config]);
     expect(res.code).toBe(0);
@@ -59,12 +71,23 @@ describe('websift extract and index add URL (in-process, through engine.extract)
     const body = JSON.parse(res.stdout);
     expect(body.results[0].markdown).toMatch(/steady wind/);
     expect(body.results[1]).toMatchObject({ success: false, error_type: 'http', status_code: 404 });
-    const html = JSON.parse((await mainCaptured(['extract', f.pages.url('/tea.html'), '--format', 'html', '--db', f.db, '--config', f.config])).stdout);
+    const html = JSON.parse(
+      (await mainCaptured(['extract', f.pages.url('/tea.html'), '--format', 'html', '--db', f.db, '--config', f.config])).stdout,
+    );
     expect(html.results[0].html).toMatch(/<h1>Green tea<\/h1>/);
   });
 
   it('index add URL fetches, indexes and makes the pages searchable; a failed URL gives exit 1', async () => {
-    const added = await mainCaptured(['index', 'add', f.pages.url('/kites.html'), f.pages.url('/tea.html'), '--db', f.db, '--config', f.config]);
+    const added = await mainCaptured([
+      'index',
+      'add',
+      f.pages.url('/kites.html'),
+      f.pages.url('/tea.html'),
+      '--db',
+      f.db,
+      '--config',
+      f.config,
+    ]);
     expect(added.code).toBe(0);
     expect(JSON.parse(added.stdout)).toMatchObject({ indexed: 2, failed: [] });
     const found = JSON.parse((await mainCaptured(['search', 'tannins', '--db', f.db])).stdout);
@@ -79,9 +102,22 @@ describe('websift extract and index add URL (in-process, through engine.extract)
 
   it('index add URL skips a page with no text like an empty file, uncharged', async () => {
     const before = JSON.parse((await mainCaptured(['usage', '--db', f.db])).stdout).credits.balance;
-    const res = await mainCaptured(['index', 'add', f.pages.url('/blank.html'), f.pages.url('/kites.html'), '--db', f.db, '--config', f.config]);
+    const res = await mainCaptured([
+      'index',
+      'add',
+      f.pages.url('/blank.html'),
+      f.pages.url('/kites.html'),
+      '--db',
+      f.db,
+      '--config',
+      f.config,
+    ]);
     expect(res.code).toBe(0);
-    expect(JSON.parse(res.stdout)).toMatchObject({ indexed: 1, failed: [], skipped: [{ source: f.pages.url('/blank.html'), reason: 'empty (no text once converted)' }] });
+    expect(JSON.parse(res.stdout)).toMatchObject({
+      indexed: 1,
+      failed: [],
+      skipped: [{ source: f.pages.url('/blank.html'), reason: 'empty (no text once converted)' }],
+    });
     expect(res.stderr).toContain(`skipped ${f.pages.url('/blank.html')}: empty (no text once converted)`);
     const after = JSON.parse((await mainCaptured(['usage', '--db', f.db])).stdout).credits.balance;
     expect(before - after).toBeLessThanOrEqual(1); // the kites page (or a free repeat of it), never the blank one
@@ -95,7 +131,12 @@ describe('websift extract and index add URL (in-process, through engine.extract)
 
 describe('websift extract exit codes and index add skip reports', () => {
   const f = cliFixture({
-    '/ok.html': { body: PAGE('Rope knots', 'A bowline makes a fixed loop at the end of a line that will not slip or bind under load, and it stays easy to untie after it has been loaded heavily.') },
+    '/ok.html': {
+      body: PAGE(
+        'Rope knots',
+        'A bowline makes a fixed loop at the end of a line that will not slip or bind under load, and it stays easy to untie after it has been loaded heavily.',
+      ),
+    },
   });
 
   it('extract exits 1 when every URL failed, still printing the response; 0 when one succeeded', async () => {
@@ -116,12 +157,18 @@ describe('websift extract exit codes and index add skip reports', () => {
     const res = await mainCaptured(['index', 'add', dir, '--base-url', 'https://docs.test/', '--db', f.db]);
     expect(res.code).toBe(0);
     expect(res.stderr).toContain(`skipped ${join(dir, 'empty.txt')}: empty\n`);
-    expect(res.stderr).toContain(`skipped ${join(dir, 'photo.jpg')}: unsupported type .jpg (only .html, .htm, .xhtml, .md, .markdown and .txt files)\n`);
+    expect(res.stderr).toContain(
+      `skipped ${join(dir, 'photo.jpg')}: unsupported type .jpg (only .html, .htm, .xhtml, .md, .markdown and .txt files)\n`,
+    );
     expect(res.stderr).toContain(`skipped ${join(dir, 'nav-only.html')}: empty (no text once converted)\n`);
     expect(res.stderr).toMatch(/index add: 1 indexed, 3 skipped, 0 failed \(\d+ document\(s\) in the index\)\n$/);
     const body = JSON.parse(res.stdout);
     expect(body).toMatchObject({ indexed: 1, failed: [] });
-    expect(body.skipped.map((s: { source: string }) => s.source).sort()).toEqual([join(dir, 'empty.txt'), join(dir, 'nav-only.html'), join(dir, 'photo.jpg')]);
+    expect(body.skipped.map((s: { source: string }) => s.source).sort()).toEqual([
+      join(dir, 'empty.txt'),
+      join(dir, 'nav-only.html'),
+      join(dir, 'photo.jpg'),
+    ]);
 
     // Every listed file turned out empty once converted: nothing indexed, exit 1.
     const onlyBlank = await mainCaptured(['index', 'add', join(dir, 'nav-only.html'), '--base-url', 'https://docs.test/', '--db', f.db]);

@@ -23,16 +23,19 @@ const COMMANDS: [string[], RegExp][] = [
 ];
 
 describe('websift --help and --version', () => {
-  it.each(COMMANDS)('websift %j --help prints that command\'s own help, options with their env vars, and an example', async (command, own) => {
-    const res = await mainCaptured([...command, '--help']);
-    expect(res.code).toBe(0);
-    expect(res.stderr).toBe('');
-    expect(res.stdout).toMatch(new RegExp(`^usage: websift ${command[0]}`));
-    expect(res.stdout).toMatch(own);
-    expect(res.stdout).toMatch(/--database PATH\|URL .*\[env: WEBSIFT_DATABASE_URL, else WEBSIFT_DB\]/);
-    expect(res.stdout).toMatch(/Examples?:\n {2}websift /);
-    expect(res.stdout).not.toMatch(/usage: websift <command>/); // not the global summary
-  });
+  it.each(COMMANDS)(
+    "websift %j --help prints that command's own help, options with their env vars, and an example",
+    async (command, own) => {
+      const res = await mainCaptured([...command, '--help']);
+      expect(res.code).toBe(0);
+      expect(res.stderr).toBe('');
+      expect(res.stdout).toMatch(new RegExp(`^usage: websift ${command[0]}`));
+      expect(res.stdout).toMatch(own);
+      expect(res.stdout).toMatch(/--database PATH\|URL .*\[env: WEBSIFT_DATABASE_URL, else WEBSIFT_DB\]/);
+      expect(res.stdout).toMatch(/Examples?:\n {2}websift /);
+      expect(res.stdout).not.toMatch(/usage: websift <command>/); // not the global summary
+    },
+  );
 
   it('each command help is different; -h and `websift help <command>` print the same', async () => {
     const helps: string[] = [];

@@ -35,7 +35,9 @@ describe('common options before the command', () => {
   it('an option the command does not take, or a missing value, is a usage error', async () => {
     const port = await mainCaptured(['--port', '80', 'serve']);
     expect(port.code).toBe(2);
-    expect(port.stderr.trim()).toBe("websift: option '--port' cannot come before the command (only --database, --db, --redis, --index, --config can)");
+    expect(port.stderr.trim()).toBe(
+      "websift: option '--port' cannot come before the command (only --database, --db, --redis, --index, --config can)",
+    );
     const bare = await mainCaptured(['--database']);
     expect(bare.code).toBe(2);
     expect(bare.stderr.trim()).toBe("websift: option '--database' needs a value");

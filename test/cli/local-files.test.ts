@@ -13,7 +13,12 @@ function tree() {
   const dir = mkdtempSync(join(tmpdir(), 'websift-files-'));
   mkdirSync(join(dir, 'guides'));
   mkdirSync(join(dir, '.git'));
-  writeFileSync(join(dir, 'page one.html'), '<html><head><title>Site | Page</title></head><body><nav>Menu</nav><article><h1>Page &amp; heading</h1><p>' + 'Body text about gardening and soil. '.repeat(12) + '</p></article></body></html>');
+  writeFileSync(
+    join(dir, 'page one.html'),
+    '<html><head><title>Site | Page</title></head><body><nav>Menu</nav><article><h1>Page &amp; heading</h1><p>' +
+      'Body text about gardening and soil. '.repeat(12) +
+      '</p></article></body></html>',
+  );
   writeFileSync(join(dir, 'guides', 'start.md'), '# Getting **started**\n\nInstall it, then run it.\n');
   writeFileSync(join(dir, 'notes.txt'), 'plain notes');
   writeFileSync(join(dir, 'README.md'), '# not indexed');
@@ -45,9 +50,14 @@ describe('local files for index add', () => {
     ]);
     // A directory named like a page passes the listing but cannot be read as a file.
     mkdirSync(join(dir, 'odd.md'));
-    expect(loadFile({ path: join(dir, 'odd.md'), relative: 'odd.md' }, 'https://x.test/odd')).toEqual({ source: join(dir, 'odd.md'), reason: 'unreadable (EISDIR)' });
+    expect(loadFile({ path: join(dir, 'odd.md'), relative: 'odd.md' }, 'https://x.test/odd')).toEqual({
+      source: join(dir, 'odd.md'),
+      reason: 'unreadable (EISDIR)',
+    });
     writeFileSync(join(dir, 'blank.html'), '<html><body>   </body></html>');
-    expect(loadFile({ path: join(dir, 'blank.html'), relative: 'blank.html' }, 'https://x.test/b')).toMatchObject({ reason: 'empty (no text once converted)' });
+    expect(loadFile({ path: join(dir, 'blank.html'), relative: 'blank.html' }, 'https://x.test/b')).toMatchObject({
+      reason: 'empty (no text once converted)',
+    });
   });
 
   it('titles: HTML <h1> (entities decoded), Markdown first heading, text file name; HTML keeps main content only', () => {
@@ -57,11 +67,17 @@ describe('local files for index add', () => {
     expect(html.text).toMatch(/gardening and soil/);
     expect(html.text).not.toMatch(/Menu/);
     expect(documentFromFile(join(dir, 'guides', 'start.md'), 'https://x.test/s').title).toBe('Getting started');
-    expect(documentFromFile(join(dir, 'notes.txt'), 'https://x.test/n')).toEqual({ url: 'https://x.test/n', title: 'notes.txt', text: 'plain notes' });
+    expect(documentFromFile(join(dir, 'notes.txt'), 'https://x.test/n')).toEqual({
+      url: 'https://x.test/n',
+      title: 'notes.txt',
+      text: 'plain notes',
+    });
   });
 
   it('builds URLs under the base, encoding each path segment', () => {
-    expect(urlFor('https://docs.test/root', { path: '', relative: 'guides/page one.html' })).toBe('https://docs.test/root/guides/page%20one.html');
+    expect(urlFor('https://docs.test/root', { path: '', relative: 'guides/page one.html' })).toBe(
+      'https://docs.test/root/guides/page%20one.html',
+    );
     expect(urlFor('https://docs.test/root/', { path: '', relative: 'a#b.md' })).toBe('https://docs.test/root/a%23b.md');
   });
 });

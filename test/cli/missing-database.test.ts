@@ -25,7 +25,9 @@ describe('a missing database file', () => {
     const db = tempDb();
     const res = await mainCaptured([...args, '--database', db]);
     expect(res.code).toBe(2);
-    expect(res.stderr.trim()).toBe(`websift: database ${db} does not exist; this command does not create it (org create, index add, serve and demo do)`);
+    expect(res.stderr.trim()).toBe(
+      `websift: database ${db} does not exist; this command does not create it (org create, index add, serve and demo do)`,
+    );
     expect(res.stdout).toBe('');
     expect(existsSync(db)).toBe(false);
   });

@@ -36,7 +36,16 @@ describe('websift org / key / usage / search against one database', () => {
   it('indexes local files and searches them in-process, charging the organization', async () => {
     const db = tempDb();
     await runCli(['org', 'create', 'acme', '--credits', '3', '--db', db]);
-    const indexed = await runCli(['index', 'add', 'corpus/finding-polaris.md', 'corpus/bowline-knot.html', '--base-url', 'https://docs.test/', '--db', db]);
+    const indexed = await runCli([
+      'index',
+      'add',
+      'corpus/finding-polaris.md',
+      'corpus/bowline-knot.html',
+      '--base-url',
+      'https://docs.test/',
+      '--db',
+      db,
+    ]);
     expect(indexed.code).toBe(0);
     expect(json(indexed.stdout)).toMatchObject({ indexed: 2, failed: [], documents: 2 });
 

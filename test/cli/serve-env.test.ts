@@ -12,7 +12,11 @@ describe('websift serve: port and host from the environment', () => {
   it('flags win over WEBSIFT_PORT/WEBSIFT_HOST, which win over PORT/HOST; defaults 8080 and 127.0.0.1', () => {
     const env = { PORT: '1000', HOST: '10.0.0.1', WEBSIFT_PORT: '2000', WEBSIFT_HOST: '10.0.0.2' };
     expect(listenAddress(flags(), {})).toEqual({ port: 8080, host: '127.0.0.1' });
-    expect(listenAddress(flags(), { PORT: '1000', HOST: '10.0.0.1' })).toEqual({ port: 1000, host: '10.0.0.1', hostFrom: 'environment variable HOST' });
+    expect(listenAddress(flags(), { PORT: '1000', HOST: '10.0.0.1' })).toEqual({
+      port: 1000,
+      host: '10.0.0.1',
+      hostFrom: 'environment variable HOST',
+    });
     expect(listenAddress(flags(), env)).toEqual({ port: 2000, host: '10.0.0.2', hostFrom: 'environment variable WEBSIFT_HOST' });
     expect(listenAddress(flags({ port: '3000', host: '::1' }), env)).toEqual({ port: 3000, host: '::1' });
     expect(listenAddress(flags(), { PORT: '', WEBSIFT_PORT: '' })).toEqual({ port: 8080, host: '127.0.0.1' }); // empty = unset
@@ -45,7 +49,9 @@ describe('websift serve: port and host from the environment', () => {
     try {
       const res = await mainCaptured(['serve', '--port', '0', '--db', tempDb()]);
       expect(res.code).toBe(1);
-      expect(res.stderr).toMatch(/^websift: cannot listen on 'no-such-host\.invalid' \(from environment variable HOST\): (ENOTFOUND|EAI_AGAIN); set --host or WEBSIFT_HOST\n$/);
+      expect(res.stderr).toMatch(
+        /^websift: cannot listen on 'no-such-host\.invalid' \(from environment variable HOST\): (ENOTFOUND|EAI_AGAIN); set --host or WEBSIFT_HOST\n$/,
+      );
     } finally {
       delete process.env['HOST'];
     }
@@ -56,7 +62,12 @@ describe('websift serve: port and host from the environment', () => {
     const config = join(dirname(db), 'private.json');
     writeFileSync(config, JSON.stringify({ engine: { allowPrivateNetwork: true } }));
     // PORT and HOST are unusable: WEBSIFT_PORT and WEBSIFT_HOST must be the ones read.
-    const child = startCli(['serve', '--db', db, '--config', config], { WEBSIFT_PORT: '0', PORT: 'nope', WEBSIFT_HOST: '127.0.0.1', HOST: 'no.such.host.invalid' });
+    const child = startCli(['serve', '--db', db, '--config', config], {
+      WEBSIFT_PORT: '0',
+      PORT: 'nope',
+      WEBSIFT_HOST: '127.0.0.1',
+      HOST: 'no.such.host.invalid',
+    });
     const exited = once(child, 'exit');
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));

@@ -7,7 +7,7 @@ import { connect, type Socket } from 'node:net';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { serverLimits } from '../../src/cli/commands/serve.js';
-import { DROP_REPORT_MS, reportDrops, startServer, type RunningServer } from '../../src/cli/server.js';
+import { DROP_REPORT_MS, type RunningServer, reportDrops, startServer } from '../../src/cli/server.js';
 import { DEFAULT_SERVER_LIMITS, type ServerLimits } from '../../src/cli/server-limits.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { scriptedSource } from '../../src/testing/index.js';
@@ -50,7 +50,12 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('websift serve: the connection limits at their defaults', () => {
   it('are the ones docs/cli.md states, from flags, else the environment, else the defaults', () => {
-    expect(DEFAULT_SERVER_LIMITS).toEqual({ maxConnections: 1000, idleTimeoutMs: 5_000, headersTimeoutMs: 10_000, requestTimeoutMs: 30_000 });
+    expect(DEFAULT_SERVER_LIMITS).toEqual({
+      maxConnections: 1000,
+      idleTimeoutMs: 5_000,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 30_000,
+    });
     const docs = readFileSync(join(ROOT, 'docs/cli.md'), 'utf8');
     expect(docs).toContain('| `--max-connections N` | `WEBSIFT_MAX_CONNECTIONS` | 1,000 |');
     expect(docs).toContain('| `--idle-timeout SECONDS` | `WEBSIFT_IDLE_TIMEOUT` | 5 |');
@@ -60,12 +65,17 @@ describe('websift serve: the connection limits at their defaults', () => {
     expect(serverLimits(flags(), {})).toEqual(DEFAULT_SERVER_LIMITS);
     const env = { WEBSIFT_MAX_CONNECTIONS: '50', WEBSIFT_IDLE_TIMEOUT: '2', WEBSIFT_HEADER_TIMEOUT: '3', WEBSIFT_REQUEST_TIMEOUT: '4.5' };
     expect(serverLimits(flags(), env)).toEqual({ maxConnections: 50, idleTimeoutMs: 2000, headersTimeoutMs: 3000, requestTimeoutMs: 4500 });
-    expect(serverLimits(flags({ 'max-connections': '7', 'idle-timeout': '0.5' }), env)).toMatchObject({ maxConnections: 7, idleTimeoutMs: 500 });
+    expect(serverLimits(flags({ 'max-connections': '7', 'idle-timeout': '0.5' }), env)).toMatchObject({
+      maxConnections: 7,
+      idleTimeoutMs: 500,
+    });
   });
 
   it('a bad limit is a usage error naming where it came from', async () => {
     expect(() => serverLimits(flags({ 'max-connections': '0' }), {})).toThrow('--max-connections must be between 1 and 1000000, got 0');
-    expect(() => serverLimits(flags(), { WEBSIFT_IDLE_TIMEOUT: 'soon' })).toThrow("environment variable WEBSIFT_IDLE_TIMEOUT must be a number of seconds");
+    expect(() => serverLimits(flags(), { WEBSIFT_IDLE_TIMEOUT: 'soon' })).toThrow(
+      'environment variable WEBSIFT_IDLE_TIMEOUT must be a number of seconds',
+    );
     expect(() => serverLimits(flags({ 'header-timeout': '60' }), {})).toThrow('must not be longer than the request timeout');
     const res = await mainCaptured(['serve', '--idle-timeout', '0', '--db', tempDb()]);
     expect(res.code).toBe(2);
@@ -171,7 +181,9 @@ describe('startServer: connection limits (small configured values)', () => {
     const { url } = await serve({ headersTimeoutMs: 500, requestTimeoutMs: 1_000 });
     const c = await openRaw(url);
     const body = JSON.stringify({ urls: ['https://example.test/'] }).padEnd(2000, ' ');
-    c.socket.write(`POST /api/crawl HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`);
+    c.socket.write(
+      `POST /api/crawl HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${key}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`,
+    );
     // One byte every 100 ms: 200 s to send it all.
     let i = 0;
     const trickle = setInterval(() => {

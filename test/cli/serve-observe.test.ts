@@ -15,7 +15,9 @@ import { runCli, startCli, tempDb, waitForLine } from './run-cli.js';
 /** A SearXNG stand-in: fails for "flaky", answers otherwise. */
 const searxng = createServer((req, res) => {
   const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q');
-  res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results: [{ title: `About ${q}`, url: 'https://a.test/', content: 'text' }] }));
+  res
+    .writeHead(200, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ results: [{ title: `About ${q}`, url: 'https://a.test/', content: 'text' }] }));
 });
 
 describe('websift serve: logs, health and metrics', () => {
@@ -29,7 +31,17 @@ describe('websift serve: logs, health and metrics', () => {
     // The first source is a closed port (fails at once): the SearXNG one answers as a fallback.
     const dead = `http://127.0.0.1:${await closedPort()}`;
     const live = `http://127.0.0.1:${(searxng.address() as AddressInfo).port}`;
-    writeFileSync(config, JSON.stringify({ localIndex: false, sources: [{ type: 'searxng', id: 'dead', baseUrl: dead }, { type: 'searxng', id: 'live', baseUrl: live }], engine: { router: { retries: 0 } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        localIndex: false,
+        sources: [
+          { type: 'searxng', id: 'dead', baseUrl: dead },
+          { type: 'searxng', id: 'live', baseUrl: live },
+        ],
+        engine: { router: { retries: 0 } },
+      }),
+    );
     await mainCaptured(['org', 'create', 'acme', '--credits', '10', '--db', db]);
     const key = JSON.parse((await mainCaptured(['key', 'create', 'acme', '--db', db])).stdout).key as string;
 
@@ -38,7 +50,9 @@ describe('websift serve: logs, health and metrics', () => {
     child.stdout!.on('data', (d: Buffer) => (stdout += d.toString()));
     const [, url] = await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)[^\n]*\nready: database ok/);
 
-    const search = await fetch(`${url}/api/search?q=private+words`, { headers: { authorization: `Bearer ${key}`, 'x-request-id': 'trace-me-1' } });
+    const search = await fetch(`${url}/api/search?q=private+words`, {
+      headers: { authorization: `Bearer ${key}`, 'x-request-id': 'trace-me-1' },
+    });
     expect(search.status).toBe(200);
     expect(search.headers.get('x-request-id')).toBe('trace-me-1');
     const denied = await fetch(`${url}/api/usage`, { headers: { authorization: 'Bearer ws_live_not_a_key' } });
@@ -54,11 +68,22 @@ describe('websift serve: logs, health and metrics', () => {
 
     child.kill('SIGTERM');
     await once(child, 'exit');
-    const lines = stdout.split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l));
+    const lines = stdout
+      .split('\n')
+      .filter((l) => l.startsWith('{'))
+      .map((l) => JSON.parse(l));
     const searchLine = lines.find((l) => l.path === '/api/search');
     expect(searchLine).toMatchObject({
-      level: 'info', request_id: 'trace-me-1', method: 'GET', path: '/api/search', status: 200,
-      organization: 'acme', credits: 1, outcome: 'success', sources: ['live'], fallback: true,
+      level: 'info',
+      request_id: 'trace-me-1',
+      method: 'GET',
+      path: '/api/search',
+      status: 200,
+      organization: 'acme',
+      credits: 1,
+      outcome: 'success',
+      sources: ['live'],
+      fallback: true,
     });
     expect(typeof searchLine.duration_ms).toBe('number');
     expect(typeof searchLine.time).toBe('string');
@@ -75,7 +100,19 @@ describe('websift serve: logs, health and metrics', () => {
     expect(refused.code).toBe(1);
     expect(refused.stderr).toMatch(/cannot start: redis \(not connected.*\) unreachable.*--start-unready/);
 
-    const child = startCli(['serve', '--port', '0', '--db', tempDb(), '--redis', redis, '--start-unready', '--no-metrics', '--log-format', 'text']);
+    const child = startCli([
+      'serve',
+      '--port',
+      '0',
+      '--db',
+      tempDb(),
+      '--redis',
+      redis,
+      '--start-unready',
+      '--no-metrics',
+      '--log-format',
+      'text',
+    ]);
     let stderr = '';
     child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
     const [, url] = await waitForLine(child, /listening on (http:\/\/127\.0\.0\.1:\d+)[^\n]*\nNOT READY .*redis FAILING \(not connected/);

@@ -11,11 +11,11 @@ import { startCli, tempDb, waitForLine } from './run-cli.js';
 function slowSearxng() {
   const waiting: (() => void)[] = [];
   let arrived: () => void = () => {};
-  const server = createServer((req, res) => {
+  const server = createServer((_req, res) => {
     waiting.push(() =>
-      res.writeHead(200, { 'content-type': 'application/json' }).end(
-        JSON.stringify({ results: [{ title: 'Slow page', url: 'https://slow.test/page', content: 'It took a while' }] }),
-      ),
+      res
+        .writeHead(200, { 'content-type': 'application/json' })
+        .end(JSON.stringify({ results: [{ title: 'Slow page', url: 'https://slow.test/page', content: 'It took a while' }] })),
     );
     arrived();
   });
@@ -77,7 +77,14 @@ describe('websift serve', () => {
     const config = join(dirname(db), 'config.json');
     const baseUrl = `http://127.0.0.1:${(fake.server.address() as AddressInfo).port}`;
     // The process ends once the abandoned search gives up, so let the source time out quickly.
-    writeFileSync(config, JSON.stringify({ localIndex: false, sources: [{ type: 'searxng', baseUrl }], engine: { router: { attemptTimeoutMs: 600, retries: 0 } } }));
+    writeFileSync(
+      config,
+      JSON.stringify({
+        localIndex: false,
+        sources: [{ type: 'searxng', baseUrl }],
+        engine: { router: { attemptTimeoutMs: 600, retries: 0 } },
+      }),
+    );
     await mainCaptured(['org', 'create', 'acme', '--credits', '10', '--db', db]);
     const key = JSON.parse((await mainCaptured(['key', 'create', 'acme', '--db', db])).stdout).key as string;
     const child = startCli(['serve', '--port', '0', '--grace', '0.2', '--db', db, '--config', config]);

@@ -37,7 +37,21 @@ describe.skipIf(!available)('websift CLI on PostgreSQL and Redis', () => {
   });
 
   it('provisions through one command and reads the same books through another (flags or environment)', async () => {
-    const created = await runCli(['org', 'create', 'acme', '--credits', '7', '--database', POSTGRES_URL, '--redis', REDIS_URL, '--config', config, '--index', index]);
+    const created = await runCli([
+      'org',
+      'create',
+      'acme',
+      '--credits',
+      '7',
+      '--database',
+      POSTGRES_URL,
+      '--redis',
+      REDIS_URL,
+      '--config',
+      config,
+      '--index',
+      index,
+    ]);
     expect(created.stderr).toBe('');
     expect(JSON.parse(created.stdout)).toEqual({ organization: 'acme', credits: 7 });
     const env = { WEBSIFT_DATABASE_URL: POSTGRES_URL, WEBSIFT_REDIS_URL: REDIS_URL, WEBSIFT_INDEX: index };

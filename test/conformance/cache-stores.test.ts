@@ -3,22 +3,28 @@
 
 import { describe, expect, it } from 'vitest';
 import { lruCacheStore } from '../../src/adapters/lru-cache-store.js';
+import { pageCacheStore } from '../../src/adapters/page-cache-store.js';
 import { partitionedLruStore, repeatWindowStore } from '../../src/adapters/partitioned-lru-store.js';
 import { repeatWindowPartition } from '../../src/core/books/repeat-window.js';
-import { ManualClock } from '../../src/testing/manual-clock.js';
-import { pageCacheStore } from '../../src/adapters/page-cache-store.js';
 import type { CachedPage } from '../../src/core/extract/run-extract.js';
 import { describeCacheStoreConformance, type SampleValue } from '../../src/testing/index.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
 
 describeCacheStoreConformance('lruCacheStore (repeat windows, confirmed empties)', async () => ({ store: lruCacheStore<SampleValue>() }));
-describeCacheStoreConformance('lruCacheStore bounded to 1,000 entries', async () => ({ store: lruCacheStore<SampleValue>({ max: 1_000 }) }));
-describeCacheStoreConformance('repeatWindowStore (default repeat windows, per organization)', async () => ({ store: repeatWindowStore<SampleValue>(new ManualClock()) }));
+describeCacheStoreConformance('lruCacheStore bounded to 1,000 entries', async () => ({
+  store: lruCacheStore<SampleValue>({ max: 1_000 }),
+}));
+describeCacheStoreConformance('repeatWindowStore (default repeat windows, per organization)', async () => ({
+  store: repeatWindowStore<SampleValue>(new ManualClock()),
+}));
 describeCacheStoreConformance('partitionedLruStore bounded to 1,000 entries per partition', async () => ({
   store: partitionedLruStore<SampleValue>({ clock: new ManualClock(), partitionOf: repeatWindowPartition, maxPerPartition: 1_000 }),
 }));
 
 const page = (seed: number): CachedPage => ({ status: seed % 2 ? 200 : 404, text: `# Page ${seed}\n\ncafé 東京 ${'·'.repeat(seed % 50)}` });
-describeCacheStoreConformance('pageCacheStore (extract content cache)', async () => ({ store: pageCacheStore(64 * 1024 * 1024) }), { value: page });
+describeCacheStoreConformance('pageCacheStore (extract content cache)', async () => ({ store: pageCacheStore(64 * 1024 * 1024) }), {
+  value: page,
+});
 
 describe('pageCacheStore bound', () => {
   it('keeps at most its bound in bytes of text, evicting the least recently used', async () => {

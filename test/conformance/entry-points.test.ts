@@ -71,7 +71,15 @@ describe('entry points and vitest', () => {
     expect([...packagesOf(src('redis/index.ts'), true)]).toContain('ioredis'); // the walk sees the lazy import
     expect([...packagesOf(src('postgres/index.ts'), true)]).toContain('pg');
     expect([...packagesOf(src('index.ts'), true)]).toEqual(expect.arrayContaining(['pg', 'ioredis'])); // createEngine's URLs
-    for (const entry of ['index.ts', 'http/index.ts', 'sources/index.ts', 'testing/index.ts', 'postgres/index.ts', 'redis/index.ts', 'cli/main.ts']) {
+    for (const entry of [
+      'index.ts',
+      'http/index.ts',
+      'sources/index.ts',
+      'testing/index.ts',
+      'postgres/index.ts',
+      'redis/index.ts',
+      'cli/main.ts',
+    ]) {
       expect([...packagesOf(src(entry), false)], entry).not.toContain('ioredis');
       expect([...packagesOf(src(entry), false)], entry).not.toContain('pg');
     }
@@ -93,10 +101,14 @@ describe('entry points and vitest', () => {
       await engine.close();
       await import('pg'); // on purpose: proves the hook reports it
     `;
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', watch, '--input-type=module', '-e', script], {
-      cwd: root,
-      timeout: 15_000,
-    });
+    const { stdout, stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--import', watch, '--input-type=module', '-e', script],
+      {
+        cwd: root,
+        timeout: 15_000,
+      },
+    );
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!).credits.balance).toBe(1);
     expect(stderr.match(/LOADED \S+/g)).toEqual(['LOADED pg']); // only the deliberate one
   }, 20_000);

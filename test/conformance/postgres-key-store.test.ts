@@ -2,10 +2,10 @@
 // restart (a new handle on the schema) and a dump of every row of the schema.
 
 import { afterAll, describe } from 'vitest';
-import { openPostgres, postgresKeyStore, type PostgresHandle } from '../../src/postgres/index.js';
+import { openPostgres, type PostgresHandle, postgresKeyStore } from '../../src/postgres/index.js';
 import { describeKeyStoreConformance } from '../../src/testing/index.js';
-import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 import { adminPool, dropSchema, dumpSchema, freshSchema } from '../support/postgres.js';
+import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 
 const available = await serviceAvailable('PostgreSQL');
 

@@ -6,8 +6,8 @@ import pg from 'pg';
 import { afterAll, describe } from 'vitest';
 import { openPostgres, postgresLedger } from '../../src/postgres/index.js';
 import { describeLedgerConformance } from '../../src/testing/index.js';
-import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
+import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 
 const available = await serviceAvailable('PostgreSQL');
 

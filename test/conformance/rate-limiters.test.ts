@@ -5,4 +5,6 @@ import { InProcessRateLimiter } from '../../src/core/rate-limit.js';
 import { describeRateLimiterConformance } from '../../src/testing/index.js';
 import { GCRA_GAPS } from './rate-limiter-gaps.js';
 
-describeRateLimiterConformance('InProcessRateLimiter', async (policy) => ({ limiter: new InProcessRateLimiter(policy) }), { knownGaps: GCRA_GAPS });
+describeRateLimiterConformance('InProcessRateLimiter', async (policy) => ({ limiter: new InProcessRateLimiter(policy) }), {
+  knownGaps: GCRA_GAPS,
+});

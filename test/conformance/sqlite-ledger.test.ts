@@ -4,7 +4,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { openSqlite, type Durability } from '../../src/adapters/sqlite/database.js';
+import { type Durability, openSqlite } from '../../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { describeLedgerConformance } from '../../src/testing/index.js';
 import { SQLITE_LEDGER_GAPS } from './sqlite-gaps.js';

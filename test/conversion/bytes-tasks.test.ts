@@ -15,7 +15,10 @@ const never = () => new AbortController().signal;
 const PAGE = Buffer.concat([
   Buffer.from('<html><head><meta charset="windows-1251"><title>', 'latin1'),
   Buffer.from([0xcf, 0xf0, 0xe8, 0xe2, 0xe5, 0xf2]), // Привет
-  Buffer.from('</title></head><body><article><h1>Hello</h1><p>' + 'A paragraph of the page. '.repeat(400) + '</p></article></body></html>', 'latin1'),
+  Buffer.from(
+    '</title></head><body><article><h1>Hello</h1><p>' + 'A paragraph of the page. '.repeat(400) + '</p></article></body></html>',
+    'latin1',
+  ),
 ]);
 const own = () => new Uint8Array(PAGE); // a buffer of its own, as the body reader makes
 const task = (bytes: Uint8Array) => ({ mimeType: 'text/html', finalUrl: 'https://x.test/', bytes, contentType: 'text/html' });

@@ -4,10 +4,10 @@
 
 import { afterEach, describe, expect, it } from 'vitest';
 import { articleOfSize, hostilePage } from '../../bench/lib/hostile-pages.js';
-import { createConversionPool, type ConversionPool } from '../../src/conversion/conversion-pool.js';
+import { type ConversionPool, createConversionPool } from '../../src/conversion/conversion-pool.js';
 import { htmlToMarkdown } from '../../src/index.js';
-import { isFetchFailure } from '../../src/ports/fetcher.js';
 import { pagePart } from '../../src/passages/index.js';
+import { isFetchFailure } from '../../src/ports/fetcher.js';
 
 const doc = (text: string) => ({ mimeType: 'text/html', text, finalUrl: 'https://example.com/page' });
 const never = () => new AbortController().signal;
@@ -28,8 +28,14 @@ describe('conversion pool', () => {
 
   it("cuts a page's part (query passages) on a worker exactly as pagePart does on the host", async () => {
     pool = createConversionPool({ threads: 1 });
-    const content = Array.from({ length: 200 }, (_, i) => `## Part ${i}\n\n${i === 150 ? 'The lighthouse lens throws its beam.' : 'Filler words of no interest here.'}`).join('\n\n');
-    for (const options of [{ query: 'lighthouse lens', maxChars: 300 }, { maxChars: 500, startChar: 40 }]) {
+    const content = Array.from(
+      { length: 200 },
+      (_, i) => `## Part ${i}\n\n${i === 150 ? 'The lighthouse lens throws its beam.' : 'Filler words of no interest here.'}`,
+    ).join('\n\n');
+    for (const options of [
+      { query: 'lighthouse lens', maxChars: 300 },
+      { maxChars: 500, startChar: 40 },
+    ]) {
       const task = { content, format: 'markdown' as const, options };
       expect(await pool.part(task, { signal: never(), org: 'acme' })).toEqual(pagePart(content, 'markdown', options));
     }

@@ -2,7 +2,7 @@
 // page's time counted from when it starts on a worker, not from when it joined the queue.
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { createConversionPool, DEFAULT_CONVERSION_BACKLOG, type ConversionPool } from '../../src/conversion/conversion-pool.js';
+import { type ConversionPool, createConversionPool, DEFAULT_CONVERSION_BACKLOG } from '../../src/conversion/conversion-pool.js';
 import { isFetchFailure } from '../../src/ports/fetcher.js';
 
 const doc = (text: string) => ({ mimeType: 'text/html', text, finalUrl: 'https://example.com/page' });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { adjustStory } from '../../src/convert/model/article-tail.js';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
+import { adjustStory } from '../../src/convert/model/article-tail.js';
 
 const story = `<h1>A headline for the story</h1>
   <p>The first paragraph of the story says what happened, where and when it happened to everyone.</p>
@@ -114,7 +114,9 @@ describe('dropLinkLines', () => {
   });
 
   it('keeps them when links-only blocks hold more than a fifth of the kept words (a listing)', () => {
-    const items = Array.from({ length: 6 }, (_, i) => `<li><a href="/s${i}">Title of listed story number ${i} on the hub</a></li>`).join('');
+    const items = Array.from({ length: 6 }, (_, i) => `<li><a href="/s${i}">Title of listed story number ${i} on the hub</a></li>`).join(
+      '',
+    );
     const html = `${head}<div class="story">${story}<ul>${items}</ul></div></body></html>`;
     expect(dropped(html)).toEqual([]);
   });

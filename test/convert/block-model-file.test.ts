@@ -2,8 +2,8 @@
 // trainer's format reads back as written.
 
 import { describe, expect, it } from 'vitest';
-import { featureHash, formatModelFile, MODEL_FORMAT, readModelFile } from '../../src/convert/model/block-model-file.js';
 import { defaultClassifier } from '../../src/convert/model/block-model.js';
+import { featureHash, formatModelFile, MODEL_FORMAT, readModelFile } from '../../src/convert/model/block-model-file.js';
 
 describe('block-model.json', () => {
   it('was trained on the feature lists the code computes, and both stages are used', () => {

@@ -8,15 +8,18 @@ import { blockClassifier, blockScores, keptBlocks, selectRows } from '../../src/
 import { segmentBlocks } from '../../src/convert/model/blocks.js';
 import { classTokens } from '../../src/convert/model/class-tokens.js';
 import type { GbdtModel } from '../../src/convert/model/gbdt.js';
+import { computeTextStats } from '../../src/convert/model/text-stats.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { readStructuredData } from '../../src/convert/structured-data.js';
-import { computeTextStats } from '../../src/convert/model/text-stats.js';
 import { blockMatch, blockMatches, indexGroundTruth } from '../../tools/train/block-labels.js';
 import { snippetLabels } from '../../tools/train/snippet-labels.js';
 
 /** A one-leaf model: every row gets `score`. */
 const constant = (score: number, features: readonly string[] = FEATURES): GbdtModel => ({
-  version: 1, features: [...features], baseScore: score, trees: [{ feature: [-1], threshold: [0], left: [-1], right: [-1], value: [0] }],
+  version: 1,
+  features: [...features],
+  baseScore: score,
+  trees: [{ feature: [-1], threshold: [0], left: [-1], right: [-1], value: [0] }],
 });
 
 function rowsOf(html: string, cleaned?: (text: string) => boolean, lexicon = {}) {
@@ -75,7 +78,8 @@ describe('selectRows: the most probable blocks, as many as make the expected F1 
 });
 
 describe('blockClassifier', () => {
-  const page = '<html><head><title>T</title></head><body><nav><a href="/">Home</a></nav><p>Main words of the page body here.</p></body></html>';
+  const page =
+    '<html><head><title>T</title></head><body><nav><a href="/">Home</a></nav><p>Main words of the page body here.</p></body></html>';
 
   it('refuses a model trained on another feature list, and then keeps what clean-up keeps', () => {
     const rows = rowsOf(page, (t) => !t.includes('Home'));
@@ -99,13 +103,25 @@ describe('blockClassifier', () => {
     // The first block scores 3, the second 0.5: both kept (p ≈ 0.95, 0.62); shifted by -3 the second
     // (p ≈ 0.08) is dropped beside the first (p ≈ 0.5).
     const model: GbdtModel = {
-      version: 1, features: [...FEATURES], baseScore: 0,
-      trees: [{ feature: [FEATURES.indexOf('row_position'), -1, -1], threshold: [0.25, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 3, 0.5] }],
+      version: 1,
+      features: [...FEATURES],
+      baseScore: 0,
+      trees: [
+        {
+          feature: [FEATURES.indexOf('row_position'), -1, -1],
+          threshold: [0.25, 0, 0],
+          left: [1, -1, -1],
+          right: [2, -1, -1],
+          value: [0, 3, 0.5],
+        },
+      ],
     };
     const c = blockClassifier({ stageOne: model, stageTwo: null, calibration: { scale: 1, shift: 0, productShift: -3 }, lexicon: {} });
     const kept = (data: string) => {
       const ld = `<script type="application/ld+json">{"@context":"https://schema.org",${data},"name":"Kettle"}</script>`;
-      const rows = rowsOf(`<html><head>${ld}</head><body><p>The kettle boils a litre in two minutes.</p><p>Free returns within thirty days.</p></body></html>`);
+      const rows = rowsOf(
+        `<html><head>${ld}</head><body><p>The kettle boils a litre in two minutes.</p><p>Free returns within thirty days.</p></body></html>`,
+      );
       return rows.blocks.filter((b) => keptBlocks(rows, c).has(b.id)).map((b) => b.text.trim());
     };
     const both = ['The kettle boils a litre in two minutes.', 'Free returns within thirty days.'];
@@ -121,8 +137,12 @@ describe('blockClassifier', () => {
 
 /** One split: rows whose `feature` is above 0.5 score -2, the others +2. */
 const penalize = (feature: (typeof FEATURES)[number]): GbdtModel => ({
-  version: 1, features: [...FEATURES], baseScore: 0,
-  trees: [{ feature: [FEATURES.indexOf(feature), -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 2, -2] }],
+  version: 1,
+  features: [...FEATURES],
+  baseScore: 0,
+  trees: [
+    { feature: [FEATURES.indexOf(feature), -1, -1], threshold: [0.5, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 2, -2] },
+  ],
 });
 const keptTexts = (html: string, model: GbdtModel) => {
   const rows = rowsOf(html);
@@ -139,8 +159,10 @@ describe('keptBlocks: rules over the scores', () => {
   });
 
   it('on a page that offers a product, keeps the cells of a table row with a kept cell; elsewhere not', () => {
-    const table = '<h1>Oak Desk</h1><p>A solid oak desk with dovetailed drawers and an oiled top.</p><table><tr><th>Width</th><td>140</td></tr><tr><th>Wood</th><td>White oak</td></tr></table>';
-    const offer = '<script type="application/ld+json">{"@type":"Product","name":"Oak Desk","offers":{"@type":"Offer","price":"499"}}</script>';
+    const table =
+      '<h1>Oak Desk</h1><p>A solid oak desk with dovetailed drawers and an oiled top.</p><table><tr><th>Width</th><td>140</td></tr><tr><th>Wood</th><td>White oak</td></tr></table>';
+    const offer =
+      '<script type="application/ld+json">{"@type":"Product","name":"Oak Desk","offers":{"@type":"Offer","price":"499"}}</script>';
     // The model drops the all-digit cell ("140") alone.
     expect(keptTexts(`<html><head>${offer}</head><body>${table}</body></html>`, penalize('digit_rate'))).toContain('140');
     expect(keptTexts(`<html><body>${table}</body></html>`, penalize('digit_rate'))).not.toContain('140');
@@ -153,15 +175,18 @@ describe('keptBlocks: rules over the scores', () => {
   });
 
   it('keeps sub-headings right above kept content (stacked ones too), not one that heads nothing', () => {
-    const html = '<html><body><p>Intro words of the page.</p><h2>Section</h2><h3>Part</h3><p>Body words of the page.</p><h2>Trailing</h2></body></html>';
+    const html =
+      '<html><body><p>Intro words of the page.</p><h2>Section</h2><h3>Part</h3><p>Body words of the page.</p><h2>Trailing</h2></body></html>';
     expect(keptTexts(html, penalize('heading_level'))).toEqual(['Intro words of the page.', 'Section', 'Part', 'Body words of the page.']);
     // Same-level titles in a row are a list of cards: only the one right above the content heads it.
-    const cards = '<html><body><h3>Koch Solutions</h3><h3>Turnpike Authority</h3><h3>Credit Union</h3><p>Body words of the page.</p></body></html>';
+    const cards =
+      '<html><body><h3>Koch Solutions</h3><h3>Turnpike Authority</h3><h3>Credit Union</h3><p>Body words of the page.</p></body></html>';
     expect(keptTexts(cards, penalize('heading_level'))).toEqual(['Credit Union', 'Body words of the page.']);
   });
 
   it('keeps a term (<dt>) whose kept definition says something, not one before a figure or outside its <dd>', () => {
-    const api = '<html><body><dl><dt>cache(user_function)</dt><dd><p>Simple lightweight unbounded function cache.</p></dd></dl></body></html>';
+    const api =
+      '<html><body><dl><dt>cache(user_function)</dt><dd><p>Simple lightweight unbounded function cache.</p></dd></dl></body></html>';
     expect(keptTexts(api, penalize('tag_dd_dt'))).toEqual(['cache(user_function)', 'Simple lightweight unbounded function cache.']);
     const profile = '<html><body><p>Body words of the post here.</p><dl><dt>Posts:</dt><dd><p>4032</p></dd></dl></body></html>';
     expect(keptTexts(profile, penalize('tag_dd_dt'))).toEqual(['Body words of the post here.', '4032']);
@@ -170,13 +195,15 @@ describe('keptBlocks: rules over the scores', () => {
   });
 
   it('keeps the header cells of a table with a kept cell, not those of a table with none', () => {
-    const table = (head: string, body: string) => `<table><thead><tr><th>${head}</th><th>Price</th></tr></thead><tbody><tr><td>${body}</td><td>ten dollars</td></tr></tbody></table>`;
+    const table = (head: string, body: string) =>
+      `<table><thead><tr><th>${head}</th><th>Price</th></tr></thead><tbody><tr><td>${body}</td><td>ten dollars</td></tr></tbody></table>`;
     const html = `<html><body><p>body words of the page.</p>${table('Plan', 'basic plan')}<table><tr><th>Other</th><th>Header</th></tr><tr><td>Quiet</td><td>Cells</td></tr></table></body></html>`;
     expect(keptTexts(html, penalize('capital_rate'))).toEqual(['body words of the page.', 'Plan', 'Price', 'basic plan', 'ten dollars']);
   });
 
   it('leaves a heading that repeats text the page already showed (a card title after its hidden link) to the model', () => {
-    const card = '<html><body><div><a href="/c">Join the coding challenge</a></div><h2>Join the coding challenge</h2><p>Body words of the page.</p></body></html>';
+    const card =
+      '<html><body><div><a href="/c">Join the coding challenge</a></div><h2>Join the coding challenge</h2><p>Body words of the page.</p></body></html>';
     expect(keptTexts(card, penalize('heading_level'))).toEqual(['Join the coding challenge', 'Body words of the page.']);
     const titled = '<html><body><h3>Oak desks by hand</h3><h1>Oak desks by hand</h1><p>Body words of the page.</p></body></html>';
     expect(keptTexts(titled, penalize('heading_level'))).toEqual(['Body words of the page.']);
@@ -210,7 +237,14 @@ describe('blockFeatures', () => {
     const copies = rowsOf(`<html><body><div role="alertdialog"><p>Accept all cookies</p></div>
       <p>First post words here.</p><p>Reply</p><p>First post words here.</p><p>Reply</p><p>First post words here.</p></body></html>`);
     const at = (r: number, name: (typeof FEATURES)[number]) => copies.x[r * FEATURES.length + FEATURES.indexOf(name)];
-    expect(copies.blocks.map((b) => b.text.trim())).toEqual(['Accept all cookies', 'First post words here.', 'Reply', 'First post words here.', 'Reply', 'First post words here.']);
+    expect(copies.blocks.map((b) => b.text.trim())).toEqual([
+      'Accept all cookies',
+      'First post words here.',
+      'Reply',
+      'First post words here.',
+      'Reply',
+      'First post words here.',
+    ]);
     expect([1, 3, 5].map((r) => at(r, 'duplicate_before'))).toEqual([0, 1, 2]);
     expect([2, 4].map((r) => at(r, 'duplicate_before'))).toEqual([0, 0]);
     expect(at(0, 'role_chrome')).toBe(1); // the chrome roles are clean-up's, alertdialog included

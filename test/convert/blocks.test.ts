@@ -2,9 +2,9 @@
 // applying keep/drop verdicts to a copy of the page, and the context features of stage two.
 
 import { describe, expect, it } from 'vitest';
-import { contextFeatures, CONTEXT_FEATURES } from '../../src/convert/model/block-context.js';
-import { keepBlocks } from '../../src/convert/model/block-filter.js';
+import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
 import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
+import { keepBlocks } from '../../src/convert/model/block-filter.js';
 import { BLOCK_ATTR, segmentBlocks } from '../../src/convert/model/blocks.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
@@ -13,7 +13,9 @@ const byText = (blocks: ReturnType<typeof segmentBlocks>, text: string) => block
 
 describe('segmentBlocks', () => {
   it('gives each text its nearest block ancestor; inline elements and links stay in the block', () => {
-    const blocks = segmentBlocks(body('<div>Lead words <p>First <a href="/x">linked words</a> end</p><ul><li>One item</li></ul> tail</div>'));
+    const blocks = segmentBlocks(
+      body('<div>Lead words <p>First <a href="/x">linked words</a> end</p><ul><li>One item</li></ul> tail</div>'),
+    );
     const div = byText(blocks, 'Lead');
     const p = byText(blocks, 'First');
     expect(div.el.localName).toBe('div');
@@ -46,7 +48,9 @@ describe('keepBlocks', () => {
   });
 
   it('keeps an image-only block next to kept text and drops one beside dropped text', () => {
-    const root = body('<p>Sidebar words</p><figure><img src="a.png"></figure><p>Article words here</p><p>Footer words</p><div><img src="ad.png"></div>');
+    const root = body(
+      '<p>Sidebar words</p><figure><img src="a.png"></figure><p>Article words here</p><p>Footer words</p><div><img src="ad.png"></div>',
+    );
     const blocks = segmentBlocks(root);
     keepBlocks(root, blocks, new Set([byText(blocks, 'Article').id]));
     expect(root.innerHTML).toContain('a.png');
@@ -56,7 +60,9 @@ describe('keepBlocks', () => {
   });
 
   it('keeps the whitespace of a whitespace-only element, so words (and highlighted code) stay apart', () => {
-    const root = body('<pre><span class="kn">from</span><span class="w"> </span><span class="nn">typing</span></pre><p>Kept<span> </span>words here</p>');
+    const root = body(
+      '<pre><span class="kn">from</span><span class="w"> </span><span class="nn">typing</span></pre><p>Kept<span> </span>words here</p>',
+    );
     const blocks = segmentBlocks(root);
     keepBlocks(root, blocks, new Set(blocks.filter((b) => b.tokens > 0).map((b) => b.id)));
     expect(root.textContent).toBe('from typingKept words here');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { findBoilerplate } from '../../src/convert/model/boilerplate.js';
-import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { computeTextStats } from '../../src/convert/model/text-stats.js';
+import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { lorem } from './fixtures.js';
 
 const bodyOf = (html: string) => parseHtmlDocument(`<html><body>${html}</body></html>`).body;

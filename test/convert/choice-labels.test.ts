@@ -2,9 +2,9 @@
 // such a label is dropped; task lists, other labels and mixed blocks stay.
 
 import { describe, expect, it } from 'vitest';
+import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { segmentBlocks } from '../../src/convert/model/blocks.js';
 import { dropChoiceLabels, findChoiceLabels } from '../../src/convert/model/choice-labels.js';
-import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
 /** The texts of the blocks left when every block was kept and the rule ran. */
@@ -50,9 +50,16 @@ describe('choice labels', () => {
     expect(texts).toEqual(['Write the tests', 'Choose monthly billing to pay less each year.', 'Выберите вариант доставки сегодня.']);
   });
 
-  it('htmlToMarkdown leaves a shop grid\'s filter boxes out and keeps its cards', () => {
-    const filters = Array.from({ length: 12 }, (_, i) => `<li><label><input type="checkbox"><span>FilterBrand${i} running shoes</span></label></li>`).join('');
-    const cards = Array.from({ length: 8 }, (_, i) => `<li class="product"><h3><a href="/p/${i}">Trail shoe model ${i}</a></h3><p>A light trail shoe with a grippy sole, number ${i}.</p><p>$${90 + i}.00</p></li>`).join('');
+  it("htmlToMarkdown leaves a shop grid's filter boxes out and keeps its cards", () => {
+    const filters = Array.from(
+      { length: 12 },
+      (_, i) => `<li><label><input type="checkbox"><span>FilterBrand${i} running shoes</span></label></li>`,
+    ).join('');
+    const cards = Array.from(
+      { length: 8 },
+      (_, i) =>
+        `<li class="product"><h3><a href="/p/${i}">Trail shoe model ${i}</a></h3><p>A light trail shoe with a grippy sole, number ${i}.</p><p>$${90 + i}.00</p></li>`,
+    ).join('');
     const html = `<html><head><title>Shoes</title></head><body><main><h1>Trail shoes</h1><div class="layout"><ul>${filters}</ul><ul class="grid">${cards}</ul></div></main></body></html>`;
     const md = htmlToMarkdown(html, { url: 'https://shop.test/c/trail' });
     expect(md).toContain('A light trail shoe with a grippy sole, number 7.');

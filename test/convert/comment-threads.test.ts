@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { dropCommentThreads } from '../../src/convert/model/comment-threads.js';
-import { adjustStory } from '../../src/convert/model/article-tail.js';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
+import { adjustStory } from '../../src/convert/model/article-tail.js';
+import { dropCommentThreads } from '../../src/convert/model/comment-threads.js';
 
 const story = `<h1>A headline for the story</h1>
   <p>The first paragraph of the story says what happened, where and when it happened to everyone.</p>
@@ -34,7 +34,11 @@ describe('dropCommentThreads (reader comments on any page)', () => {
   });
 
   it('finds the story even when the comments outweigh it', () => {
-    const many = Array.from({ length: 20 }, (_, i) => `<li class="comment"><p>Reader comment number ${i} goes on and on about the story, longer than any paragraph of the story itself ever was.</p></li>`).join('');
+    const many = Array.from(
+      { length: 20 },
+      (_, i) =>
+        `<li class="comment"><p>Reader comment number ${i} goes on and on about the story, longer than any paragraph of the story itself ever was.</p></li>`,
+    ).join('');
     const out = dropped(`<html><body><div>${story}</div><ol id="comments">${many}</ol></body></html>`);
     expect(out).toHaveLength(20);
     expect(out.every((t) => t.startsWith('Reader comment number'))).toBe(true);

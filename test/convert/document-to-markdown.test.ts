@@ -76,7 +76,9 @@ describe('XML', () => {
     const atom = `<?xml version="1.0"?><feed xmlns="http://www.w3.org/2005/Atom"><title>Atom Feed</title>
       <entry><title>Entry one</title><link rel="self" href="https://site.test/self"/><link rel="alternate" href="https://site.test/e1"/>
       <updated>2026-01-02T00:00:00Z</updated></entry></feed>`;
-    expect(documentToMarkdown(doc('application/atom+xml', atom))).toBe('# Atom Feed\n\n- [Entry one](https://site.test/e1) — 2026-01-02T00:00:00Z');
+    expect(documentToMarkdown(doc('application/atom+xml', atom))).toBe(
+      '# Atom Feed\n\n- [Entry one](https://site.test/e1) — 2026-01-02T00:00:00Z',
+    );
   });
 
   it('lists RSS 1.0 (RDF) items', () => {

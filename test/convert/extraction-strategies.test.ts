@@ -2,7 +2,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
-import { docsPage, forumThread, listingPage, productPage, servicePage, type Fixture } from './strategy-fixtures.js';
+import { docsPage, type Fixture, forumThread, listingPage, productPage, servicePage } from './strategy-fixtures.js';
 
 function check(name: string, make: () => Fixture) {
   it(name, () => {

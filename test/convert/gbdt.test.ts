@@ -2,8 +2,8 @@
 // (tools/train/gbdt-train.ts).
 
 import { describe, expect, it } from 'vitest';
-import { averageModels, logLoss, trainGbdt, type GbdtData } from '../../tools/train/gbdt-train.js';
-import { predictProbability, predictRaw, type GbdtModel } from '../../src/convert/model/gbdt.js';
+import { type GbdtModel, predictProbability, predictRaw } from '../../src/convert/model/gbdt.js';
+import { averageModels, type GbdtData, logLoss, trainGbdt } from '../../tools/train/gbdt-train.js';
 
 /** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
 function rng(seed: number): () => number {
@@ -24,7 +24,7 @@ function xorData(rows: number, seed: number, noise = 3): GbdtData {
   const y = new Uint8Array(rows);
   for (let i = 0; i < rows; i++) {
     for (let c = 0; c < cols; c++) x[i * cols + c] = r() * 2 - 1;
-    y[i] = (x[i * cols]! > 0) !== (x[i * cols + 1]! > 0) ? 1 : 0;
+    y[i] = x[i * cols]! > 0 !== x[i * cols + 1]! > 0 ? 1 : 0;
   }
   return { x, rows, cols, y };
 }

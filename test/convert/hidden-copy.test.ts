@@ -14,7 +14,9 @@ describe('dropHiddenCopies', () => {
     const page = analyzeHtml(html)!;
     const kept = new Set(page.rows.blocks.map((b) => b.id));
     dropHiddenCopies(page.rows.blocks, kept);
-    const dropped = page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.el.parentElement?.hasAttribute('hidden') || b.el.parentElement?.getAttribute('style'));
+    const dropped = page.rows.blocks
+      .filter((b) => !kept.has(b.id))
+      .map((b) => b.el.parentElement?.hasAttribute('hidden') || b.el.parentElement?.getAttribute('style'));
     expect(dropped).toEqual(['display: none', true]);
     expect(htmlToMarkdown(html).split('The first paragraph').length - 1).toBe(1);
   });

@@ -3,11 +3,11 @@
 // The time limits are generous "it completes" bounds, not performance assertions.
 
 import { describe, expect, it } from 'vitest';
-import { flattenDeepNodes, measureDom, MAX_DEPTH } from '../../src/convert/dom-guard.js';
-import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
-import { parseHtmlDocument } from '../../src/convert/parse-html.js';
-import { createTurndown, turndownInPlace } from '../../src/convert/markdown/turndown-service.js';
 import { hostilePage } from '../../bench/lib/hostile-pages.js';
+import { flattenDeepNodes, MAX_DEPTH, measureDom } from '../../src/convert/dom-guard.js';
+import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { createTurndown, turndownInPlace } from '../../src/convert/markdown/turndown-service.js';
+import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
 describe('hostile HTML', () => {
   it('flattens nesting 5,000 deep and keeps the innermost text', () => {
@@ -41,7 +41,10 @@ describe('hostile HTML', () => {
   });
 
   it('finds 15,000 checkbox labels in one walk and drops them', () => {
-    const boxes = Array.from({ length: 15_000 }, (_, i) => `<div><input type="checkbox" id="f${i}"><label for="f${i}">FilterOption ${i}</label></div>`).join('');
+    const boxes = Array.from(
+      { length: 15_000 },
+      (_, i) => `<div><input type="checkbox" id="f${i}"><label for="f${i}">FilterOption ${i}</label></div>`,
+    ).join('');
     // Prose that reads like prose: one sentence forty times over beside 15,000 rows is no page's content.
     const prose = Array.from({ length: 40 }, (_, i) => `Sentence ${i} of the article says something new about topic ${i * 7}.`).join(' ');
     const html = `<html><body><div>${boxes}</div><article><p>${prose}</p></article></body></html>`;

@@ -12,7 +12,9 @@ const spaced = (html: string) => {
 
 describe('separateInlineBoxes', () => {
   it('puts a space between adjacent boxes whose words would otherwise join', () => {
-    expect(spaced('<div><span>2026</span><span>1h 54m</span><span>R</span></div>')).toBe('<div><span>2026</span> <span>1h 54m</span> <span>R</span></div>');
+    expect(spaced('<div><span>2026</span><span>1h 54m</span><span>R</span></div>')).toBe(
+      '<div><span>2026</span> <span>1h 54m</span> <span>R</span></div>',
+    );
     // Nested boxes: the outer siblings are what meet.
     expect(spaced('<label><span><span>Dressy</span></span><a hidden href="/d">Dressy</a></label>')).toBe(
       '<label><span><span>Dressy</span></span> <a hidden href="/d">Dressy</a></label>',

@@ -30,14 +30,14 @@ const HTML_SHAPES: Record<string, Shape> = {
   'no-break spaces in a table cell': (n) => `<table><tr><th>a</th><th>b</th></tr><tr><td>x${NBSP.repeat(n)}y</td><td>z</td></tr></table>`,
   '<br> in a list item': (n) => `<ul><li>a${rep('<br>', n)}b</li></ul>`,
   '<br> in a heading': (n) => `<h2>a${rep('<br>', n)}b</h2><p>Text of the page.</p>`,
-  'asterisks': (n) => `<p>${'*'.repeat(n)}</p>`,
-  'underscores': (n) => `<p>${'_'.repeat(n)}</p>`,
-  'backticks': (n) => `<p>${'`'.repeat(n)}</p>`,
+  asterisks: (n) => `<p>${'*'.repeat(n)}</p>`,
+  underscores: (n) => `<p>${'_'.repeat(n)}</p>`,
+  backticks: (n) => `<p>${'`'.repeat(n)}</p>`,
   'backtick words': (n) => `<p>${rep('`a ', n)}</p>`,
-  'brackets': (n) => `<p>${rep('[](', n)}</p>`,
+  brackets: (n) => `<p>${rep('[](', n)}</p>`,
   'unclosed link targets after a title': (n) => `<h1>T</h1><p>T ${rep('](', n)}</p>`,
   'backslashes and signs': (n) => `<p>${rep('\\- 1. # > ', n)}</p>`,
-  'punctuation': (n) => `<p>${rep('!?.,;:-–—|/', n)}</p>`,
+  punctuation: (n) => `<p>${rep('!?.,;:-–—|/', n)}</p>`,
   'one long word': (n) => `<p>${'a'.repeat(n)}</p>`,
   'nested divs': (n) => `${rep('<div>', n)}text${rep('</div>', n)}`,
   'nested spans': (n) => `<p>${rep('<span>', n)}text${rep('</span>', n)}</p>`,
@@ -55,55 +55,68 @@ const HTML_SHAPES: Record<string, Shape> = {
 describe('converters take no super-linear step', () => {
   it.each(Object.entries(HTML_SHAPES))('HTML: %s', (_name, shape) => expectLinear(html, shape, 16_000));
 
-  it.each(Object.entries<Shape>({
-    'spaces in a quoted cell': (n) => `a,b\n"x${' '.repeat(n)}y",z\n`,
-    'line breaks in a quoted cell': (n) => `a,b\n"x${'\n'.repeat(n)}y",z\n`,
-    'doubled quotes': (n) => `a,b\n"${'""'.repeat(n / 2)}",z\n`,
-    'wide header, one-cell rows': (n) => `${rep('a,', n / 2)}\n${rep('x\n', n / 2)}`,
-    'many rows': (n) => rep('a,b,c\n', n),
-    'pipes': (n) => `a,b\n${'|'.repeat(n)},z\n`,
-  }))('CSV: %s', (_name, shape) => expectLinear(as('text/csv'), shape));
+  it.each(
+    Object.entries<Shape>({
+      'spaces in a quoted cell': (n) => `a,b\n"x${' '.repeat(n)}y",z\n`,
+      'line breaks in a quoted cell': (n) => `a,b\n"x${'\n'.repeat(n)}y",z\n`,
+      'doubled quotes': (n) => `a,b\n"${'""'.repeat(n / 2)}",z\n`,
+      'wide header, one-cell rows': (n) => `${rep('a,', n / 2)}\n${rep('x\n', n / 2)}`,
+      'many rows': (n) => rep('a,b,c\n', n),
+      pipes: (n) => `a,b\n${'|'.repeat(n)},z\n`,
+    }),
+  )('CSV: %s', (_name, shape) => expectLinear(as('text/csv'), shape));
 
-  it.each(Object.entries<Shape>({
-    'whitespace in the middle': (n) => `{"a": 1${' '.repeat(n)}, "b": 2`,
-    'whitespace in a valid document': (n) => `{"a":${' '.repeat(n)}1}`,
-    'nested arrays': (n) => `${'['.repeat(n / 2)}${']'.repeat(n / 2)}`,
-    'nested objects': (n) => `${rep('{"a":', n)}1${'}'.repeat(Math.floor(n / 5))}`,
-    'nested objects, broken': (n) => `${rep('{"a":', n)}1`,
-    'long string': (n) => `{"a": "${'x'.repeat(n)}"}`,
-    'backticks in a string': (n) => `{"a": "${'`'.repeat(n)}"}`,
-    'many keys': (n) => `{${Array.from({ length: Math.floor(n / 10) }, (_, i) => `"k${i}":1`).join(',')}}`,
-    'many numbers': (n) => `[${rep('1e20,', n)}1]`,
-  }))('JSON: %s', (_name, shape) => expectLinear(as('application/json'), shape));
+  it.each(
+    Object.entries<Shape>({
+      'whitespace in the middle': (n) => `{"a": 1${' '.repeat(n)}, "b": 2`,
+      'whitespace in a valid document': (n) => `{"a":${' '.repeat(n)}1}`,
+      'nested arrays': (n) => `${'['.repeat(n / 2)}${']'.repeat(n / 2)}`,
+      'nested objects': (n) => `${rep('{"a":', n)}1${'}'.repeat(Math.floor(n / 5))}`,
+      'nested objects, broken': (n) => `${rep('{"a":', n)}1`,
+      'long string': (n) => `{"a": "${'x'.repeat(n)}"}`,
+      'backticks in a string': (n) => `{"a": "${'`'.repeat(n)}"}`,
+      'many keys': (n) => `{${Array.from({ length: Math.floor(n / 10) }, (_, i) => `"k${i}":1`).join(',')}}`,
+      'many numbers': (n) => `[${rep('1e20,', n)}1]`,
+    }),
+  )('JSON: %s', (_name, shape) => expectLinear(as('application/json'), shape));
 
-  it.each(Object.entries<Shape>({
-    'whitespace in a document': (n) => `<a>x${' '.repeat(n)}y</a>`,
-    'nested elements': (n) => `${rep('<a>', n)}${rep('</a>', n)}`,
-    'spaces in a feed title': (n) => `<rss><channel><title>x${' '.repeat(n)}y</title><item><title>t</title></item></channel></rss>`,
-    'many feed items': (n) => `<rss><channel><title>x</title>${rep('<item><title>t</title><link>https://e.test/</link></item>', n)}</channel></rss>`,
-    'many atom entries': (n) => `<feed><title>x</title>${rep('<entry><title>t</title><link href="https://e.test/"/></entry>', n)}</feed>`,
-    'many sitemap urls': (n) => `<urlset>${rep('<url><loc>https://e.test/</loc></url>', n)}</urlset>`,
-  }))('XML: %s', (_name, shape) => expectLinear(as('application/xml'), shape));
+  it.each(
+    Object.entries<Shape>({
+      'whitespace in a document': (n) => `<a>x${' '.repeat(n)}y</a>`,
+      'nested elements': (n) => `${rep('<a>', n)}${rep('</a>', n)}`,
+      'spaces in a feed title': (n) => `<rss><channel><title>x${' '.repeat(n)}y</title><item><title>t</title></item></channel></rss>`,
+      'many feed items': (n) =>
+        `<rss><channel><title>x</title>${rep('<item><title>t</title><link>https://e.test/</link></item>', n)}</channel></rss>`,
+      'many atom entries': (n) => `<feed><title>x</title>${rep('<entry><title>t</title><link href="https://e.test/"/></entry>', n)}</feed>`,
+      'many sitemap urls': (n) => `<urlset>${rep('<url><loc>https://e.test/</loc></url>', n)}</urlset>`,
+    }),
+  )('XML: %s', (_name, shape) => expectLinear(as('application/xml'), shape));
 
-  it.each(Object.entries<Shape>({
-    'line breaks': (n) => `a${'\r\n'.repeat(n / 2)}b`,
-    'spaces': (n) => `a${' '.repeat(n)}b`,
-  }))('plain text: %s', (_name, shape) => expectLinear(as('text/plain'), shape));
+  it.each(
+    Object.entries<Shape>({
+      'line breaks': (n) => `a${'\r\n'.repeat(n / 2)}b`,
+      spaces: (n) => `a${' '.repeat(n)}b`,
+    }),
+  )('plain text: %s', (_name, shape) => expectLinear(as('text/plain'), shape));
 
-  it.each(Object.entries<Shape>({
-    'unclosed <script>': (n) => rep('<script>', n),
-    'unclosed <script without >': (n) => rep('<script', n),
-    'unclosed comments': (n) => rep('<!--', n),
-    'unclosed tags': (n) => '<'.repeat(n),
-    'unclosed block tags': (n) => rep('<p', n),
-    'spaces and a line break': (n) => `a${'\u00a0'.repeat(n)}b\nc`,
-  }))('plain text of HTML (the fallback): %s', (_name, shape) => expectLinear(plainTextOfHtml, shape));
+  it.each(
+    Object.entries<Shape>({
+      'unclosed <script>': (n) => rep('<script>', n),
+      'unclosed <script without >': (n) => rep('<script', n),
+      'unclosed comments': (n) => rep('<!--', n),
+      'unclosed tags': (n) => '<'.repeat(n),
+      'unclosed block tags': (n) => rep('<p', n),
+      'spaces and a line break': (n) => `a${'\u00a0'.repeat(n)}b\nc`,
+    }),
+  )('plain text of HTML (the fallback): %s', (_name, shape) => expectLinear(plainTextOfHtml, shape));
 
-  it.each(Object.entries<Shape>({
-    'trailing blanks mid-line': (n) => `a${' '.repeat(n)}b`,
-    'backticks and escapes': (n) => `text ${rep('`\\-', Math.min(n, 1_990))}`,
-    'unclosed link targets': (n) => `# T\n\nT ${rep('](', n)}`,
-    'many lines': (n) => rep('line\n\n', n),
-    'table rows': (n) => `| a | b |\n| --- | --- |\n${rep('| | |\n', n)}`,
-  }))('Markdown tidy: %s', (_name, shape) => expectLinear(tidyMarkdown, shape));
+  it.each(
+    Object.entries<Shape>({
+      'trailing blanks mid-line': (n) => `a${' '.repeat(n)}b`,
+      'backticks and escapes': (n) => `text ${rep('`\\-', Math.min(n, 1_990))}`,
+      'unclosed link targets': (n) => `# T\n\nT ${rep('](', n)}`,
+      'many lines': (n) => rep('line\n\n', n),
+      'table rows': (n) => `| a | b |\n| --- | --- |\n${rep('| | |\n', n)}`,
+    }),
+  )('Markdown tidy: %s', (_name, shape) => expectLinear(tidyMarkdown, shape));
 });

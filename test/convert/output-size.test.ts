@@ -18,7 +18,8 @@ describe('output size', () => {
   });
 
   it('an ordinary table keeps its short rows padded', () => {
-    const page = '<table><tr><th>Name</th><th>Size</th><th>Kind</th></tr><tr><td colspan="3">Section</td></tr><tr><td>a</td><td>1</td><td>b</td></tr></table>';
+    const page =
+      '<table><tr><th>Name</th><th>Size</th><th>Kind</th></tr><tr><td colspan="3">Section</td></tr><tr><td>a</td><td>1</td><td>b</td></tr></table>';
     expect(htmlToMarkdown(page)).toBe('| Name | Size | Kind |\n| --- | --- | --- |\n| Section | | |\n| a | 1 | b |');
     expect(convert('text/csv', 'a,b,c\nx\n1,2,3\n')).toBe('| a | b | c |\n| --- | --- | --- |\n| x |  |  |\n| 1 | 2 | 3 |');
   });

@@ -2,10 +2,10 @@
 // precedence between sources, URL resolution, and hostile values (capped, dropped, never guessed).
 
 import { describe, expect, it } from 'vitest';
+import { convertPage } from '../../src/conversion/convert-page.js';
+import { parseXmlRoot, xmlKind } from '../../src/convert/formats/xml.js';
 import { htmlMetadata, htmlToMarkdown, htmlToMarkdownWithMetadata } from '../../src/convert/html-to-markdown.js';
 import { feedMetadata, languageTag, MAX_LINKS, normalizeDate } from '../../src/convert/metadata/index.js';
-import { parseXmlRoot, xmlKind } from '../../src/convert/formats/xml.js';
-import { convertPage } from '../../src/conversion/convert-page.js';
 
 const URL_ = 'https://example.com/news/story.html';
 const page = (head: string, body = '<p>Body text.</p>', htmlAttrs = '') =>
@@ -83,7 +83,16 @@ describe('dates', () => {
   });
 
   it('omits what does not parse', () => {
-    for (const bad of ['yesterday', '2024-02-30', '2024-13-01', '2024-03-05T25:00:00Z', '0000-01-01', 'March 5, 2024', '', `2024-03-05T10:20:30.${'0'.repeat(100)}Z`]) {
+    for (const bad of [
+      'yesterday',
+      '2024-02-30',
+      '2024-13-01',
+      '2024-03-05T25:00:00Z',
+      '0000-01-01',
+      'March 5, 2024',
+      '',
+      `2024-03-05T10:20:30.${'0'.repeat(100)}Z`,
+    ]) {
       expect(normalizeDate(bad), bad).toBeUndefined();
     }
     expect(meta('<meta property="article:published_time" content="not a date">').published_time).toBeUndefined();
@@ -101,7 +110,13 @@ describe('dates', () => {
     expect(meta('', '<span itemprop="datePublished">2020-05-05</span>').published_time).toBe('2020-05-05');
     // A comment's microdata date is the comment's, not the page's.
     const comment = '<div itemscope itemtype="https://schema.org/Comment"><meta itemprop="datePublished" content="2025-01-01"></div>';
-    expect(meta('', comment + '<article itemscope itemtype="https://schema.org/Article"><time itemprop="datePublished" datetime="2024-08-08">x</time></article>').published_time).toBe('2024-08-08');
+    expect(
+      meta(
+        '',
+        comment +
+          '<article itemscope itemtype="https://schema.org/Article"><time itemprop="datePublished" datetime="2024-08-08">x</time></article>',
+      ).published_time,
+    ).toBe('2024-08-08');
     // An unparseable first source gives way to the next.
     expect(meta('<meta property="article:published_time" content="soon">' + dc).published_time).toBe('2021-04-04');
   });
@@ -113,12 +128,16 @@ describe('dates', () => {
     expect(meta('<meta name="dcterms.modified" content="2024-06-04">').modified_time).toBe('2024-06-04');
   });
 
-  it('a <time datetime> counts only when it is clearly the article\'s', () => {
+  it("a <time datetime> counts only when it is clearly the article's", () => {
     const art = (inner: string) => `<article>${inner}<p>Story.</p></article>`;
     expect(meta('', art('<time datetime="2024-07-01">July 1</time>')).published_time).toBe('2024-07-01');
-    expect(meta('', art('<header><time datetime="2024-07-02">x</time></header><div><time datetime="2024-01-01">c</time></div>')).published_time).toBe('2024-07-02');
+    expect(
+      meta('', art('<header><time datetime="2024-07-02">x</time></header><div><time datetime="2024-01-01">c</time></div>')).published_time,
+    ).toBe('2024-07-02');
     expect(meta('', art('<time datetime="2024-07-01">a</time><time datetime="2024-07-09">b</time>')).published_time).toBeUndefined();
-    expect(meta('', art('<time datetime="2024-07-01">a</time>') + art('<time datetime="2024-07-09">b</time>')).published_time).toBeUndefined();
+    expect(
+      meta('', art('<time datetime="2024-07-01">a</time>') + art('<time datetime="2024-07-09">b</time>')).published_time,
+    ).toBeUndefined();
     expect(meta('', '<p>Posted <time datetime="2024-07-01">July 1</time></p>').published_time).toBeUndefined();
     expect(meta('', '<p><time pubdate datetime="2024-07-03">x</time></p>').published_time).toBe('2024-07-03');
     expect(meta('', '<time datetime="2024-07-01">x</time>').modified_time).toBeUndefined();
@@ -147,19 +166,29 @@ describe('JSON-LD', () => {
       modified_time: '2024-02-03',
       site_name: 'The Site',
     });
-    const array = ld([{ '@type': 'Comment', datePublished: '2025-01-01' }, { '@type': 'Article', datePublished: '2024-05-05' }]);
+    const array = ld([
+      { '@type': 'Comment', datePublished: '2025-01-01' },
+      { '@type': 'Article', datePublished: '2024-05-05' },
+    ]);
     expect(meta(array).published_time).toBe('2024-05-05');
   });
 
   it('takes the site name from og:site_name, a WebSite, or the publisher (also by @id)', () => {
     expect(meta('<meta property="og:site_name" content="OG Site">' + ld({ '@type': 'WebSite', name: 'LD' })).site_name).toBe('OG Site');
     expect(meta(ld({ '@type': 'Article', publisher: { '@type': 'Organization', name: 'Pub' } })).site_name).toBe('Pub');
-    const byId = ld({ '@graph': [{ '@type': 'Article', publisher: { '@id': '#org' } }, { '@id': '#org', '@type': 'Organization', name: 'Org' }] });
+    const byId = ld({
+      '@graph': [
+        { '@type': 'Article', publisher: { '@id': '#org' } },
+        { '@id': '#org', '@type': 'Organization', name: 'Org' },
+      ],
+    });
     expect(meta(byId).site_name).toBe('Org');
   });
 
   it('ignores malformed blocks and keeps reading the others', () => {
-    const head = '<script type="application/ld+json">{"@type": "Article", "datePublished": </script>' + ld({ '@type': 'Article', datePublished: '2024-09-09' });
+    const head =
+      '<script type="application/ld+json">{"@type": "Article", "datePublished": </script>' +
+      ld({ '@type': 'Article', datePublished: '2024-09-09' });
     expect(meta(head).published_time).toBe('2024-09-09');
     expect(meta('<script type="application/ld+json">[[[[[[</script><title>T</title>')).toEqual({ title: 'T' });
     expect(meta(ld({ '@type': 'Article', datePublished: 12345, headline: { nested: true } }))).toEqual({});
@@ -170,13 +199,17 @@ describe('canonical_url', () => {
   it('resolves a relative canonical against the page URL (or its <base href>), og:url as fallback', () => {
     expect(meta('<link rel="canonical" href="/canon/story">').canonical_url).toBe('https://example.com/canon/story');
     expect(meta('<link rel="Alternate Canonical" href="other.html">').canonical_url).toBe('https://example.com/news/other.html');
-    expect(meta('<base href="https://cdn.example.org/x/"><link rel="canonical" href="y">').canonical_url).toBe('https://cdn.example.org/x/y');
+    expect(meta('<base href="https://cdn.example.org/x/"><link rel="canonical" href="y">').canonical_url).toBe(
+      'https://cdn.example.org/x/y',
+    );
     expect(meta('<meta property="og:url" content="https://example.com/og">').canonical_url).toBe('https://example.com/og');
   });
 
   it('drops what is not an http(s) URL, and falls back to og:url', () => {
     expect(meta('<link rel="canonical" href="javascript:alert(1)">').canonical_url).toBeUndefined();
-    expect(meta('<link rel="canonical" href="data:text/html,x"><meta property="og:url" content="/og">').canonical_url).toBe('https://example.com/og');
+    expect(meta('<link rel="canonical" href="data:text/html,x"><meta property="og:url" content="/og">').canonical_url).toBe(
+      'https://example.com/og',
+    );
     expect(meta(`<link rel="canonical" href="/${'x'.repeat(5_000)}">`).canonical_url).toBeUndefined();
     expect(meta('<link rel="canonical" href="ftp://example.com/file">').canonical_url).toBeUndefined();
   });
@@ -184,10 +217,17 @@ describe('canonical_url', () => {
 
 describe('links', () => {
   it('absolute http(s) links, fragment dropped, deduplicated, in document order', () => {
-    const body = '<a href="/b">b</a><a href="/a#top">a</a><a href="/a">again</a><a href="https://other.test/x">x</a>' +
+    const body =
+      '<a href="/b">b</a><a href="/a#top">a</a><a href="/a">again</a><a href="https://other.test/x">x</a>' +
       '<a href="javascript:void(0)">j</a><a href="mailto:a@b.c">m</a><a href="#here">h</a><a>no href</a><map><area href="/c"></map>';
     const { links } = htmlMetadata(page('', body), { url: URL_, links: true });
-    expect(links).toEqual(['https://example.com/b', 'https://example.com/a', 'https://other.test/x', 'https://example.com/news/story.html', 'https://example.com/c']);
+    expect(links).toEqual([
+      'https://example.com/b',
+      'https://example.com/a',
+      'https://other.test/x',
+      'https://example.com/news/story.html',
+      'https://example.com/c',
+    ]);
     expect(htmlMetadata(page('', body), { url: URL_ }).links).toBeUndefined();
   });
 
@@ -212,16 +252,28 @@ describe('hostile pages', () => {
   });
 
   it('a JSON-LD block of 40,000 entities is read within its node budget', () => {
-    const many = ld({ '@graph': [...Array.from({ length: 40_000 }, () => ({ '@type': 'T' })), { '@type': 'Article', datePublished: '2024-01-01' }] });
+    const many = ld({
+      '@graph': [...Array.from({ length: 40_000 }, () => ({ '@type': 'T' })), { '@type': 'Article', datePublished: '2024-01-01' }],
+    });
     expect(many.length).toBeLessThan(1_000_000); // within structured-data.ts's size limit: parsed
     expect(meta(many).published_time).toBeUndefined(); // past the budget: not read, never a crash
-    expect(meta(ld([{ '@type': 'Article', datePublished: '2024-01-01' }, { '@graph': [{ '@graph': [{ '@graph': [{ '@graph': [{ '@graph': [{ '@type': 'Article' }] }] }] }] }] }])).published_time).toBe('2024-01-01');
+    expect(
+      meta(
+        ld([
+          { '@type': 'Article', datePublished: '2024-01-01' },
+          { '@graph': [{ '@graph': [{ '@graph': [{ '@graph': [{ '@graph': [{ '@type': 'Article' }] }] }] }] }] },
+        ]),
+      ).published_time,
+    ).toBe('2024-01-01');
   });
 });
 
 describe('through the converter', () => {
   it('htmlToMarkdownWithMetadata gives the same Markdown as htmlToMarkdown, and reads head elements the clean-up removes', () => {
-    const paragraphs = Array.from({ length: 4 }, (_, i) => `<p>Paragraph ${i + 1}: ${'lorem ipsum dolor sit amet consectetur '.repeat(10)}</p>`);
+    const paragraphs = Array.from(
+      { length: 4 },
+      (_, i) => `<p>Paragraph ${i + 1}: ${'lorem ipsum dolor sit amet consectetur '.repeat(10)}</p>`,
+    );
     const html = page(
       '<title>T</title><meta name="description" content="D">' + ld({ '@type': 'Article', datePublished: '2024-01-02' }),
       `<nav><a href="/">Home</a></nav><article><h1>Heading</h1>${paragraphs.join('')}</article>`,
@@ -234,13 +286,23 @@ describe('through the converter', () => {
   });
 
   it('feeds give their title, description and language; other formats only the header language', () => {
-    const rss = '<?xml version="1.0"?><rss version="2.0"><channel><title> Feed  title </title><description>About</description><language>en-gb</language><item><title>i</title></item></channel></rss>';
+    const rss =
+      '<?xml version="1.0"?><rss version="2.0"><channel><title> Feed  title </title><description>About</description><language>en-gb</language><item><title>i</title></item></channel></rss>';
     const root = parseXmlRoot(rss);
     expect(feedMetadata(root, xmlKind(root))).toEqual({ title: 'Feed title', description: 'About', language: 'en-GB' });
     const atom = '<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="de"><title>Atom feed</title><entry><title>e</title></entry></feed>';
-    expect(convertPage({ mimeType: 'application/atom+xml', text: atom, finalUrl: URL_ }).metadata).toEqual({ title: 'Atom feed', language: 'de' });
+    expect(convertPage({ mimeType: 'application/atom+xml', text: atom, finalUrl: URL_ }).metadata).toEqual({
+      title: 'Atom feed',
+      language: 'de',
+    });
     expect(convertPage({ mimeType: 'application/json', text: '{"title":"not metadata"}', finalUrl: URL_ }).metadata).toEqual({});
-    expect(convertPage({ mimeType: 'text/plain', text: 'hello', finalUrl: URL_, contentLanguage: 'fr' }).metadata).toEqual({ language: 'fr' });
-    expect(convertPage({ mimeType: 'text/html', text: page('<title>Only</title>'), finalUrl: URL_, want: 'metadata' })).toEqual({ markdown: '', metadata: { title: 'Only' }, hasText: true });
+    expect(convertPage({ mimeType: 'text/plain', text: 'hello', finalUrl: URL_, contentLanguage: 'fr' }).metadata).toEqual({
+      language: 'fr',
+    });
+    expect(convertPage({ mimeType: 'text/html', text: page('<title>Only</title>'), finalUrl: URL_, want: 'metadata' })).toEqual({
+      markdown: '',
+      metadata: { title: 'Only' },
+      hasText: true,
+    });
   });
 });

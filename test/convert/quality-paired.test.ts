@@ -3,7 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { formatPaired, pairedDiffs } from '../../bench/lib/paired.js';
 
-const row = (id: string, pageType: string, split: 'train' | 'validation', f1: number, system: 'websift' | 'readability' = 'websift') => ({ id, pageType, split, system, f1 });
+const row = (id: string, pageType: string, split: 'train' | 'validation', f1: number, system: 'websift' | 'readability' = 'websift') => ({
+  id,
+  pageType,
+  split,
+  system,
+  f1,
+});
 
 describe('pairedDiffs', () => {
   const before = [

@@ -27,12 +27,29 @@ describe('WCXB metric', () => {
 
 describe('stripMarkdown', () => {
   it('removes link targets, images, emphasis, heading marks, fence languages and table pipes', () => {
-    const md = '# Title\n\nSome **bold** and _it_ [link text](https://x.test/a_b) ![alt](https://x.test/i.png)\n\n```python\ncode_here\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n- item\n> quote \\_escaped\\_';
+    const md =
+      '# Title\n\nSome **bold** and _it_ [link text](https://x.test/a_b) ![alt](https://x.test/i.png)\n\n```python\ncode_here\n```\n\n| a | b |\n| --- | --- |\n| 1 | 2 |\n\n- item\n> quote \\_escaped\\_';
     const text = stripMarkdown(md);
-    expect(tokens(text)).toEqual(['title', 'some', 'bold', 'and', 'it', 'link', 'text', 'code_here', 'a', 'b', '1', '2', 'item', 'quote', '_escaped_']);
+    expect(tokens(text)).toEqual([
+      'title',
+      'some',
+      'bold',
+      'and',
+      'it',
+      'link',
+      'text',
+      'code_here',
+      'a',
+      'b',
+      '1',
+      '2',
+      'item',
+      'quote',
+      '_escaped_',
+    ]);
   });
 
-  it('reads a number starting a heading as the heading\'s text, not a list marker', () => {
+  it("reads a number starting a heading as the heading's text, not a list marker", () => {
     expect(tokens(stripMarkdown('### 1. Multimeter\n\n- ## Pliers\n\n2. Tape'))).toEqual(['1', 'multimeter', 'pliers', 'tape']);
   });
 

@@ -1,6 +1,6 @@
 // engine.admin, engine.authenticate and engine.usage on a real SQLite file.
 
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -138,7 +138,10 @@ describe('close with calls in flight', () => {
   it('reports source health in configured order', async () => {
     const { scriptedSource } = await import('../../src/testing/scripted-source.js');
     const e = createEngine({ sources: [scriptedSource('b', {}), scriptedSource('a', {})] });
-    expect(e.sources().map((s) => [s.id, s.state])).toEqual([['b', 'closed'], ['a', 'closed']]);
+    expect(e.sources().map((s) => [s.id, s.state])).toEqual([
+      ['b', 'closed'],
+      ['a', 'closed'],
+    ]);
     await e.close();
   });
 });
@@ -152,7 +155,12 @@ describe('two engines on one database file', () => {
         database: file,
         clock,
         rateLimit: false,
-        sources: [scriptedSource('s', (q) => ({ results: [{ title: q.q, url: `https://x/${encodeURIComponent(q.q)}`, snippet: '' }] }), { latencyMs: 50, clock })],
+        sources: [
+          scriptedSource('s', (q) => ({ results: [{ title: q.q, url: `https://x/${encodeURIComponent(q.q)}`, snippet: '' }] }), {
+            latencyMs: 50,
+            clock,
+          }),
+        ],
       });
     const [one, other] = [make(), make()];
     await one.admin.createOrganization('acme', { credits: 7 });

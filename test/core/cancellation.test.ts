@@ -6,7 +6,7 @@ import { createEngine } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { Engine } from '../../src/types/index.js';
-import { article, balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from '../extract/helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, withOrgs } from '../extract/helpers.js';
 
 const hit = (n: number) => ({ title: `T${n}`, url: `https://example.com/${n}`, snippet: `s${n}` });
 
@@ -26,10 +26,13 @@ describe('search', () => {
   it('an abort while a source is answering stops the source and charges nothing', async () => {
     let sourceSignal: AbortSignal | undefined;
     const hanging = scriptedSource('a', () => ({ hang: true }));
-    const spy = { ...hanging, search: (q: Parameters<typeof hanging.search>[0], ctx: Parameters<typeof hanging.search>[1]) => {
-      sourceSignal = ctx.signal;
-      return hanging.search(q, ctx);
-    } };
+    const spy = {
+      ...hanging,
+      search: (q: Parameters<typeof hanging.search>[0], ctx: Parameters<typeof hanging.search>[1]) => {
+        sourceSignal = ctx.signal;
+        return hanging.search(q, ctx);
+      },
+    };
     engine = createEngine({ clock: new ManualClock('2026-10-01T00:00:00Z'), rateLimit: false, sources: [spy] });
     await withOrgs(engine);
     const controller = new AbortController();

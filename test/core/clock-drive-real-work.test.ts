@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { ExtractTimeoutError } from '../../src/errors.js';
-import { ManualClock, scriptedSource, startPageServer, type PageServer } from '../../src/testing/index.js';
+import { ManualClock, type PageServer, scriptedSource, startPageServer } from '../../src/testing/index.js';
 import type { Engine, ExtractResponse, SearchResponse } from '../../src/types/index.js';
 
 const article = `<!doctype html><html><head><title>Drive</title></head><body><article><h1>Drive</h1>

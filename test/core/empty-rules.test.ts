@@ -2,7 +2,7 @@
 // "confirmability by query shape" bullet, through the engine and the real router.
 
 import { describe, expect, it } from 'vitest';
-import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
+import { type ScriptedAnswer, scriptedSource } from '../../src/testing/scripted-source.js';
 import type { EmptySearchResponse, SearchSource } from '../../src/types/index.js';
 import { hits, notice, silentEmpty, testEngine } from './helpers.js';
 
@@ -31,9 +31,15 @@ describe('empty search table', () => {
       results: [],
       message: r.metadata.message,
       metadata: {
-        number_of_results: 0, credits_used: 1, from_cache: false, status: 'no_results',
-        response_time: 0, timestamp: '2026-01-01T00:00:00.000Z',
-        no_results_verified: true, charged: true, message: r.message,
+        number_of_results: 0,
+        credits_used: 1,
+        from_cache: false,
+        status: 'no_results',
+        response_time: 0,
+        timestamp: '2026-01-01T00:00:00.000Z',
+        no_results_verified: true,
+        charged: true,
+        message: r.message,
       },
     });
     expect(r.message).toBe('No results found; the empty answer was confirmed by 2 sources, so 1 credit was charged.');

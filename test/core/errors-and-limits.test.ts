@@ -2,8 +2,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { InsufficientCreditsError, RateLimitError, SearchUnavailableError, UnauthorizedError } from '../../src/errors.js';
-import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
+import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchParams } from '../../src/types/index.js';
 import { hits, rejection, testEngine } from './helpers.js';
 
@@ -58,7 +58,10 @@ describe('503: the search could not be completed after automatic retries', () =>
     const t = testEngine({ sources: [dup] });
     await t.engine.admin.createOrganization('acme', { credits: 3 });
     const r = await t.run(t.engine.search({ q: 'x' }, acme));
-    expect(r.results.map((x) => [x.position, x.url])).toEqual([[1, 'https://example.com/page-1'], [2, 'https://example.com/page-2']]);
+    expect(r.results.map((x) => [x.position, x.url])).toEqual([
+      [1, 'https://example.com/page-1'],
+      [2, 'https://example.com/page-2'],
+    ]);
   });
 
   it('with no sources configured, search is a 503', async () => {
@@ -109,10 +112,12 @@ describe('402', () => {
     const slow = scriptedSource('slow', () => hits(1), { latencyMs: 100, clock });
     const t = testEngine({ sources: [slow] }, clock);
     await t.engine.admin.createOrganization('acme', { credits: 3 });
-    const calls = Array.from({ length: 8 }, (_, i) => t.engine.search({ q: `q${i}` }, acme).then(
-      (r) => r.metadata.credits_used,
-      (e) => e.status as number,
-    ));
+    const calls = Array.from({ length: 8 }, (_, i) =>
+      t.engine.search({ q: `q${i}` }, acme).then(
+        (r) => r.metadata.credits_used,
+        (e) => e.status as number,
+      ),
+    );
     const outcomes = await t.run(Promise.all(calls));
     expect(outcomes.filter((o) => o === 1)).toHaveLength(3);
     expect(outcomes.filter((o) => o === 402)).toHaveLength(5);

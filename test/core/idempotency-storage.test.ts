@@ -3,14 +3,14 @@
 // of ledger for 10 credits). A free answer is now stored as nothing (a retry reruns it free), so the
 // ledger grows by a few rows. Measured on a real SQLite file and a real PostgreSQL schema.
 
-import { mkdtempSync, rmSync, statSync, existsSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, isIdempotentReplay } from '../../src/index.js';
 import { openPostgres, postgresKeyStore, postgresLedger } from '../../src/postgres/index.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import type { Engine, ExtractResponse } from '../../src/types/index.js';
 import { adminPool, dropSchema, freshSchema } from '../support/postgres.js';
 import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
@@ -27,7 +27,11 @@ beforeEach(async () => {
   const routes: Parameters<typeof startPageServer>[0] = {};
   for (let i = 0; i < PAGES; i++) {
     // 1 MiB of text per page (plain text: cheap to convert, the answer carries it all).
-    routes[`/p${i}`] = { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: `page ${i} `.repeat(MiB / 8).slice(0, MiB) };
+    routes[`/p${i}`] = {
+      status: 200,
+      headers: { 'content-type': 'text/plain; charset=utf-8' },
+      body: `page ${i} `.repeat(MiB / 8).slice(0, MiB),
+    };
   }
   server = await startPageServer(routes);
 });
@@ -74,7 +78,10 @@ describe('charged extract, then 40 free repeats under fresh keys', () => {
     expect(grown).toBeLessThan(MiB); // was ~410 MB
     const raw = new Database(file, { readonly: true });
     cleanup.push(() => raw.close());
-    expect(raw.prepare("SELECT count(*) AS n, sum(length(response)) AS bytes FROM idempotency_claims").get()).toEqual({ n: REPEATS, bytes: 0 });
+    expect(raw.prepare('SELECT count(*) AS n, sum(length(response)) AS bytes FROM idempotency_claims').get()).toEqual({
+      n: REPEATS,
+      bytes: 0,
+    });
     expect(raw.prepare("SELECT answer_bytes FROM organizations WHERE id = 'acme'").pluck().get()).toBe(0);
   }, 120_000);
 
@@ -82,7 +89,10 @@ describe('charged extract, then 40 free repeats under fresh keys', () => {
     it('the claims table grows by kilobytes, not 400 MB, and stores no answer', async () => {
       const schema = freshSchema();
       const db = openPostgres({ connectionString: POSTGRES_URL, schema });
-      cleanup.push(() => dropSchema(schema), () => db.close());
+      cleanup.push(
+        () => dropSchema(schema),
+        () => db.close(),
+      );
       const engine = createEngine({ ...options, ledger: postgresLedger(db), keyStore: postgresKeyStore(db) });
       cleanup.push(() => engine.close());
       await db.ready();
@@ -91,7 +101,9 @@ describe('charged extract, then 40 free repeats under fresh keys', () => {
       const before = await size();
       await attack(engine);
       expect((await size()) - before).toBeLessThan(MiB); // was ~410 MB
-      const { rows } = await adminPool().query(`SELECT count(*)::int AS n, coalesce(sum(octet_length(response)), 0)::int AS bytes FROM "${schema}".idempotency_claims`);
+      const { rows } = await adminPool().query(
+        `SELECT count(*)::int AS n, coalesce(sum(octet_length(response)), 0)::int AS bytes FROM "${schema}".idempotency_claims`,
+      );
       expect(rows[0]).toEqual({ n: REPEATS, bytes: 0 });
       const org = await adminPool().query(`SELECT answer_bytes FROM "${schema}".organizations WHERE id = 'acme'`);
       expect(Number(org.rows[0].answer_bytes)).toBe(0);
@@ -133,14 +145,18 @@ describe('createEngine({ maxStoredAnswerBytes })', () => {
     expect(retry.metadata.timestamp).toBe(first.metadata.timestamp);
   }, 120_000);
 
-  it.skipIf(!postgres)('PostgreSQL: the engine option reaches the PostgreSQL ledger too', async () => {
-    const schema = freshSchema();
-    cleanup.push(() => dropSchema(schema));
-    const engine = createEngine({ ...options, database: POSTGRES_URL, postgres: { schema }, maxStoredAnswerBytes: MiB });
-    cleanup.push(() => engine.close());
-    const { retry } = await keyedTwice(engine);
-    expect(isIdempotentReplay(retry)).toBe(false);
-  }, 120_000);
+  it.skipIf(!postgres)(
+    'PostgreSQL: the engine option reaches the PostgreSQL ledger too',
+    async () => {
+      const schema = freshSchema();
+      cleanup.push(() => dropSchema(schema));
+      const engine = createEngine({ ...options, database: POSTGRES_URL, postgres: { schema }, maxStoredAnswerBytes: MiB });
+      cleanup.push(() => engine.close());
+      const { retry } = await keyedTwice(engine);
+      expect(isIdempotentReplay(retry)).toBe(false);
+    },
+    120_000,
+  );
 
   it('refuses a cap that is not a non-negative integer, naming the option', () => {
     expect(() => createEngine({ maxStoredAnswerBytes: -1 })).toThrow(/maxStoredAnswerBytes/);

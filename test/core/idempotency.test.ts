@@ -6,17 +6,17 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { repeatWindowStore } from '../../src/adapters/partitioned-lru-store.js';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
-import { repeatWindowStore } from '../../src/adapters/partitioned-lru-store.js';
-import { createEngine, isIdempotentReplay, type EngineOptions } from '../../src/index.js';
-import { IDEMPOTENCY_TTL_MS, type Ledger } from '../../src/ports/ledger.js';
 import { REPEAT_WINDOW_MS } from '../../src/core/books/billing.js';
+import { createEngine, type EngineOptions, isIdempotentReplay } from '../../src/index.js';
+import { IDEMPOTENCY_TTL_MS, type Ledger } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
-import { scriptedSource, type ScriptedSource } from '../../src/testing/scripted-source.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
+import { type ScriptedSource, scriptedSource } from '../../src/testing/scripted-source.js';
 import type { Engine, SearchResponse } from '../../src/types/index.js';
-import { drive, hits, rejection, testEngine, type TestEngine } from './helpers.js';
+import { drive, hits, rejection, type TestEngine, testEngine } from './helpers.js';
 
 const MIN = 60_000;
 const withKey = (idempotencyKey: string, organization = 'acme') => ({ organization, idempotencyKey });
@@ -242,7 +242,11 @@ describe('extract', () => {
   let e: Engine;
   beforeEach(async () => {
     server = await startPageServer({
-      '/a': { status: 200, headers: { 'content-type': 'text/html; charset=utf-8' }, body: '<html><body><article><h1>A</h1><p>Alpha text here.</p></article></body></html>' },
+      '/a': {
+        status: 200,
+        headers: { 'content-type': 'text/html; charset=utf-8' },
+        body: '<html><body><article><h1>A</h1><p>Alpha text here.</p></article></body></html>',
+      },
       '/b': { status: 200, headers: { 'content-type': 'text/plain; charset=utf-8' }, body: 'Beta' },
     });
     e = createEngine({ clock: new ManualClock(), rateLimit: false, allowPrivateNetwork: true, robots: false });

@@ -47,7 +47,11 @@ describe('query sameness', () => {
 
   it('includes the content options, and content_results only with include_content', () => {
     expect(searchKey('a', { includeContent: false, contentResults: 5 })).toBe(searchKey('A', { includeContent: false, contentResults: 9 }));
-    expect(searchKey('a', { includeContent: true, contentResults: 5 })).not.toBe(searchKey('a', { includeContent: false, contentResults: 5 }));
-    expect(searchKey('a', { includeContent: true, contentResults: 5 })).not.toBe(searchKey('a', { includeContent: true, contentResults: 6 }));
+    expect(searchKey('a', { includeContent: true, contentResults: 5 })).not.toBe(
+      searchKey('a', { includeContent: false, contentResults: 5 }),
+    );
+    expect(searchKey('a', { includeContent: true, contentResults: 5 })).not.toBe(
+      searchKey('a', { includeContent: true, contentResults: 6 }),
+    );
   });
 });

@@ -8,18 +8,26 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ContentFetcher } from '../../src/core/search/search.js';
-import { createEngine } from '../../src/index.js';
 import { isWebsiftError } from '../../src/errors.js';
+import { createEngine } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
+import { type ScriptedAnswer, scriptedSource } from '../../src/testing/scripted-source.js';
+import { seededRandom as mulberry32 } from '../../src/testing/seeded-random.js';
 import type { EmptySearchResponse, SearchResponse } from '../../src/types/index.js';
 import { drive, hits, notice, silentEmpty } from './helpers.js';
-import { seededRandom as mulberry32 } from '../../src/testing/seeded-random.js';
-
 
 const QUERIES = [
-  'rust async', 'nothing at all', 'site:example.com docs', 'words -site:spam.com', '"one phrase" "two phrase"',
-  'filetype:pdf "manual"', 'weather', 'obscure thing', '"quoted" term', 'Rust Async', 'x',
+  'rust async',
+  'nothing at all',
+  'site:example.com docs',
+  'words -site:spam.com',
+  '"one phrase" "two phrase"',
+  'filetype:pdf "manual"',
+  'weather',
+  'obscure thing',
+  '"quoted" term',
+  'Rust Async',
+  'x',
 ];
 
 const dir = mkdtempSync(join(tmpdir(), 'websift-random-'));
@@ -46,7 +54,9 @@ describe.each([1, 2, 3])('seeded run %i', (seed) => {
     const contentFetcher: ContentFetcher = async (results, count) => {
       const requested = Math.min(count, results.length);
       const delivered = Math.floor(rand() * (requested + 1));
-      const items = results.map((r, i) => (i >= requested ? r : i < delivered ? { ...r, content: 'text' } : { ...r, content_error: 'timeout' as const }));
+      const items = results.map((r, i) =>
+        i >= requested ? r : i < delivered ? { ...r, content: 'text' } : { ...r, content_error: 'timeout' as const },
+      );
       return { items, requested, delivered };
     };
     const engine = createEngine({
@@ -74,7 +84,10 @@ describe.each([1, 2, 3])('seeded run %i', (seed) => {
 
     const searchOnce = async (org: string) => {
       const includeContent = rand() < 0.25;
-      const params = { q: pick(QUERIES), ...(includeContent ? { include_content: true, content_results: 1 + Math.floor(rand() * 10) } : {}) };
+      const params = {
+        q: pick(QUERIES),
+        ...(includeContent ? { include_content: true, content_results: 1 + Math.floor(rand() * 10) } : {}),
+      };
       if (rand() < 0.02) (params as Record<string, unknown>).q = ''; // a 400 now and then
       try {
         const r = (await engine.search(params, { organization: org })) as SearchResponse | EmptySearchResponse;

@@ -3,7 +3,7 @@
 // is the time it is asked at.
 
 import { describe, expect, it } from 'vitest';
-import { RateLimiterUnavailableError, RateLimitError, createEngine } from '../../src/index.js';
+import { createEngine, RateLimitError, RateLimiterUnavailableError } from '../../src/index.js';
 import type { RateDecision, RateLimiter } from '../../src/ports/rate-limiter.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { rejection } from './helpers.js';

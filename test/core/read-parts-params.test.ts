@@ -27,9 +27,18 @@ describe('extract: max_chars, start_char, query', () => {
   it('are parsed when given (integers also as strings, the query collapsed) and absent when not', () => {
     expect(parseExtractParams({ urls: [URL] })).toEqual({ urls: [URL], format: 'markdown', stealth: false });
     expect(parseExtractParams({ urls: [URL], max_chars: '8000', start_char: 0, query: '  proxy   settings ' })).toEqual({
-      urls: [URL], format: 'markdown', stealth: false, maxChars: 8000, startChar: 0, query: 'proxy settings',
+      urls: [URL],
+      format: 'markdown',
+      stealth: false,
+      maxChars: 8000,
+      startChar: 0,
+      query: 'proxy settings',
     });
-    expect(parseExtractParams({ urls: [URL], max_chars: null, start_char: null, query: null })).toEqual({ urls: [URL], format: 'markdown', stealth: false });
+    expect(parseExtractParams({ urls: [URL], max_chars: null, start_char: null, query: null })).toEqual({
+      urls: [URL],
+      format: 'markdown',
+      stealth: false,
+    });
   });
 
   it.each([
@@ -87,16 +96,28 @@ describe('idempotency fingerprints', () => {
   };
 
   it('of calls without the extensions are unchanged', () => {
-    expect(callFingerprint('extract', parseExtractParams({ urls: [URL] }))).toBe('aa0b31a0347fedc5cf58c0ceb76bfd824077fc6868c7b154427d7d043a0f027b');
+    expect(callFingerprint('extract', parseExtractParams({ urls: [URL] }))).toBe(
+      'aa0b31a0347fedc5cf58c0ceb76bfd824077fc6868c7b154427d7d043a0f027b',
+    );
     expect(callFingerprint('extract', parseExtractParams({ urls: [URL], format: 'html', include_links: true }))).toBe(
       'ff95ba4561c8514a00f901a58c6b3ca1e4a1ca68c0b64d930b33f75dc3a882e8',
     );
-    expect(search({ q: 'cats', include_content: true, content_results: 3 })).toBe('fdd45449cb708b00a4c70aab300a49f1baddcb0b0a0b2ae680ef1f76f824b072');
+    expect(search({ q: 'cats', include_content: true, content_results: 3 })).toBe(
+      'fdd45449cb708b00a4c70aab300a49f1baddcb0b0a0b2ae680ef1f76f824b072',
+    );
   });
 
   it('differ with each extension given, and between values', () => {
     const of = (body: Record<string, unknown>) => callFingerprint('extract', parseExtractParams({ urls: [URL], ...body }));
-    const all = [of({}), of({ max_chars: 100 }), of({ max_chars: 200 }), of({ start_char: 0 }), of({ start_char: 100 }), of({ query: 'a' }), of({ query: 'b' })];
+    const all = [
+      of({}),
+      of({ max_chars: 100 }),
+      of({ max_chars: 200 }),
+      of({ start_char: 0 }),
+      of({ start_char: 100 }),
+      of({ query: 'a' }),
+      of({ query: 'b' }),
+    ];
     expect(new Set(all).size).toBe(all.length);
     expect(of({ max_chars: '100' })).toBe(of({ max_chars: 100 })); // the same call, spelt two ways
     expect(search({ q: 'cats', include_content: true, max_chars: 100 })).not.toBe(search({ q: 'cats', include_content: true }));

@@ -3,7 +3,7 @@
 // plain cuts stay on the host, and a failed offload still delivers the page, cut from start_char.
 
 import { describe, expect, it } from 'vitest';
-import { HOST_PASSAGE_CHARS, DEFAULT_QUERY_CHARS, pageParts, partOptions, type PartOffload } from '../../src/core/read-parts.js';
+import { DEFAULT_QUERY_CHARS, HOST_PASSAGE_CHARS, type PartOffload, pageParts, partOptions } from '../../src/core/read-parts.js';
 import { passageQuery } from '../../src/core/search/content-parts.js';
 import { pagePart } from '../../src/passages/index.js';
 
@@ -44,7 +44,10 @@ describe('pageParts', () => {
     const short = page(2000, 'lighthouse');
     const offload = recording();
     const parts = await pageParts(
-      [{ key: 'long', content: long }, { key: 'short', content: short }],
+      [
+        { key: 'long', content: long },
+        { key: 'short', content: short },
+      ],
       'markdown',
       { query: 'lighthouse', maxChars: 1000 },
       { run: offload.run, org: 'acme' },
@@ -56,21 +59,39 @@ describe('pageParts', () => {
     const plain = recording();
     await pageParts([{ key: 'long', content: long }], 'markdown', { maxChars: 1000 }, { run: plain.run, org: 'acme' });
     // Past start_char the page is short: on the host.
-    await pageParts([{ key: 'long', content: long }], 'markdown', { query: 'x', startChar: long.length - 100 }, { run: plain.run, org: 'acme' });
+    await pageParts(
+      [{ key: 'long', content: long }],
+      'markdown',
+      { query: 'x', startChar: long.length - 100 },
+      { run: plain.run, org: 'acme' },
+    );
     expect(plain.calls).toEqual([]);
   });
 
   it('a failed offload delivers the page cut from start_char to its allowance', async () => {
     const long = page(HOST_PASSAGE_CHARS * 2, 'lighthouse');
     const failing = recording(() => Promise.reject(new Error('backlog full')));
-    const parts = await pageParts([{ key: 'p', content: long }], 'markdown', { query: 'lighthouse', startChar: 10 }, { run: failing.run, org: 'acme' });
+    const parts = await pageParts(
+      [{ key: 'p', content: long }],
+      'markdown',
+      { query: 'lighthouse', startChar: 10 },
+      { run: failing.run, org: 'acme' },
+    );
     expect(failing.calls).toHaveLength(1);
     expect(parts.get('p')).toEqual(pagePart(long, 'markdown', { startChar: 10, maxChars: DEFAULT_QUERY_CHARS }));
   });
 
   it('a key given twice gets one part, the smaller share', async () => {
     const a = page(5000, 'a');
-    const parts = await pageParts([{ key: 'a', content: a }, { key: 'b', content: page(5000, 'b') }, { key: 'a', content: a }], 'markdown', { maxChars: 3001 });
+    const parts = await pageParts(
+      [
+        { key: 'a', content: a },
+        { key: 'b', content: page(5000, 'b') },
+        { key: 'a', content: a },
+      ],
+      'markdown',
+      { maxChars: 3001 },
+    );
     expect(parts.size).toBe(2);
     const shares = partOptions([a.length, 5000, a.length], { maxChars: 3001 }).map((o) => o.maxChars!);
     expect(parts.get('a')).toEqual(pagePart(a, 'markdown', { maxChars: Math.min(shares[0]!, shares[2]!) }));

@@ -8,8 +8,8 @@ import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { hits, testEngine } from './helpers.js';
 
-describe('repeat windows survive other organizations\' load', () => {
-  it('org B makes 10,001 charged searches; org A\'s repeat 2 s after its charge is still free', async () => {
+describe("repeat windows survive other organizations' load", () => {
+  it("org B makes 10,001 charged searches; org A's repeat 2 s after its charge is still free", async () => {
     const t = testEngine({ sources: [scriptedSource('s', () => hits(3))] });
     await t.engine.admin.createOrganization('a', { credits: 5 });
     await t.engine.admin.createOrganization('b', { credits: 20_000 });
@@ -31,7 +31,7 @@ describe('repeat windows survive other organizations\' load', () => {
     expect((await t.engine.search({ q: 'b query 10000' }, b)).metadata.credits_used).toBe(0);
   }, 60_000);
 
-  it('an organization\'s windows are forgotten, memory and all, once they have all expired', async () => {
+  it("an organization's windows are forgotten, memory and all, once they have all expired", async () => {
     const clock = new ManualClock();
     const store = repeatWindowStore(clock);
     const t = testEngine({ sources: [scriptedSource('s', () => hits(1))], caches: { repeats: store } }, clock);

@@ -1,12 +1,12 @@
 // Reservation ids: UUIDv7 from the engine's Clock, so the ledger's trace is written in time order.
 
 import { describe, expect, it } from 'vitest';
+import { openSqlite } from '../../src/adapters/sqlite/database.js';
+import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { Credits } from '../../src/core/books/credits.js';
 import { timeOrderedIds } from '../../src/core/books/request-id.js';
 import type { Ledger, Reservation } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { openSqlite } from '../../src/adapters/sqlite/database.js';
-import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 
 const UUID_V7 = /^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
 

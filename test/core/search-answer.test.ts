@@ -9,7 +9,11 @@ describe('isNoResults', () => {
     const engine = createEngine({
       database: ':memory:',
       sources: [
-        scriptedSource('a', (q) => (q.q === 'nothing' ? { results: [], noResultsNotice: true } : { results: [{ title: 'T', url: 'https://example.com/', snippet: 's' }] })),
+        scriptedSource('a', (q) =>
+          q.q === 'nothing'
+            ? { results: [], noResultsNotice: true }
+            : { results: [{ title: 'T', url: 'https://example.com/', snippet: 's' }] },
+        ),
         scriptedSource('b', () => ({ results: [], noResultsNotice: true })),
       ],
     });

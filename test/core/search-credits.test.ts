@@ -2,23 +2,25 @@
 
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { ContentFetcher } from '../../src/core/search/search.js';
-import { scriptedSource, type ScriptedSource } from '../../src/testing/scripted-source.js';
+import { type ScriptedSource, scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchParams, SearchResponse } from '../../src/types/index.js';
-import { hits, notice, rejection, testEngine, type TestEngine } from './helpers.js';
+import { hits, rejection, type TestEngine, testEngine } from './helpers.js';
 
 const MIN = 60_000;
 const acme = { organization: 'acme' };
 const globex = { organization: 'globex' };
 
 /** Delivers content for the first `deliver` of the requested pages; the rest fail as blocked. */
-const contentFetcher = (deliver: number): ContentFetcher => async (results, count) => {
-  const requested = Math.min(count, results.length);
-  const items = results.map((r, i) => {
-    if (i >= requested) return r;
-    return i < deliver ? { ...r, content: `# Page ${i + 1}` } : { ...r, content_error: 'blocked' as const };
-  });
-  return { items, requested, delivered: Math.min(deliver, requested) };
-};
+const contentFetcher =
+  (deliver: number): ContentFetcher =>
+  async (results, count) => {
+    const requested = Math.min(count, results.length);
+    const items = results.map((r, i) => {
+      if (i >= requested) return r;
+      return i < deliver ? { ...r, content: `# Page ${i + 1}` } : { ...r, content_error: 'blocked' as const };
+    });
+    return { items, requested, delivered: Math.min(deliver, requested) };
+  };
 
 let source: ScriptedSource;
 let t: TestEngine;
@@ -35,8 +37,12 @@ describe('rule 1: a successful search costs 1 credit', () => {
   it('charges 1 and returns the spec success body', async () => {
     const r = (await t.run(t.engine.search({ q: 'news' }, acme))) as SearchResponse;
     expect(r.metadata).toEqual({
-      number_of_results: 10, credits_used: 1, from_cache: false, status: 'success',
-      response_time: 0, timestamp: '2026-01-01T00:00:00.000Z',
+      number_of_results: 10,
+      credits_used: 1,
+      from_cache: false,
+      status: 'success',
+      response_time: 0,
+      timestamp: '2026-01-01T00:00:00.000Z',
     });
     expect(r.engines).toEqual(['auto']);
     expect(r.id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
@@ -110,7 +116,9 @@ describe('rule 2: free repeats within 5 minutes of the charged request, per orga
     expect(c.metadata.credits_used).toBe(1);
     const c2 = await withContent.run(withContent.engine.search({ q: 'news', include_content: true, content_results: 6 }, acme));
     expect(c2.metadata.credits_used).toBe(1);
-    const again = await withContent.run(withContent.engine.search({ q: 'news', include_content: 'true', content_results: '6' } as unknown as SearchParams, acme));
+    const again = await withContent.run(
+      withContent.engine.search({ q: 'news', include_content: 'true', content_results: '6' } as unknown as SearchParams, acme),
+    );
     expect(again.metadata).toMatchObject({ credits_used: 0, from_cache: true });
   });
 
@@ -169,7 +177,14 @@ describe('rule 3 and 4: include_content is billed by pages delivered, best effor
     const e = testEngine({ sources: [source], contentFetcher: contentFetcher(1) });
     await e.engine.admin.createOrganization('acme', { credits: 10 });
     const r = (await e.run(e.engine.search({ q: 'news', include_content: true, content_results: 2 }, acme))) as SearchResponse;
-    expect(r.results[1]).toEqual({ title: 'Result 2', url: 'https://example.com/page-2', snippet: 'Snippet 2', position: 2, engine: 'auto', content_error: 'blocked' });
+    expect(r.results[1]).toEqual({
+      title: 'Result 2',
+      url: 'https://example.com/page-2',
+      snippet: 'Snippet 2',
+      position: 2,
+      engine: 'auto',
+      content_error: 'blocked',
+    });
   });
 
   it('reserves the worst case first: 6 credits are needed to ask for 6 pages', async () => {
@@ -190,7 +205,14 @@ describe('rules 5–7: empties and errors', () => {
     const e = testEngine({ sources: [a, b], contentFetcher: contentFetcher(3) });
     await e.engine.admin.createOrganization('acme', { credits: 10 });
     const r = await e.run(e.engine.search({ q: 'nothing', include_content: true, content_results: 10 }, acme));
-    expect(r.metadata).toMatchObject({ status: 'no_results', credits_used: 1, charged: true, no_results_verified: true, content_requested: 0, content_delivered: 0 });
+    expect(r.metadata).toMatchObject({
+      status: 'no_results',
+      credits_used: 1,
+      charged: true,
+      no_results_verified: true,
+      content_requested: 0,
+      content_delivered: 0,
+    });
     expect((await e.engine.usage(acme)).credits.balance).toBe(9);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { InvalidRequestError } from '../../src/errors.js';
 import { parseSearchParams } from '../../src/core/search/params.js';
+import { InvalidRequestError } from '../../src/errors.js';
 
 const problemsOf = (body: unknown) => {
   try {
@@ -37,7 +37,10 @@ describe('parseSearchParams', () => {
   });
 
   it('accepts GET strings for include_content and content_results', () => {
-    expect(parseSearchParams({ q: 'a', include_content: 'true', content_results: '7' })).toMatchObject({ includeContent: true, contentResults: 7 });
+    expect(parseSearchParams({ q: 'a', include_content: 'true', content_results: '7' })).toMatchObject({
+      includeContent: true,
+      contentResults: 7,
+    });
     expect(parseSearchParams({ q: 'a', include_content: '0' }).includeContent).toBe(false);
     expect(parseSearchParams({ q: 'a', include_content: '1' }).includeContent).toBe(true);
     expect(problemsOf({ q: 'a', content_results: '2.5' })[0]!.field).toBe('content_results');

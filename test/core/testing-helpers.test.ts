@@ -1,9 +1,9 @@
 // websift/testing: the manual clock and the scripted source users test their own code with.
 
 import { describe, expect, it } from 'vitest';
-import { ManualClock, scriptedSource } from '../../src/testing/index.js';
-import { parseQuery } from '../../src/core/search/query.js';
 import { systemClock } from '../../src/adapters/system-clock.js';
+import { parseQuery } from '../../src/core/search/query.js';
+import { ManualClock, scriptedSource } from '../../src/testing/index.js';
 
 const ctx = () => ({ signal: new AbortController().signal, limit: 10 });
 
@@ -89,7 +89,11 @@ describe('scriptedSource', () => {
 
   it('fails, hangs until aborted, and sleeps its latency on the clock', async () => {
     const clock = new ManualClock();
-    const s = scriptedSource('s', (_q, call) => (call === 0 ? { fail: 'boom' } : { hang: true }), { latencyMs: 50, clock, unreliableEmpties: true });
+    const s = scriptedSource('s', (_q, call) => (call === 0 ? { fail: 'boom' } : { hang: true }), {
+      latencyMs: 50,
+      clock,
+      unreliableEmpties: true,
+    });
     expect(s.unreliableEmpties).toBe(true);
     const first = expect(s.search(parseQuery('a'), ctx())).rejects.toThrow('boom');
     await clock.advance(50);

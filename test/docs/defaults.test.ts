@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine, DEFAULT_USER_AGENT, type EngineOptions } from '../../src/index.js';
 import { createFetchHandler, DEFAULT_DEPRECATION_LINK } from '../../src/http/index.js';
-import { DEFAULT_USER_AGENT as SOURCES_USER_AGENT } from '../../src/sources/http.js';
+import { createEngine, DEFAULT_USER_AGENT, type EngineOptions } from '../../src/index.js';
 import { docsUrl, PACKAGE_VERSION, REPOSITORY_URL } from '../../src/project.js';
-import { ManualClock, startPageServer, type PageServer } from '../../src/testing/index.js';
+import { DEFAULT_USER_AGENT as SOURCES_USER_AGENT } from '../../src/sources/http.js';
+import { ManualClock, type PageServer, startPageServer } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
 
 const root = resolve(import.meta.dirname, '..', '..');
@@ -21,10 +21,18 @@ const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
 
 /** GitHub's anchor of a Markdown heading: lower case, punctuation dropped, spaces → '-'. */
 const anchorOf = (heading: string): string =>
-  heading.trim().toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, '').replace(/\s/g, '-');
+  heading
+    .trim()
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}\s_-]/gu, '')
+    .replace(/\s/g, '-');
 
 const anchorsOf = (file: string): string[] =>
-  [...readFileSync(join(root, file), 'utf8').replace(/^```[\s\S]*?^```/gm, '').matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) => anchorOf(m[1]!.replace(/`/g, '')));
+  [
+    ...readFileSync(join(root, file), 'utf8')
+      .replace(/^```[\s\S]*?^```/gm, '')
+      .matchAll(/^#{1,6}\s+(.+)$/gm),
+  ].map((m) => anchorOf(m[1]!.replace(/`/g, '')));
 
 const page = `<!doctype html><html><head><title>UA</title></head><body><article><h1>UA</h1>
   <p>${'A paragraph long enough to count as the main content of this page. '.repeat(6)}</p></article></body></html>`;
@@ -47,7 +55,10 @@ async function extractWith(options: (s: PageServer) => EngineOptions, paths = ['
   await engine.admin.createOrganization('acme', { credits: 10 });
   const urls = paths.map((p) => (p.startsWith('http') ? p : server!.url(p)));
   const res = await engine.extract({ urls }, { organization: 'acme' });
-  return { errors: res.results.map((r) => r.error_type ?? null), agents: server.requests.map((r) => `${r.path} ${String(r.headers['user-agent'])}`) };
+  return {
+    errors: res.results.map((r) => r.error_type ?? null),
+    agents: server.requests.map((r) => `${r.path} ${String(r.headers['user-agent'])}`),
+  };
 }
 
 describe('project links', () => {

@@ -8,11 +8,18 @@ import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 const root = resolve(import.meta.dirname, '..', '..');
-const docFiles = ['README.md', ...readdirSync(join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)];
+const docFiles = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((f) => f.endsWith('.md'))
+    .map((f) => `docs/${f}`),
+];
 
 /** package.json exports: 'websift/http' → src/http/index.ts. */
 function entryPoints(): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { default?: string; import?: string }> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default?: string; import?: string }>;
+  };
   const map = new Map<string, string>();
   for (const [subpath, target] of Object.entries(pkg.exports)) {
     // './package.json' is a file, not a module of the API.
@@ -51,9 +58,13 @@ function importsShown(file: string): ShownImport[] {
         }
         found.push({ file, line: lineOf(node), specifier: node.moduleSpecifier.text, names, ...(whole ? { whole } : {}) });
       } else if (
-        ts.isVariableDeclaration(node) && node.initializer && ts.isCallExpression(node.initializer) &&
-        ts.isIdentifier(node.initializer.expression) && node.initializer.expression.text === 'require' &&
-        node.initializer.arguments[0] && ts.isStringLiteral(node.initializer.arguments[0])
+        ts.isVariableDeclaration(node) &&
+        node.initializer &&
+        ts.isCallExpression(node.initializer) &&
+        ts.isIdentifier(node.initializer.expression) &&
+        node.initializer.expression.text === 'require' &&
+        node.initializer.arguments[0] &&
+        ts.isStringLiteral(node.initializer.arguments[0])
       ) {
         const names = ts.isObjectBindingPattern(node.name)
           ? node.name.elements.map((el) => ((el.propertyName ?? el.name) as ts.Identifier).text)

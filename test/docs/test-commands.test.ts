@@ -22,7 +22,9 @@ describe('test commands', () => {
 
   it('CI runs `npm run test:all`, the full suite, which the README names as what CI runs', () => {
     expect(scripts['test:all']).toBe('vitest run');
-    const ci = read('.ci/run').split('\n').filter((line) => !line.startsWith('#'));
+    const ci = read('.ci/run')
+      .split('\n')
+      .filter((line) => !line.startsWith('#'));
     expect(ci.filter((line) => /\bnpm (run )?test\b/.test(line))).toEqual(['WEBSIFT_REQUIRE_SERVICES=1 npm run test:all']);
     expect(readme).toMatch(/CI \(`\.ci\/run`\) runs the full suite, `npm run test:all`/);
   });

@@ -11,13 +11,21 @@ import { describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..', '..');
 
 function entryPoints(): Map<string, string> {
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { default?: string; import?: string }> };
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+    exports: Record<string, string | { default?: string; import?: string }>;
+  };
   return new Map(
     // './package.json' (a string target) is a file, not a module of the API.
-    Object.entries(pkg.exports).flatMap(([subpath, target]) => typeof target === 'string' ? [] : [[
-      `websift${subpath.slice(1)}`,
-      join(root, (target.default ?? target.import!).replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
-    ] as const]),
+    Object.entries(pkg.exports).flatMap(([subpath, target]) =>
+      typeof target === 'string'
+        ? []
+        : [
+            [
+              `websift${subpath.slice(1)}`,
+              join(root, (target.default ?? target.import!).replace(/^\.\/dist\//, 'src/').replace(/\.js$/, '.ts')),
+            ] as const,
+          ],
+    ),
   );
 }
 

@@ -7,7 +7,7 @@ import { articleOfSize } from '../../bench/lib/hostile-pages.js';
 import { createEngine, ExtractTimeoutError } from '../../src/index.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { Engine } from '../../src/types/index.js';
-import { article, balance, extractSetup, html, ORG, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, warmConversion, withOrgs } from './helpers.js';
 
 const HUGE = articleOfSize(9 * 1024 * 1024); // under the 10 MiB cap; seconds to convert
 
@@ -69,7 +69,14 @@ describe('conversion limits', () => {
         { title: 'Small', url: s!.server.url('/small'), snippet: 's' },
       ],
     }));
-    engine = createEngine({ clock: s.clock, rateLimit: false, allowPrivateNetwork: true, robots: false, sources: [source], pageTimeoutMs: 400 });
+    engine = createEngine({
+      clock: s.clock,
+      rateLimit: false,
+      allowPrivateNetwork: true,
+      robots: false,
+      sources: [source],
+      pageTimeoutMs: 400,
+    });
     await withOrgs(engine);
     await warmConversion(engine, s.server.url('/warm'));
     const res = await engine.search({ q: 'pages', include_content: true }, ORG);

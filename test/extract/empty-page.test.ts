@@ -5,10 +5,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchResponse } from '../../src/types/index.js';
 import { SHOP_SHELL } from '../convert/fixtures.js';
-import { article, balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, withOrgs } from './helpers.js';
 
 const EMPTY_BODY = '<!doctype html><html><head><title>Nothing here</title></head><body>  </body></html>';
-const SCRIPTS_ONLY = '<html><head><title>App</title><style>body{color:red}</style></head><body><div id="root"></div><script>render("lots of text in code")</script><noscript>Enable JavaScript</noscript></body></html>';
+const SCRIPTS_ONLY =
+  '<html><head><title>App</title><style>body{color:red}</style></head><body><div id="root"></div><script>render("lots of text in code")</script><noscript>Enable JavaScript</noscript></body></html>';
 
 describe('empty pages', () => {
   let s: ExtractSetup;

@@ -1,9 +1,9 @@
 // engine.close() closes what the engine created and nothing the caller injected; it is idempotent.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/index.js';
 import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { createEngine } from '../../src/index.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { article, html } from './helpers.js';
 
 let server: PageServer;

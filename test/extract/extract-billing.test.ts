@@ -3,7 +3,7 @@
 
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ExtractTimeoutError, InsufficientCreditsError } from '../../src/errors.js';
-import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, OTHER, withOrgs } from './helpers.js';
 
 const FIVE_MIN = 5 * 60_000;
 
@@ -78,9 +78,7 @@ describe('extract billing', () => {
 
   it('answers 402 before any work when the balance cannot cover the worst case', async () => {
     await s.engine.admin.createOrganization('poor', { credits: 1 });
-    const error = await s.engine
-      .extract({ urls: [s.server.url('/a'), s.server.url('/b')] }, { organization: 'poor' })
-      .catch((e) => e);
+    const error = await s.engine.extract({ urls: [s.server.url('/a'), s.server.url('/b')] }, { organization: 'poor' }).catch((e) => e);
     expect(error).toBeInstanceOf(InsufficientCreditsError);
     expect(error.body).toMatchObject({ credits_required: 2, credits_available: 1 });
     expect(s.hits('/a') + s.hits('/b')).toBe(0);

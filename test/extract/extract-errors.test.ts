@@ -5,7 +5,7 @@ import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { InvalidRequestError } from '../../src/errors.js';
 import type { ExtractParams } from '../../src/types/index.js';
-import { article, balance, extractSetup, html, ORG, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, warmConversion, withOrgs } from './helpers.js';
 
 const PNG = Uint8Array.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52, 1, 2, 3]);
 
@@ -115,7 +115,9 @@ describe('extract per-URL errors', () => {
 
   it('answers 400 naming every bad field, with nothing charged or counted', async () => {
     const before = await s.engine.usage(ORG);
-    const error = await s.engine.extract({ urls: ['ftp://x', 42, 'https://ok.example/'], format: 'pdf', stealth: 'yes' } as unknown as ExtractParams, ORG).catch((e) => e);
+    const error = await s.engine
+      .extract({ urls: ['ftp://x', 42, 'https://ok.example/'], format: 'pdf', stealth: 'yes' } as unknown as ExtractParams, ORG)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect(error.status).toBe(400);
     expect(error.body.problems.map((p: { field: string }) => p.field)).toEqual(['urls[0]', 'urls[1]', 'format', 'stealth']);

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConversionPool, DEFAULT_CONVERSION_BACKLOG } from '../../src/conversion/conversion-pool.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { ExtractResponse } from '../../src/types/index.js';
-import { article, extractSetup, html, ORG, OTHER, warmConversion, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, type ExtractSetup, extractSetup, html, ORG, OTHER, warmConversion, withOrgs } from './helpers.js';
 
 const ATTACKER = ORG;
 const VICTIM = OTHER;
@@ -130,7 +130,10 @@ describe('fair conversion under a hostile tenant (engine defaults)', () => {
       await pool.close();
     }
     const pageTimeoutMs = Math.round(1.4 * slowMs);
-    const own = await extractSetup({ '/table': html(bigTable()), '/article': html(article('Warm')) }, { pageTimeoutMs, conversionThreads: 1 });
+    const own = await extractSetup(
+      { '/table': html(bigTable()), '/article': html(article('Warm')) },
+      { pageTimeoutMs, conversionThreads: 1 },
+    );
     try {
       await withOrgs(own.engine);
       await warmConversion(own.engine, own.server.url('/article'), VICTIM.organization);
@@ -140,7 +143,10 @@ describe('fair conversion under a hostile tenant (engine defaults)', () => {
       t = performance.now();
       const res = await own.engine.extract({ urls }, ATTACKER);
       const elapsedMs = performance.now() - t;
-      console.log('lone slow pages', JSON.stringify({ slowMs: Math.round(slowMs), pageTimeoutMs, pages: count, elapsedMs: Math.round(elapsedMs) }));
+      console.log(
+        'lone slow pages',
+        JSON.stringify({ slowMs: Math.round(slowMs), pageTimeoutMs, pages: count, elapsedMs: Math.round(elapsedMs) }),
+      );
       expect(res.results.map((r) => r.error_type ?? 'ok')).toEqual(urls.map(() => 'ok'));
       expect(res.metadata.credits_used).toBe(count);
       expect(elapsedMs).toBeGreaterThan(pageTimeoutMs); // the premise: the last page's fetch-to-answer exceeded its limit

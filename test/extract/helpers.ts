@@ -2,14 +2,16 @@
 
 import { createEngine, type EngineOptions } from '../../src/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { startPageServer, type PageRoute, type PageServer } from '../../src/testing/page-server.js';
+import { type PageRoute, type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import type { Engine } from '../../src/types/index.js';
 
 export const article = (title: string, words = 60): string =>
   `<!doctype html><html><head><title>${title}</title></head><body>
   <nav><a href="/">Home</a> <a href="/about">About</a></nav>
-  <article><h1>${title}</h1>${Array.from({ length: 4 }, (_, i) =>
-    `<p>${title} paragraph ${i + 1}: ${'lorem ipsum dolor sit amet consectetur '.repeat(words / 6)}</p>`).join('')}
+  <article><h1>${title}</h1>${Array.from(
+    { length: 4 },
+    (_, i) => `<p>${title} paragraph ${i + 1}: ${'lorem ipsum dolor sit amet consectetur '.repeat(words / 6)}</p>`,
+  ).join('')}
   </article><footer>Copyright footer text</footer></body></html>`;
 
 export const html = (body: string, status = 200): PageRoute => ({

@@ -8,7 +8,7 @@ import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hostilePage } from '../../bench/lib/hostile-pages.js';
 import { createEngine } from '../../src/index.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import type { Engine } from '../../src/types/index.js';
 import { article, html, warmConversion } from './helpers.js';
 
@@ -38,9 +38,7 @@ describe('host responsiveness', () => {
     const loop = monitorEventLoopDelay({ resolution: 10 });
     loop.enable();
     let done = false;
-    const extract = engine
-      .extract({ urls: [server.url('/bold'), server.url('/table')] }, ctx)
-      .finally(() => (done = true));
+    const extract = engine.extract({ urls: [server.url('/bold'), server.url('/table')] }, ctx).finally(() => (done = true));
     // A call is due every 20 ms; its latency runs from when it was due, so a blocked loop (a late
     // timer) counts as well as a slow call.
     const latencies: number[] = [];
@@ -54,7 +52,11 @@ describe('host responsiveness', () => {
     const res = await extract;
     latencies.sort((a, b) => a - b);
     const stats = { calls: latencies.length, p99: percentile(latencies, 0.99), max: latencies.at(-1) ?? 0, loopMaxMs: loop.max / 1e6 };
-    console.log('host responsiveness', JSON.stringify(stats), res.results.map((r) => r.error_type ?? 'ok'));
+    console.log(
+      'host responsiveness',
+      JSON.stringify(stats),
+      res.results.map((r) => r.error_type ?? 'ok'),
+    );
     expect(stats.calls).toBeGreaterThan(10);
     expect(stats.p99).toBeLessThanOrEqual(50);
     expect(stats.max).toBeLessThanOrEqual(200);

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { probeLoop } from '../../bench/lib/loop-probe.js';
 import { ordinaryPage } from '../../bench/lib/ordinary-pages.js';
 import { createEngine } from '../../src/index.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import type { Engine } from '../../src/types/index.js';
 import { article, html, warmConversion } from './helpers.js';
 
@@ -39,24 +39,31 @@ afterAll(async () => {
 });
 
 describe('the host thread with ten 10 MiB pages per extract', () => {
-  it.each(['markdown', 'html'] as const)('two extracts at once, %s format: no turn holds the host thread for more than 100 ms', async (format) => {
-    const figures = await probeLoop(() =>
-      Promise.all(
-        [0, 1].map((e) =>
-          engine.extract({ urls: Array.from({ length: PAGES }, (_, i) => server.url(`/p${i}?${format}-${e}`)), format }, { organization: 'acme' }),
+  it.each(['markdown', 'html'] as const)(
+    'two extracts at once, %s format: no turn holds the host thread for more than 100 ms',
+    async (format) => {
+      const figures = await probeLoop(() =>
+        Promise.all(
+          [0, 1].map((e) =>
+            engine.extract(
+              { urls: Array.from({ length: PAGES }, (_, i) => server.url(`/p${i}?${format}-${e}`)), format },
+              { organization: 'acme' },
+            ),
+          ),
         ),
-      ),
-    );
-    const results = figures.result.flatMap((r) => r.results);
-    const { result: _, ...shown } = figures;
-    console.log(`host thread, ${format}`, JSON.stringify(shown), results.map((r) => r.error_type ?? 'ok').join(','));
-    // The scenario ran: every page was fetched and handed to the workers; those not converted within
-    // their 15 s (twenty 10 MiB pages on a 2-core machine) time out, nothing else fails.
-    expect(results).toHaveLength(2 * PAGES);
-    // …or, past the answer's 32 MiB of content, are left out as `too_large`.
-    expect(results.every((r) => r.success || r.error_type === 'timeout' || r.error_type === 'too_large')).toBe(true);
-    if (format === 'html') expect(results.find((r) => r.success)?.html?.length).toBeGreaterThan(9 * 1024 * 1024);
-    expect(figures.ticks).toBeGreaterThan(20);
-    expect(figures.busyMaxMs).toBeLessThanOrEqual(BUSY_BOUND_MS);
-  }, 120_000);
+      );
+      const results = figures.result.flatMap((r) => r.results);
+      const { result: _, ...shown } = figures;
+      console.log(`host thread, ${format}`, JSON.stringify(shown), results.map((r) => r.error_type ?? 'ok').join(','));
+      // The scenario ran: every page was fetched and handed to the workers; those not converted within
+      // their 15 s (twenty 10 MiB pages on a 2-core machine) time out, nothing else fails.
+      expect(results).toHaveLength(2 * PAGES);
+      // …or, past the answer's 32 MiB of content, are left out as `too_large`.
+      expect(results.every((r) => r.success || r.error_type === 'timeout' || r.error_type === 'too_large')).toBe(true);
+      if (format === 'html') expect(results.find((r) => r.success)?.html?.length).toBeGreaterThan(9 * 1024 * 1024);
+      expect(figures.ticks).toBeGreaterThan(20);
+      expect(figures.busyMaxMs).toBeLessThanOrEqual(BUSY_BOUND_MS);
+    },
+    120_000,
+  );
 });

@@ -1,11 +1,11 @@
 // search with include_content: pages fetched through the extract pipeline, billed by pages delivered.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { PageServer } from '../../src/testing/page-server.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchResponse } from '../../src/types/index.js';
-import type { PageServer } from '../../src/testing/page-server.js';
 import { SHOP_SHELL } from '../convert/fixtures.js';
-import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, OTHER, withOrgs } from './helpers.js';
 
 describe('include_content', () => {
   let s: ExtractSetup;
@@ -13,11 +13,8 @@ describe('include_content', () => {
   const query = (good: number) => `pages ${good}`;
 
   beforeAll(async () => {
-    const routes = Object.fromEntries(
-      Array.from({ length: 10 }, (_, i) => [`/p${i + 1}`, html(article(`Result page ${i + 1}`))]),
-    );
-    const pages = (server: PageServer, paths: string[]) =>
-      paths.map((p, i) => ({ title: `M${i}`, url: server.url(p), snippet: '' }));
+    const routes = Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`/p${i + 1}`, html(article(`Result page ${i + 1}`))]));
+    const pages = (server: PageServer, paths: string[]) => paths.map((p, i) => ({ title: `M${i}`, url: server.url(p), snippet: '' }));
     s = await extractSetup(
       {
         ...routes,
@@ -66,7 +63,13 @@ describe('include_content', () => {
 
   it('reports content_error per page and keeps title, url and snippet', async () => {
     const res = (await s.engine.search({ q: 'mixed', include_content: true }, ORG)) as SearchResponse;
-    expect(res.results.map((r) => r.content_error ?? 'content')).toEqual(['content', 'blocked', 'blocked', 'empty', 'unsupported_content_type']);
+    expect(res.results.map((r) => r.content_error ?? 'content')).toEqual([
+      'content',
+      'blocked',
+      'blocked',
+      'empty',
+      'unsupported_content_type',
+    ]);
     expect(res.results[1]).toMatchObject({ title: 'M1', url: s.server.url('/forbidden'), snippet: '' });
     expect(res.metadata).toMatchObject({ content_requested: 5, content_delivered: 1, credits_used: 3 });
   });

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { ANSWER_CHARS } from '../../src/core/extract/output-bounds.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { ExtractResultItem, SearchResponse } from '../../src/types/index.js';
-import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, OTHER, withOrgs } from './helpers.js';
 
 const MiB = 1024 * 1024;
 const PAGE_CAP = 10 * MiB; // the default maxBytes
@@ -123,14 +123,18 @@ describe('bounded output', () => {
   }, 60_000);
 
   it('include_content: a page past the answer budget is content_error too_large and not paid for', async () => {
-    s = await extractSetup({ '/big.txt': typed('text/plain; charset=utf-8', BIG_TEXT), '/swell.json': typed('application/json', SWELLING_JSON) }, (server) => ({
-      sources: [
-        scriptedSource('scripted', () => ({
-          results: [1, 2, 3, 4].map((i) => ({ title: `T${i}`, url: server.url(`/big.txt?n=${i}`), snippet: '' }))
-            .concat([{ title: 'J', url: server.url('/swell.json'), snippet: '' }]),
-        })),
-      ],
-    }));
+    s = await extractSetup(
+      { '/big.txt': typed('text/plain; charset=utf-8', BIG_TEXT), '/swell.json': typed('application/json', SWELLING_JSON) },
+      (server) => ({
+        sources: [
+          scriptedSource('scripted', () => ({
+            results: [1, 2, 3, 4]
+              .map((i) => ({ title: `T${i}`, url: server.url(`/big.txt?n=${i}`), snippet: '' }))
+              .concat([{ title: 'J', url: server.url('/swell.json'), snippet: '' }]),
+          })),
+        ],
+      }),
+    );
     await withOrgs(s.engine, 1000);
     const res = (await s.engine.search({ q: 'big pages', include_content: true, content_results: 5 }, ORG)) as SearchResponse;
     expect(res.results.map((r) => r.content_error ?? 'content')).toEqual(['content', 'content', 'content', 'too_large', 'too_large']);

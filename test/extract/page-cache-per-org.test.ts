@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULT_PAGE_CACHE_BYTES, pageCacheStore } from '../../src/adapters/page-cache-store.js';
 import { pageCacheKey } from '../../src/core/extract/page-cache-key.js';
 import type { CachedPage } from '../../src/core/extract/run-extract.js';
-import { article, extractSetup, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, type ExtractSetup, extractSetup, ORG, OTHER, withOrgs } from './helpers.js';
 
 let s: ExtractSetup | undefined;
 afterEach(async () => {
@@ -46,7 +46,11 @@ describe('extract page cache, per organization', () => {
 });
 
 describe('pageCacheStore: shares between organizations at the default bound (64 MiB)', () => {
-  const page = (chars: number, tag: string): CachedPage => ({ status: 200, text: tag.padEnd(chars, '.'), metadata: { final_url: 'https://a.test/' } });
+  const page = (chars: number, tag: string): CachedPage => ({
+    status: 200,
+    text: tag.padEnd(chars, '.'),
+    metadata: { final_url: 'https://a.test/' },
+  });
 
   it("one organization filling the cache many times over evicts its own pages, not another's", async () => {
     expect(DEFAULT_PAGE_CACHE_BYTES).toBe(64 * 1024 * 1024);
@@ -55,7 +59,8 @@ describe('pageCacheStore: shares between organizations at the default bound (64 
     for (let i = 0; i < 5; i++) await store.set(pageCacheKey('acme', `https://acme.test/${i}`), page(mb, `acme ${i}`), 300_000);
     // globex writes 200 MiB of pages: three times the whole bound.
     for (let i = 0; i < 200; i++) await store.set(pageCacheKey('globex', `https://globex.test/${i}`), page(mb, `globex ${i}`), 300_000);
-    for (let i = 0; i < 5; i++) expect((await store.get(pageCacheKey('acme', `https://acme.test/${i}`)))?.text.startsWith(`acme ${i}`)).toBe(true);
+    for (let i = 0; i < 5; i++)
+      expect((await store.get(pageCacheKey('acme', `https://acme.test/${i}`)))?.text.startsWith(`acme ${i}`)).toBe(true);
     expect(store.bytesOf('acme')).toBe(5 * (mb + 'https://a.test/'.length) * 2); // all five kept
     expect(store.bytesOf('acme') + store.bytesOf('globex')).toBeLessThanOrEqual(DEFAULT_PAGE_CACHE_BYTES);
     expect(await store.get(pageCacheKey('globex', 'https://globex.test/0'))).toBeUndefined(); // its own oldest went

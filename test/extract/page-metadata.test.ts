@@ -7,15 +7,17 @@ import { pageCacheStore } from '../../src/adapters/page-cache-store.js';
 import type { CachedPage } from '../../src/core/extract/run-extract.js';
 import { InvalidRequestError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
-import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { PageServer } from '../../src/testing/page-server.js';
-import type { ExtractParams } from '../../src/types/index.js';
-import type { SearchResponse } from '../../src/types/index.js';
-import { article, balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from './helpers.js';
+import { scriptedSource } from '../../src/testing/scripted-source.js';
+import type { ExtractParams, SearchResponse } from '../../src/types/index.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, withOrgs } from './helpers.js';
 
 const ld = (value: unknown) => `<script type="application/ld+json">${JSON.stringify(value)}</script>`;
 const paragraphs = (n: number) =>
-  Array.from({ length: n }, (_, i) => `<p>Paragraph ${i + 1} of the story: ${'lorem ipsum dolor sit amet consectetur '.repeat(8)}</p>`).join('');
+  Array.from(
+    { length: n },
+    (_, i) => `<p>Paragraph ${i + 1} of the story: ${'lorem ipsum dolor sit amet consectetur '.repeat(8)}</p>`,
+  ).join('');
 
 const RICH = `<!doctype html><html lang="en-GB"><head>
   <title>  Rich   story | The Paper </title>
@@ -76,7 +78,7 @@ describe('page metadata through the engine', () => {
   });
   afterAll(() => s.close());
 
-  it('an extract returns the page\'s title, description, language, dates, site name and canonical URL', async () => {
+  it("an extract returns the page's title, description, language, dates, site name and canonical URL", async () => {
     const res = await s.engine.extract({ urls: [server.url('/rich')] }, ORG);
     const [item] = res.results;
     expect(item).toMatchObject({ success: true, status_code: 200 });
@@ -160,14 +162,21 @@ describe('page metadata through the engine', () => {
     const res = await s.engine.extract({ urls: [server.url('/rich?html=1')], format: 'html', include_links: true }, ORG);
     const [item] = res.results;
     expect(item?.html).toBe(RICH);
-    expect(item?.metadata).toMatchObject({ title: 'Rich story | The Paper', language: 'en-GB', published_time: '2024-03-05T08:20:30Z', final_url: server.url('/rich?html=1') });
+    expect(item?.metadata).toMatchObject({
+      title: 'Rich story | The Paper',
+      language: 'en-GB',
+      published_time: '2024-03-05T08:20:30Z',
+      final_url: server.url('/rich?html=1'),
+    });
     expect(item?.links).toHaveLength(4);
   });
 
   it('include_links: "yes" is a 400 naming the field, and nothing is charged', async () => {
     const before = await balance(s.engine);
     const hits = s.hits('/rich');
-    const error = await s.engine.extract({ urls: [server.url('/rich')], include_links: 'yes' } as unknown as ExtractParams, ORG).catch((e: unknown) => e);
+    const error = await s.engine
+      .extract({ urls: [server.url('/rich')], include_links: 'yes' } as unknown as ExtractParams, ORG)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(InvalidRequestError);
     expect((error as InvalidRequestError).status).toBe(400);
     expect((error as InvalidRequestError).code).toBe('invalid_request');
@@ -179,7 +188,11 @@ describe('page metadata through the engine', () => {
   it('include_content pages carry metadata beside content, and only there', async () => {
     const res = (await s.engine.search({ q: 'metadata pages', include_content: true, content_results: 3 }, ORG)) as SearchResponse;
     expect(res.results.map((r) => r.content_error ?? 'content')).toEqual(['content', 'http', 'content']);
-    expect(res.results[0]?.metadata).toMatchObject({ title: 'Rich story | The Paper', site_name: 'The Paper', final_url: server.url('/s1') });
+    expect(res.results[0]?.metadata).toMatchObject({
+      title: 'Rich story | The Paper',
+      site_name: 'The Paper',
+      final_url: server.url('/s1'),
+    });
     expect(res.results[1]).not.toHaveProperty('metadata');
     expect(res.results[2]?.metadata).toEqual({ final_url: server.url('/plain') });
     const plain = await s.engine.search({ q: 'metadata pages' }, ORG);
@@ -194,7 +207,7 @@ describe('page metadata through the engine', () => {
 });
 
 describe('page metadata in a shared content cache', () => {
-  it('round-trips through JSON; an entry without metadata (an older version\'s) is fetched again, free', async () => {
+  it("round-trips through JSON; an entry without metadata (an older version's) is fetched again, free", async () => {
     // A cache that stores JSON (as Redis does) and can hold entries written before metadata existed.
     const store = new Map<string, string>();
     const pages: CacheStore<CachedPage> = {
@@ -254,7 +267,7 @@ describe('the html format when the metadata cannot be read', () => {
 });
 
 describe('the in-process content cache', () => {
-  it('counts a page\'s metadata and links against its byte bound', async () => {
+  it("counts a page's metadata and links against its byte bound", async () => {
     const store = pageCacheStore(10_000); // 5,000 UTF-16 code units
     const links = Array.from({ length: 200 }, (_, i) => `https://example.com/a/long/path/to/page/${i}`);
     await store.set('small', { status: 200, text: 'short', metadata: { final_url: 'https://example.com/' } }, 1000);

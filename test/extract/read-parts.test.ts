@@ -7,15 +7,40 @@ import { HOST_PASSAGE_CHARS } from '../../src/core/read-parts.js';
 import { InvalidRequestError } from '../../src/errors.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { ExtractParams, ExtractResultItem, SearchResponse } from '../../src/types/index.js';
-import { article, balance, extractSetup, html, ORG, OTHER, withOrgs, type ExtractSetup } from './helpers.js';
+import { article, balance, type ExtractSetup, extractSetup, html, ORG, OTHER, withOrgs } from './helpers.js';
 import { MARKER_ROOM, nextStartOf, passagesContentLength, pieceOf, topicsPage, topicText } from './topics-page.js';
 
 const MIN = 60_000;
-const WORDS = ['river', 'stone', 'market', 'harbour', 'orchard', 'meadow', 'lantern', 'bridge', 'castle', 'forest', 'valley', 'village', 'garden', 'tower', 'street', 'window', 'candle', 'mirror', 'ladder', 'basket'];
-const sentence = (seed: number, step: number) => `${Array.from({ length: 40 }, (_, j) => WORDS[(seed + j * step) % WORDS.length]).join(' ')}.`;
+const WORDS = [
+  'river',
+  'stone',
+  'market',
+  'harbour',
+  'orchard',
+  'meadow',
+  'lantern',
+  'bridge',
+  'castle',
+  'forest',
+  'valley',
+  'village',
+  'garden',
+  'tower',
+  'street',
+  'window',
+  'candle',
+  'mirror',
+  'ladder',
+  'basket',
+];
+const sentence = (seed: number, step: number) =>
+  `${Array.from({ length: 40 }, (_, j) => WORDS[(seed + j * step) % WORDS.length]).join(' ')}.`;
 /** Sections of varied words (repeated text would be dropped as boilerplate), about nothing a query asks. */
 const filler = (n: number) =>
-  Array.from({ length: n }, (_, i) => `<section><h2>Appendix ${i + 1}</h2><p>${sentence(i * 7, 3)}</p><p>${sentence(i * 11, 7)}</p></section>`).join('');
+  Array.from(
+    { length: n },
+    (_, i) => `<section><h2>Appendix ${i + 1}</h2><p>${sentence(i * 7, 3)}</p><p>${sentence(i * 11, 7)}</p></section>`,
+  ).join('');
 let s: ExtractSetup;
 let n = 0;
 /** A fresh URL of `path` (no repeat window yet). */
@@ -246,7 +271,15 @@ describe('without the extensions', () => {
     const res = await s.engine.extract({ urls: [url, s.server.url('/gone')] }, ORG);
     expect(Object.keys(res.results[0]!)).toEqual(['url', 'success', 'markdown', 'status_code', 'metadata']);
     expect(Object.keys(res.results[1]!)).toEqual(['url', 'success', 'markdown', 'status_code', 'error', 'error_type']);
-    expect(Object.keys(res.metadata)).toEqual(['total_urls', 'processed_urls', 'successful_crawls', 'failed_crawls', 'credits_used', 'response_time', 'timestamp']);
+    expect(Object.keys(res.metadata)).toEqual([
+      'total_urls',
+      'processed_urls',
+      'successful_crawls',
+      'failed_crawls',
+      'credits_used',
+      'response_time',
+      'timestamp',
+    ]);
     const [full] = await fullContents([url]);
     expect(md(res.results[0])).toBe(full);
     // A failed page never carries them, even when reading in parts.

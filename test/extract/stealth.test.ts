@@ -3,7 +3,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CHROMIUM, hasChromium } from '../render/processes.js';
-import { balance, extractSetup, html, ORG, withOrgs, type ExtractSetup } from './helpers.js';
+import { balance, type ExtractSetup, extractSetup, html, ORG, withOrgs } from './helpers.js';
 
 const SCRIPTED = `<!doctype html><html><head><title>Scripted</title></head><body><div id="app">Loading…</div>
 <script>setTimeout(() => { document.getElementById('app').innerHTML =

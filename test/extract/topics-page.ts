@@ -14,7 +14,10 @@ const TOPICS: [string, string][] = [
   ['Compilers', 'A compiler parses source code into a syntax tree, checks types and emits machine code through an optimizer.'],
   ['Coffee roasting', 'Green coffee beans turn brown in the roaster as sugars caramelize; the first crack marks a light roast.'],
   ['Origami', 'Origami folds a single square of paper into a crane or a frog without cutting or glue.'],
-  ['Solar panels', 'Photovoltaic cells turn sunlight into direct current, and an inverter converts it into alternating current for the grid.'],
+  [
+    'Solar panels',
+    'Photovoltaic cells turn sunlight into direct current, and an inverter converts it into alternating current for the grid.',
+  ],
   ['Penguins', 'Emperor penguins huddle through the Antarctic winter while the males balance an egg on their feet.'],
   ['Cheese making', 'Rennet curdles the milk, the curds are cut and pressed, and the wheels age in a cellar to form a rind.'],
   ['Lighthouses', 'A lighthouse lens of Fresnel prisms throws the lamp beam far out to sea to warn ships of the rocks.'],
@@ -36,10 +39,12 @@ export const topicText = (title: string): string => {
 /** The page: an article of 20 sections, each a heading and three paragraphs. */
 export const topicsPage = `<!doctype html><html><head><title>An almanac of many things</title></head><body>
 <nav><a href="/">Home</a></nav><main><article><h1>An almanac of many things</h1>
-${TOPICS.map(([title, text], i) => `<section><h2>${title}</h2>
+${TOPICS.map(
+  ([title, text], i) => `<section><h2>${title}</h2>
 <p>${text}</p>
 <p>Section ${i + 1} goes on with general remarks that every section shares, so that the words common to all of them carry little weight in the ranking of passages.</p>
-<p>More remarks of the same kind follow here, written to make the page long enough that a whole section does not fit in a small budget of characters.</p></section>`).join('\n')}
+<p>More remarks of the same kind follow here, written to make the page long enough that a whole section does not fit in a small budget of characters.</p></section>`,
+).join('\n')}
 </article></main><footer>Footer text</footer></body></html>`;
 
 /** Characters a marker line may take (the issue's "short marker"): ample for any wording. */

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { blockedReason, checkUrlHost } from '../../src/fetch/address-policy.js';
-import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
 import type { LookupFunction } from '../../src/fetch/guarded-connector.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { failure, signal } from './helpers.js';
 
 describe('blockedReason', () => {
@@ -43,12 +43,18 @@ describe('blockedReason', () => {
     expect(blockedReason(ip)).toContain(word);
   });
 
-  it.each(['8.8.8.8', '93.184.215.14', '1.1.1.1', '2606:4700:4700::1111', '2001:4860:4860::8888', '64:ff9b::808:808', '2002:808:808::1', '::ffff:8.8.8.8'])(
-    'allows the public address %s',
-    (ip) => {
-      expect(blockedReason(ip)).toBeNull();
-    },
-  );
+  it.each([
+    '8.8.8.8',
+    '93.184.215.14',
+    '1.1.1.1',
+    '2606:4700:4700::1111',
+    '2001:4860:4860::8888',
+    '64:ff9b::808:808',
+    '2002:808:808::1',
+    '::ffff:8.8.8.8',
+  ])('allows the public address %s', (ip) => {
+    expect(blockedReason(ip)).toBeNull();
+  });
 });
 
 describe('checkUrlHost', () => {

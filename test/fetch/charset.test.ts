@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { charsetParam, declaredCharset, decodeBody, encodingForLabel } from '../../src/fetch/charset.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { decoded, localLoader } from './helpers.js';
 
 // "Привет" in windows-1251 and "こんにちは" in Shift_JIS, written out byte by byte.

@@ -3,7 +3,7 @@
 // run between its slices.
 
 import { describe, expect, it } from 'vitest';
-import { decodeBody, decodeBodyInSlices, DECODE_SLICE_BYTES } from '../../src/fetch/charset.js';
+import { DECODE_SLICE_BYTES, decodeBody, decodeBodyInSlices } from '../../src/fetch/charset.js';
 
 // Slices of 1 MiB: characters of 2, 3 and 4 bytes, so that some cross each slice edge.
 const big = (unit: string) => Buffer.from(unit.repeat(Math.ceil((3.5 * DECODE_SLICE_BYTES) / Buffer.byteLength(unit))), 'utf8');

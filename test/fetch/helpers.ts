@@ -1,8 +1,9 @@
 // Shared setup for the fetch tests: a real page server plus a fetcher/loader allowed to reach it.
-import { createPageLoader, type LoadedDocument, type PageLoaderOptions } from '../../src/fetch/load-page.js';
+
 import { decodeBody } from '../../src/fetch/charset.js';
+import { createPageLoader, type LoadedDocument, type PageLoaderOptions } from '../../src/fetch/load-page.js';
 import { createUndiciFetcher, type UndiciFetcherOptions } from '../../src/fetch/undici-fetcher.js';
-import { FetchFailure, type Fetcher } from '../../src/ports/fetcher.js';
+import { type Fetcher, FetchFailure } from '../../src/ports/fetcher.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 
 export const MiB = 1024 * 1024;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusLine } from '../../src/fetch/load-page.js';
 import { invalidUrlReason } from '../../src/fetch/url-check.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { decoded, failure, localLoader, UA } from './helpers.js';
 
 describe('invalid_url', () => {
@@ -63,7 +63,13 @@ describe('the page loader', () => {
     const url = `${server.url('/page')}#section`;
     const doc = await loader.load(url);
     const { body, ...rest } = doc;
-    expect(rest).toEqual({ url, finalUrl: server.url('/page'), status: 200, mimeType: 'text/html', contentType: 'text/html; charset=utf-8' });
+    expect(rest).toEqual({
+      url,
+      finalUrl: server.url('/page'),
+      status: 200,
+      mimeType: 'text/html',
+      contentType: 'text/html; charset=utf-8',
+    });
     expect(Buffer.from(body).toString('utf8')).toBe('<html><body><h1>Hello</h1></body></html>');
     expect(decoded(doc)).toMatchObject({ text: '<html><body><h1>Hello</h1></body></html>', charset: 'utf-8' });
   });

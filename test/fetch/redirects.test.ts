@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPageLoader } from '../../src/fetch/load-page.js';
 import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { decoded, failure, localLoader, UA } from './helpers.js';
 
 const redirect = (location: string, status = 302) => ({ status, headers: { location }, body: '' });

@@ -6,7 +6,7 @@ import { createPageLoader } from '../../src/fetch/load-page.js';
 import { productToken, robotsAllow } from '../../src/fetch/robots.js';
 import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { startPageServer, type PageRoute, type PageServer } from '../../src/testing/page-server.js';
+import { type PageRoute, type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { failure, localFetcher, UA } from './helpers.js';
 
 const HOUR = 3_600_000;

@@ -7,7 +7,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { timeLimit } from '../../src/signals.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { failure, localLoader } from './helpers.js';
 
 setFlagsFromString('--expose-gc');

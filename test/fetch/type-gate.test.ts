@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extensionRejection, hasBinaryBytes, judgeContentType, urlExtension } from '../../src/fetch/type-gate.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { decoded, failure, localLoader } from './helpers.js';
 
 // The first bytes of a real PNG (signature + IHDR chunk) followed by image data.
@@ -65,10 +65,19 @@ describe('content-type judgement', () => {
     'application/atom+xml',
   ])('accepts %s', (type) => expect(judgeContentType(type)).toBe('accept'));
 
-  it.each(['application/pdf', 'image/png', 'image/svg+xml', 'video/mp4', 'audio/mpeg', 'application/zip', 'application/octet-stream', 'font/woff2', 'application/vnd.openxmlformats-officedocument.wordprocessingml.document', 'text/css', 'application/javascript'])(
-    'rejects %s',
-    (type) => expect(judgeContentType(type)).toBe('reject'),
-  );
+  it.each([
+    'application/pdf',
+    'image/png',
+    'image/svg+xml',
+    'video/mp4',
+    'audio/mpeg',
+    'application/zip',
+    'application/octet-stream',
+    'font/woff2',
+    'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+    'text/css',
+    'application/javascript',
+  ])('rejects %s', (type) => expect(judgeContentType(type)).toBe('reject'));
 
   it('sniffs when no type is sent', () => expect(judgeContentType('')).toBe('sniff'));
 
@@ -119,7 +128,10 @@ describe('the loader gates by extension, content type and bytes', () => {
       '/untyped-xml': (_req, res) => res.end('<?xml version="1.0"?><rss/>'),
       '/untyped-text': (_req, res) => res.end('hello world'),
       '/report.pdf': { headers: { 'content-type': 'text/html' }, body: '<p>would be fine</p>' },
-      '/utf16': { headers: { 'content-type': 'text/html' }, body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>hi</p>', 'utf16le')]) },
+      '/utf16': {
+        headers: { 'content-type': 'text/html' },
+        body: Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from('<p>hi</p>', 'utf16le')]),
+      },
     });
   });
   afterAll(() => server.close());

@@ -1,7 +1,7 @@
 import type { ServerResponse } from 'node:http';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import { failure, localFetcher, localLoader, MiB, signal } from './helpers.js';
 
 const CAP = 10 * MiB;
@@ -119,8 +119,7 @@ describe('the undici fetcher', () => {
 
   const fetcher = localFetcher({ headersTimeoutMs: 300, bodyIdleTimeoutMs: 300 });
   afterAll(() => fetcher.close?.());
-  const get = (path: string, maxBytes = CAP, truncate = false) =>
-    fetcher.fetch(server.url(path), { signal: signal(), maxBytes, truncate });
+  const get = (path: string, maxBytes = CAP, truncate = false) => fetcher.fetch(server.url(path), { signal: signal(), maxBytes, truncate });
 
   it('accepts a body of exactly the cap', async () => {
     const res = await get('/exact-cap');
@@ -240,7 +239,11 @@ describe('the undici fetcher', () => {
     const headers = JSON.parse(Buffer.from(res.body).toString()) as Record<string, string>;
     expect(headers['user-agent']).toMatch(/^websift-test\/1\.0/);
     expect(headers['accept-encoding']).toBe('gzip, deflate, br');
-    const custom = await fetcher.fetch(server.url('/echo-headers'), { signal: signal(), maxBytes: CAP, headers: { 'User-Agent': 'other/2' } });
+    const custom = await fetcher.fetch(server.url('/echo-headers'), {
+      signal: signal(),
+      maxBytes: CAP,
+      headers: { 'User-Agent': 'other/2' },
+    });
     expect(JSON.parse(Buffer.from(custom.body).toString())['user-agent']).toBe('other/2');
   });
 

@@ -11,7 +11,7 @@ import { createEngine } from '../../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
 import { jsonPieces } from '../../src/http/json-pieces.js';
 import { answerReply, jsonReply } from '../../src/http/responses.js';
-import { startPageServer, type PageServer } from '../../src/testing/index.js';
+import { type PageServer, startPageServer } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
 
 const text = (pieces: Uint8Array[]) => Buffer.concat(pieces).toString('utf8');
@@ -19,11 +19,23 @@ const PART = 256 * 1024; // json-pieces' string part
 
 describe('jsonPieces', () => {
   it.each([
-    ['JSON data of every kind', { a: 1, b: 'x"\\\n\u0001\u2028', c: [1, undefined, () => 1, null, true], d: undefined, e: NaN, f: -Infinity, g: { h: [] }, i: {} }],
+    [
+      'JSON data of every kind',
+      { a: 1, b: 'x"\\\n\u0001\u2028', c: [1, undefined, () => 1, null, true], d: undefined, e: NaN, f: -Infinity, g: { h: [] }, i: {} },
+    ],
     ['toJSON (a Date)', { at: new Date(0), nested: [new Date(1)] }],
     ['a surrogate pair across a part edge', { s: 'a'.repeat(PART - 1) + '😀' + 'b'.repeat(PART) }],
     ['a lone surrogate and escapes across part edges', { s: '"'.repeat(PART + 3) + '\ud800' + 'é'.repeat(PART) + '\udc00' }],
-    ['many pages of non-ASCII text', { results: [0, 1, 2].map((i) => ({ url: `https://x.test/${i}`, markdown: ordinaryPage(3 * 1024 * 1024, i), links: ['https://a.test/'] })) }],
+    [
+      'many pages of non-ASCII text',
+      {
+        results: [0, 1, 2].map((i) => ({
+          url: `https://x.test/${i}`,
+          markdown: ordinaryPage(3 * 1024 * 1024, i),
+          links: ['https://a.test/'],
+        })),
+      },
+    ],
     ['top-level arrays and strings', ['x'.repeat(3 * PART), 1, 'y']],
   ])('%s: the same text as JSON.stringify', async (_name, value) => {
     expect(text(await jsonPieces(value))).toBe(JSON.stringify(value));
@@ -40,7 +52,10 @@ describe('jsonPieces', () => {
   });
 
   it('a ~30 MB answer: no turn holds the host thread for 100 ms (in one piece it does)', async () => {
-    const answer = { success: true, results: [0, 1, 2].map((i) => ({ url: `https://x.test/${i}`, success: true, html: ordinaryPage(10 * 1024 * 1024, i) })) };
+    const answer = {
+      success: true,
+      results: [0, 1, 2].map((i) => ({ url: `https://x.test/${i}`, success: true, html: ordinaryPage(10 * 1024 * 1024, i) })),
+    };
     const pieces = await probeLoop(() => answerReply(200, answer));
     const whole = await probeLoop(async () => {
       const reply = jsonReply(200, answer);
@@ -69,7 +84,10 @@ describe('a big crawl answer through both bindings', () => {
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   });
   afterAll(async () => {
-    await new Promise((r) => { server.closeAllConnections(); server.close(r); });
+    await new Promise((r) => {
+      server.closeAllConnections();
+      server.close(r);
+    });
     await engine.close();
     await pages.close();
   });

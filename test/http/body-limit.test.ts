@@ -1,7 +1,7 @@
 // The body limit at its default (64 KiB) against a real node:http server in a child process: a request
 // must never take the process down (an uncaught exception ends the child, which the test sees).
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { request as httpRequest } from 'node:http';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';

@@ -15,7 +15,15 @@ const engines: Engine[] = [];
 afterEach(async () => {
   // Time out whatever the hanging source still holds.
   for (const clock of clocks.splice(0)) await clock.advance(600_000);
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
   await Promise.all(engines.splice(0).map((e) => e.close()));
 });
 
@@ -121,8 +129,18 @@ describe('client disconnect reaches the work in progress (real engine, node:http
   }
 
   /** Sends a request and destroys the connection once `started` resolves. */
-  async function leaveDuring(port: number, options: { method: string; path: string; key: string; body?: string }, started: Promise<unknown>) {
-    const req = httpRequest({ host: '127.0.0.1', port, method: options.method, path: options.path, headers: { authorization: `Bearer ${options.key}` } });
+  async function leaveDuring(
+    port: number,
+    options: { method: string; path: string; key: string; body?: string },
+    started: Promise<unknown>,
+  ) {
+    const req = httpRequest({
+      host: '127.0.0.1',
+      port,
+      method: options.method,
+      path: options.path,
+      headers: { authorization: `Bearer ${options.key}` },
+    });
     req.on('error', () => {});
     req.end(options.body);
     await started;
@@ -136,11 +154,14 @@ describe('client disconnect reaches the work in progress (real engine, node:http
     let called = () => {};
     const started = new Promise<void>((r) => (called = r));
     const hanging = scriptedSource('s', () => ({ hang: true }));
-    const spy = { ...hanging, search: (q: Parameters<typeof hanging.search>[0], ctx: Parameters<typeof hanging.search>[1]) => {
-      sourceSignal = ctx.signal;
-      called();
-      return hanging.search(q, ctx);
-    } };
+    const spy = {
+      ...hanging,
+      search: (q: Parameters<typeof hanging.search>[0], ctx: Parameters<typeof hanging.search>[1]) => {
+        sourceSignal = ctx.signal;
+        called();
+        return hanging.search(q, ctx);
+      },
+    };
     const engine = createEngine({ sources: [spy], clock, rateLimit: false });
     const s = await serveEngine(engine);
     await leaveDuring(s.port, { method: 'GET', path: '/api/search?q=slow', key: s.key }, started);
@@ -173,7 +194,11 @@ describe('client disconnect reaches the work in progress (real engine, node:http
       const engine = createEngine({ sources: [], clock, rateLimit: false, allowPrivateNetwork: true });
       const s = await serveEngine(engine);
       const leftAt = Date.now();
-      await leaveDuring(s.port, { method: 'POST', path: '/api/crawl', key: s.key, body: JSON.stringify({ urls: [pages.url('/slow.html')] }) }, requested);
+      await leaveDuring(
+        s.port,
+        { method: 'POST', path: '/api/crawl', key: s.key, body: JSON.stringify({ urls: [pages.url('/slow.html')] }) },
+        requested,
+      );
       await closed;
       // The extract deadline is 30 s (on a clock that never moves here); the disconnect ends it at once.
       expect(Date.now() - leftAt).toBeLessThan(5_000);

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/http/index.js';
-import { scriptedSource, startPageServer, type PageServer } from '../../src/testing/index.js';
+import { type PageServer, scriptedSource, startPageServer } from '../../src/testing/index.js';
 import { harness, postJson } from './harness.js';
 import { responseSchema, validate } from './schema.js';
 
@@ -23,7 +23,13 @@ async function withPages() {
   pages = await startPageServer({
     '/robots.txt': { headers: { 'content-type': 'text/plain' }, body: 'User-agent: *\nAllow: /\n' },
     '/tide.html': { body: ARTICLE },
-    '/hang.html': (_req, res) => new Promise<void>((resolve) => hold.push(() => { res.end(ARTICLE); resolve(); })),
+    '/hang.html': (_req, res) =>
+      new Promise<void>((resolve) =>
+        hold.push(() => {
+          res.end(ARTICLE);
+          resolve();
+        }),
+      ),
   });
   return { pages, release: () => hold.splice(0).forEach((f) => f()) };
 }

@@ -65,7 +65,12 @@ describe('body size limit', () => {
 
   it('refuses a declared size over the limit before the key is checked; a chunked body without a key is never read', async () => {
     const h = await harness({ http: { maxBodyBytes: 100 } });
-    const declared = await h.call('/api/crawl', { method: 'POST', headers: { 'content-length': '1000' }, body: 'x'.repeat(1000), key: null });
+    const declared = await h.call('/api/crawl', {
+      method: 'POST',
+      headers: { 'content-length': '1000' },
+      body: 'x'.repeat(1000),
+      key: null,
+    });
     expect(declared.status).toBe(413);
     let pulled = 0;
     const body = new ReadableStream<Uint8Array>({

@@ -32,7 +32,13 @@ async function apiEngine() {
 
 async function listening(server: Server): Promise<string> {
   if (!server.listening) await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  closers.push(() => new Promise((r) => { server.closeAllConnections(); server.close(r); }));
+  closers.push(
+    () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  );
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -212,10 +218,18 @@ describe('a body the host already read', () => {
 
   it('takes a string body as the JSON text, and a parsed non-object as a 400', async () => {
     const text = await readingHost((raw) => raw.toString('utf8'));
-    const ok = await fetch(`${text.base}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${text.key}` }, body: '{"q":"cats"}' });
+    const ok = await fetch(`${text.base}/api/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${text.key}` },
+      body: '{"q":"cats"}',
+    });
     expect(ok.status).toBe(200);
     const list = await readingHost(() => ['cats']);
-    const bad = await fetch(`${list.base}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${list.key}` }, body: '["cats"]' });
+    const bad = await fetch(`${list.base}/api/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${list.key}` },
+      body: '["cats"]',
+    });
     expect(bad.status).toBe(400);
     expect((await bad.json()).problems[0].field).toBe('body');
   });

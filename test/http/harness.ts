@@ -1,9 +1,9 @@
 // A real engine (in-memory SQLite, scripted sources, manual clock) behind the fetch handler.
 
 import { createEngine, type EngineOptions } from '../../src/engine/create-engine.js';
-import { createFetchHandler } from '../../src/http/index.js';
 import type { FetchHandlerOptions } from '../../src/http/index.js';
-import { ManualClock, scriptedSource, type Script } from '../../src/testing/index.js';
+import { createFetchHandler } from '../../src/http/index.js';
+import { ManualClock, type Script, scriptedSource } from '../../src/testing/index.js';
 import type { Engine, SearchSource } from '../../src/types/index.js';
 
 export const RESULTS = {

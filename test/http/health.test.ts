@@ -9,7 +9,7 @@ import { ManualClock } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
 import { dropSchema, freshSchema, postgresProxy } from '../support/postgres.js';
 import { REDIS_URL, serviceAvailable } from '../support/services.js';
-import { tcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
 import { harness } from './harness.js';
 
 const postgres = await serviceAvailable('PostgreSQL');
@@ -80,52 +80,75 @@ describe('readiness through outages', () => {
     return createFetchHandler(engine, { health: true });
   }
 
-  it.skipIf(!postgres)('PostgreSQL away: 503 naming database; back: 200', async () => {
-    const { proxy, url } = await postgresProxy();
-    const schema = freshSchema();
-    const clock = new ManualClock('2026-03-01T12:00:00Z');
-    const engine = createEngine({ database: url, postgres: { schema }, clock, rateLimit: false });
-    cleanup.push(() => proxy.close(), () => dropSchema(schema), () => engine.close());
-    const handle = serve(engine);
-    expect((await readyzUntil(handle, clock, 200)).checks.database.status).toBe('ok');
+  it.skipIf(!postgres)(
+    'PostgreSQL away: 503 naming database; back: 200',
+    async () => {
+      const { proxy, url } = await postgresProxy();
+      const schema = freshSchema();
+      const clock = new ManualClock('2026-03-01T12:00:00Z');
+      const engine = createEngine({ database: url, postgres: { schema }, clock, rateLimit: false });
+      cleanup.push(
+        () => proxy.close(),
+        () => dropSchema(schema),
+        () => engine.close(),
+      );
+      const handle = serve(engine);
+      expect((await readyzUntil(handle, clock, 200)).checks.database.status).toBe('ok');
 
-    await proxy.stop();
-    const down = await readyzUntil(handle, clock, 503);
-    expect(down).toMatchObject({ status: 'not_ready', checks: { database: { status: 'failing' } } });
-    expect(typeof down.checks.database.error).toBe('string');
+      await proxy.stop();
+      const down = await readyzUntil(handle, clock, 503);
+      expect(down).toMatchObject({ status: 'not_ready', checks: { database: { status: 'failing' } } });
+      expect(typeof down.checks.database.error).toBe('string');
 
-    await proxy.start();
-    expect(await readyzUntil(handle, clock, 200)).toMatchObject({ status: 'ready', checks: { database: { status: 'ok' } } });
-  }, 60_000);
+      await proxy.start();
+      expect(await readyzUntil(handle, clock, 200)).toMatchObject({ status: 'ready', checks: { database: { status: 'ok' } } });
+    },
+    60_000,
+  );
 
-  it.skipIf(!postgres)('a partition (no reply, no reset) fails the check within its timeout', async () => {
-    const { proxy, url } = await postgresProxy();
-    const schema = freshSchema();
-    const clock = new ManualClock('2026-03-01T12:00:00Z');
-    const engine = createEngine({ database: url, postgres: { schema }, clock, rateLimit: false });
-    cleanup.push(() => proxy.close(), () => dropSchema(schema), () => engine.close());
-    const handle = serve(engine);
-    await readyzUntil(handle, clock, 200);
-    proxy.mode = 'partition';
-    const down = await readyzUntil(handle, clock, 503);
-    expect(down.checks.database.error).toMatch(/no answer within/);
-    proxy.mode = 'forward';
-  }, 60_000);
+  it.skipIf(!postgres)(
+    'a partition (no reply, no reset) fails the check within its timeout',
+    async () => {
+      const { proxy, url } = await postgresProxy();
+      const schema = freshSchema();
+      const clock = new ManualClock('2026-03-01T12:00:00Z');
+      const engine = createEngine({ database: url, postgres: { schema }, clock, rateLimit: false });
+      cleanup.push(
+        () => proxy.close(),
+        () => dropSchema(schema),
+        () => engine.close(),
+      );
+      const handle = serve(engine);
+      await readyzUntil(handle, clock, 200);
+      proxy.mode = 'partition';
+      const down = await readyzUntil(handle, clock, 503);
+      expect(down.checks.database.error).toMatch(/no answer within/);
+      proxy.mode = 'forward';
+    },
+    60_000,
+  );
 
-  it.skipIf(!redis)('Redis away: 503 naming redis (the database still ok); back: 200', async () => {
-    const target = new URL(REDIS_URL);
-    const proxy: TcpProxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
-    const clock = new ManualClock('2026-03-01T12:00:00Z');
-    const engine = createEngine({ redis: `redis://127.0.0.1:${proxy.port}`, redisPrefix: `websift_test_ready_${process.pid}:`, clock });
-    cleanup.push(() => proxy.close(), () => engine.close());
-    const handle = serve(engine);
-    expect((await readyzUntil(handle, clock, 200)).checks).toMatchObject({ database: { status: 'ok' }, redis: { status: 'ok' } });
+  it.skipIf(!redis)(
+    'Redis away: 503 naming redis (the database still ok); back: 200',
+    async () => {
+      const target = new URL(REDIS_URL);
+      const proxy: TcpProxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+      const clock = new ManualClock('2026-03-01T12:00:00Z');
+      const engine = createEngine({ redis: `redis://127.0.0.1:${proxy.port}`, redisPrefix: `websift_test_ready_${process.pid}:`, clock });
+      cleanup.push(
+        () => proxy.close(),
+        () => engine.close(),
+      );
+      const handle = serve(engine);
+      expect((await readyzUntil(handle, clock, 200)).checks).toMatchObject({ database: { status: 'ok' }, redis: { status: 'ok' } });
 
-    await proxy.stop();
-    const down = await readyzUntil(handle, clock, 503);
-    expect(down.checks).toMatchObject({ database: { status: 'ok' }, redis: { status: 'failing' } });
+      await proxy.stop();
+      const down = await readyzUntil(handle, clock, 503);
+      expect(down.checks).toMatchObject({ database: { status: 'ok' }, redis: { status: 'failing' } });
 
-    await proxy.start();
-    expect((await readyzUntil(handle, clock, 200)).checks.redis.status).toBe('ok');
-  }, 60_000);
+      await proxy.start();
+      expect((await readyzUntil(handle, clock, 200)).checks.redis.status).toBe('ok');
+    },
+    60_000,
+  );
 });

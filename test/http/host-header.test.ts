@@ -2,7 +2,7 @@
 // raw socket, since HTTP clients normalise Host.
 
 import { createServer, type Server } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { createNodeHandler } from '../../src/http/index.js';
@@ -41,7 +41,9 @@ const status = (reply: string) => Number(/^HTTP\/1\.1 (\d{3}) /.exec(reply)?.[1]
 
 describe('malformed Host headers (node:http)', () => {
   it.each(['a:b', '[', ']', '::', 'x:99999', '[::1', 'a%zz', 'a b'])('Host %j is answered, never as a 500', async (host) => {
-    const withKey = await raw(`GET /api/search?q=cats HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    const withKey = await raw(
+      `GET /api/search?q=cats HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+    );
     expect([200, 400]).toContain(status(withKey));
     const withoutKey = await raw(`GET /api/usage HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`);
     expect([400, 401]).toContain(status(withoutKey));
@@ -49,14 +51,18 @@ describe('malformed Host headers (node:http)', () => {
   });
 
   it.each(['x/y', 'x?y', 'x#y', 'u@x', 'x\\y'])('Host %j does not change the path the request names', async (host) => {
-    const reply = await raw(`GET /api/search?q=cats HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+    const reply = await raw(
+      `GET /api/search?q=cats HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+    );
     expect([200, 400]).toContain(status(reply));
     expect(reported).toEqual([]);
   });
 
   it('a well-formed Host with a port or an IPv6 literal is served', async () => {
     for (const host of ['example.test:8080', '[::1]:80', '127.0.0.1']) {
-      const reply = await raw(`GET /api/search?q=cats HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`);
+      const reply = await raw(
+        `GET /api/search?q=cats HTTP/1.1\r\nHost: ${host}\r\nAuthorization: Bearer ${key}\r\nConnection: close\r\n\r\n`,
+      );
       expect(status(reply)).toBe(200);
     }
   });

@@ -1,5 +1,5 @@
 import { createServer, request as httpRequest } from 'node:http';
-import { connect, type AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { createNodeHandler } from '../../src/http/index.js';
@@ -17,7 +17,11 @@ describe('createNodeHandler behind node:http', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('deprecation')).toBe('@1767225600');
     expect((await res.json()).results).toHaveLength(2);
-    const post = await fetch(`${s.base}/api/search`, { method: 'POST', headers: { 'x-api-key': s.key }, body: JSON.stringify({ q: 'cats' }) });
+    const post = await fetch(`${s.base}/api/search`, {
+      method: 'POST',
+      headers: { 'x-api-key': s.key },
+      body: JSON.stringify({ q: 'cats' }),
+    });
     expect((await post.json()).metadata.credits_used).toBe(0);
     const usage = await (await fetch(`${s.base}/api/usage`, { headers: auth })).json();
     expect(usage).toMatchObject({ organization: 'acme', credits: { balance: 99 }, requests: { search: 2 } });
@@ -28,7 +32,11 @@ describe('createNodeHandler behind node:http', () => {
 
   it('answers 413 on a declared Content-Length over the limit', async () => {
     const s = await serve({ maxBodyBytes: 1024 });
-    const res = await fetch(`${s.base}/api/search`, { method: 'POST', headers: { authorization: `Bearer ${s.key}` }, body: 'x'.repeat(5000) });
+    const res = await fetch(`${s.base}/api/search`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${s.key}` },
+      body: 'x'.repeat(5000),
+    });
     expect(res.status).toBe(413);
     expect((await res.json()).code).toBe('payload_too_large');
   });
@@ -39,7 +47,13 @@ describe('createNodeHandler behind node:http', () => {
       let sent = 0;
       let answered = false;
       const req = httpRequest(
-        { host: '127.0.0.1', port: s.port, method: 'POST', path: '/api/search', headers: { authorization: `Bearer ${s.key}`, 'transfer-encoding': 'chunked' } },
+        {
+          host: '127.0.0.1',
+          port: s.port,
+          method: 'POST',
+          path: '/api/search',
+          headers: { authorization: `Bearer ${s.key}`, 'transfer-encoding': 'chunked' },
+        },
         (res) => {
           answered = true;
           res.resume();
@@ -69,7 +83,13 @@ describe('createNodeHandler behind node:http', () => {
     const agentReq = (body: string) =>
       new Promise<number>((resolve, reject) => {
         const req = httpRequest(
-          { host: '127.0.0.1', port: s.port, method: 'POST', path: '/api/search', headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json', connection: 'keep-alive' } },
+          {
+            host: '127.0.0.1',
+            port: s.port,
+            method: 'POST',
+            path: '/api/search',
+            headers: { authorization: `Bearer ${s.key}`, 'content-type': 'application/json', connection: 'keep-alive' },
+          },
           (res) => {
             sockets.add(res.socket);
             res.resume();
@@ -93,7 +113,9 @@ describe('createNodeHandler behind node:http', () => {
     const server = createServer(createNodeHandler(broken, { onError: (e) => seen.push(e) }));
     closeWithOthers(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/usage`, { headers: { authorization: `Bearer ${key}` } });
+    const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/usage`, {
+      headers: { authorization: `Bearer ${key}` },
+    });
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain('secret');
     expect(seen).toHaveLength(1);
@@ -109,7 +131,9 @@ describe('createNodeHandler behind node:http', () => {
         socket.on('end', () => resolve(out));
         socket.on('error', reject);
       });
-    const badHost = await raw(`GET /api/search?q=cats HTTP/1.1\r\nHost: a b<c>\r\nAuthorization: Bearer ${s.key}\r\nConnection: close\r\n\r\n`);
+    const badHost = await raw(
+      `GET /api/search?q=cats HTTP/1.1\r\nHost: a b<c>\r\nAuthorization: Bearer ${s.key}\r\nConnection: close\r\n\r\n`,
+    );
     expect(badHost).toMatch(/^HTTP\/1\.1 (200|400) /);
     const absolute = await raw('GET http://elsewhere.test/api/usage HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(absolute).toMatch(/^HTTP\/1\.1 404 /);
@@ -123,6 +147,8 @@ describe('createNodeHandler behind node:http', () => {
   it('does not patch globals', async () => {
     const before = { fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers };
     await serve();
-    expect({ fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers }).toEqual(before);
+    expect({ fetch: globalThis.fetch, Request: globalThis.Request, Response: globalThis.Response, Headers: globalThis.Headers }).toEqual(
+      before,
+    );
   });
 });

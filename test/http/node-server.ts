@@ -29,5 +29,13 @@ export function closeWithOthers(server: Server): void {
 
 /** Closes every server serveNodeApi started or closeWithOthers was given (for afterEach), their connections cut. */
 export async function closeNodeServers(): Promise<void> {
-  await Promise.all(servers.splice(0).map((s) => new Promise((r) => { s.closeAllConnections(); s.close(r); })));
+  await Promise.all(
+    servers.splice(0).map(
+      (s) =>
+        new Promise((r) => {
+          s.closeAllConnections();
+          s.close(r);
+        }),
+    ),
+  );
 }

@@ -58,14 +58,22 @@ describe('a client generated with openapi-typescript (default options)', () => {
 
   it('would not, were the request bodies schema components with defaults (the layout it replaced)', async () => {
     const doc = JSON.parse(JSON.stringify(openapi)) as {
-      components: { schemas: Record<string, unknown>; requestBodies: Record<string, { content: { 'application/json': { schema: unknown } } }> };
+      components: {
+        schemas: Record<string, unknown>;
+        requestBodies: Record<string, { content: { 'application/json': { schema: unknown } } }>;
+      };
       paths: Record<string, Record<string, { requestBody?: unknown }>>;
     };
-    for (const [id, body] of Object.entries(doc.components.requestBodies)) doc.components.schemas[id] = body.content['application/json'].schema;
+    for (const [id, body] of Object.entries(doc.components.requestBodies))
+      doc.components.schemas[id] = body.content['application/json'].schema;
     for (const item of Object.values(doc.paths)) {
       for (const operation of Object.values(item)) {
         const ref = (operation.requestBody as { $ref?: string } | undefined)?.$ref;
-        if (ref) operation.requestBody = { required: true, content: { 'application/json': { schema: { $ref: ref.replace('requestBodies', 'schemas') } } } };
+        if (ref)
+          operation.requestBody = {
+            required: true,
+            content: { 'application/json': { schema: { $ref: ref.replace('requestBodies', 'schemas') } } },
+          };
       }
     }
     const problems = await compile(doc, 'legacy');

@@ -9,9 +9,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/http/index.js';
-import { scriptedSource, startPageServer, type PageServer } from '../../src/testing/index.js';
+import { type PageServer, scriptedSource, startPageServer } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
-import { harness, postJson, type Harness } from './harness.js';
+import { type Harness, harness, postJson } from './harness.js';
 import { conformance, declaredReply, replyOf } from './openapi-validator.js';
 
 const HOLDER = fileURLToPath(new URL('../adapters/fixtures/lock-holder.mjs', import.meta.url));
@@ -34,7 +34,10 @@ const closers: (() => unknown)[] = [];
 
 beforeAll(async () => {
   pages = await startPageServer({
-    '/article': { headers: { 'content-type': 'text/html' }, body: `<html><head><title>T</title></head><body><article><p>${'Plenty of words in here. '.repeat(30)}</p></article></body></html>` },
+    '/article': {
+      headers: { 'content-type': 'text/html' },
+      body: `<html><head><title>T</title></head><body><article><p>${'Plenty of words in here. '.repeat(30)}</p></article></body></html>`,
+    },
   });
   pages.route('/never', () => {});
   dir = mkdtempSync(join(tmpdir(), 'websift-openapi-'));
@@ -73,13 +76,27 @@ async function locked(): Promise<Harness> {
 const rows: Row[] = [
   // /api/search
   { name: 'search GET: results', path: '/api/search', method: 'GET', status: 200, run: async () => (await h()).call('/api/search?q=cats') },
-  { name: 'search GET: no_results', path: '/api/search', method: 'GET', status: 200, run: async () => (await h()).call('/api/search?q=zzz') },
   {
-    name: 'search POST with engine: Deprecation and Link', path: '/api/search', method: 'POST', status: 200, headers: ['deprecation', 'link'],
+    name: 'search GET: no_results',
+    path: '/api/search',
+    method: 'GET',
+    status: 200,
+    run: async () => (await h()).call('/api/search?q=zzz'),
+  },
+  {
+    name: 'search POST with engine: Deprecation and Link',
+    path: '/api/search',
+    method: 'POST',
+    status: 200,
+    headers: ['deprecation', 'link'],
     run: async () => (await h()).call('/api/search', postJson({ q: 'cats', engine: 'google' })),
   },
   {
-    name: 'search POST replayed', path: '/api/search', method: 'POST', status: 200, headers: ['idempotent-replayed'],
+    name: 'search POST replayed',
+    path: '/api/search',
+    method: 'POST',
+    status: 200,
+    headers: ['idempotent-replayed'],
     run: async () => {
       const t = await h();
       const init = { ...postJson({ q: 'cats' }), headers: { 'idempotency-key': 'k1' } };
@@ -87,19 +104,49 @@ const rows: Row[] = [
       return t.call('/api/search', init);
     },
   },
-  { name: 'search POST: malformed JSON', path: '/api/search', method: 'POST', status: 400, run: async () => (await h()).call('/api/search', postJson('{oops')) },
   {
-    name: 'search GET: bad parameter, with engine', path: '/api/search', method: 'GET', status: 400, headers: ['deprecation', 'link'],
+    name: 'search POST: malformed JSON',
+    path: '/api/search',
+    method: 'POST',
+    status: 400,
+    run: async () => (await h()).call('/api/search', postJson('{oops')),
+  },
+  {
+    name: 'search GET: bad parameter, with engine',
+    path: '/api/search',
+    method: 'GET',
+    status: 400,
+    headers: ['deprecation', 'link'],
     run: async () => (await h()).call('/api/search?q=cats&content_results=99&engine=x'),
   },
-  { name: 'search GET: no key', path: '/api/search', method: 'GET', status: 401, headers: ['www-authenticate'], run: async () => (await h()).call('/api/search?q=cats', { key: null }) },
-  { name: 'search GET: no credits', path: '/api/search', method: 'GET', status: 402, run: async () => (await h({ credits: 0 })).call('/api/search?q=cats') },
   {
-    name: 'search DELETE', path: '/api/search', method: 'DELETE', status: 405, headers: ['allow'],
+    name: 'search GET: no key',
+    path: '/api/search',
+    method: 'GET',
+    status: 401,
+    headers: ['www-authenticate'],
+    run: async () => (await h()).call('/api/search?q=cats', { key: null }),
+  },
+  {
+    name: 'search GET: no credits',
+    path: '/api/search',
+    method: 'GET',
+    status: 402,
+    run: async () => (await h({ credits: 0 })).call('/api/search?q=cats'),
+  },
+  {
+    name: 'search DELETE',
+    path: '/api/search',
+    method: 'DELETE',
+    status: 405,
+    headers: ['allow'],
     run: async () => (await h()).call('/api/search?q=cats&engine=x', { method: 'DELETE' }),
   },
   {
-    name: 'search POST: body too slow', path: '/api/search', method: 'POST', status: 408,
+    name: 'search POST: body too slow',
+    path: '/api/search',
+    method: 'POST',
+    status: 408,
     run: async () => {
       const t = await h({ http: { bodyTimeoutMs: 20 } });
       const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"q":')) });
@@ -107,7 +154,10 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'search POST: same key still running', path: '/api/search', method: 'POST', status: 409,
+    name: 'search POST: same key still running',
+    path: '/api/search',
+    method: 'POST',
+    status: 409,
     run: async () => {
       const t = await h({ sources: [scriptedSource('slow', { cats: { hang: true } })] });
       const init = { ...postJson({ q: 'cats' }), headers: { 'idempotency-key': 'busy' }, signal: stop.signal };
@@ -116,11 +166,18 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'search POST: too large', path: '/api/search', method: 'POST', status: 413,
+    name: 'search POST: too large',
+    path: '/api/search',
+    method: 'POST',
+    status: 413,
     run: async () => (await h()).call('/api/search', postJson({ q: 'x'.repeat(70_000) })),
   },
   {
-    name: 'search GET: rate limited at the default policy', path: '/api/search', method: 'GET', status: 429, headers: ['retry-after', 'ratelimit-policy', 'ratelimit'],
+    name: 'search GET: rate limited at the default policy',
+    path: '/api/search',
+    method: 'GET',
+    status: 429,
+    headers: ['retry-after', 'ratelimit-policy', 'ratelimit'],
     run: async () => {
       const t = await h({});
       for (let i = 0; i < 20; i++) await t.call('/api/usage');
@@ -128,19 +185,32 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'search GET: unexpected exception', path: '/api/search', method: 'GET', status: 500,
-    run: async () => (await h({ wrap: (e) => ({ ...e, search: () => Promise.reject(new Error('boom')) }) as Engine })).call('/api/search?q=cats'),
+    name: 'search GET: unexpected exception',
+    path: '/api/search',
+    method: 'GET',
+    status: 500,
+    run: async () =>
+      (await h({ wrap: (e) => ({ ...e, search: () => Promise.reject(new Error('boom')) }) as Engine })).call('/api/search?q=cats'),
   },
   {
-    name: 'search GET: every source failed', path: '/api/search', method: 'GET', status: 503,
+    name: 'search GET: every source failed',
+    path: '/api/search',
+    method: 'GET',
+    status: 503,
     run: async () => (await h({ sources: [scriptedSource('down', () => ({ fail: 'x' }))] })).call('/api/search?q=cats'),
   },
   {
-    name: 'search POST: rate limiter down', path: '/api/search', method: 'POST', status: 503,
+    name: 'search POST: rate limiter down',
+    path: '/api/search',
+    method: 'POST',
+    status: 503,
     run: async () => (await h({ engine: { rateLimiter: downLimiter } })).call('/api/search', postJson({ q: 'cats' })),
   },
   {
-    name: 'search POST: books locked', path: '/api/search', method: 'POST', status: 503,
+    name: 'search POST: books locked',
+    path: '/api/search',
+    method: 'POST',
+    status: 503,
     run: async () => {
       const t = await locked();
       return t.clock.drive(t.call('/api/search', postJson({ q: 'cats' })));
@@ -148,18 +218,52 @@ const rows: Row[] = [
   },
   // /api/crawl
   {
-    name: 'crawl: a page', path: '/api/crawl', method: 'POST', status: 200,
+    name: 'crawl: a page',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 200,
     run: async () => {
       const t = await h();
       return t.clock.drive(t.call('/api/crawl', postJson({ urls: [pages.url('/article')] })));
     },
   },
-  { name: 'crawl: bad urls', path: '/api/crawl', method: 'POST', status: 400, run: async () => (await h()).call('/api/crawl', postJson({ urls: 'x' })) },
-  { name: 'crawl: x-api-key is not accepted', path: '/api/crawl', method: 'POST', status: 401, run: async () => { const t = await h(); return t.call('/api/crawl', { ...postJson({ urls: [pages.url('/article')] }), key: null, headers: { 'x-api-key': t.key } }); } },
-  { name: 'crawl: no credits', path: '/api/crawl', method: 'POST', status: 402, run: async () => (await h({ credits: 0 })).call('/api/crawl', postJson({ urls: [pages.url('/article')] })) },
-  { name: 'crawl: GET', path: '/api/crawl', method: 'GET', status: 405, headers: ['allow'], run: async () => (await h()).call('/api/crawl') },
   {
-    name: 'crawl: body too slow', path: '/api/crawl', method: 'POST', status: 408,
+    name: 'crawl: bad urls',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 400,
+    run: async () => (await h()).call('/api/crawl', postJson({ urls: 'x' })),
+  },
+  {
+    name: 'crawl: x-api-key is not accepted',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 401,
+    run: async () => {
+      const t = await h();
+      return t.call('/api/crawl', { ...postJson({ urls: [pages.url('/article')] }), key: null, headers: { 'x-api-key': t.key } });
+    },
+  },
+  {
+    name: 'crawl: no credits',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 402,
+    run: async () => (await h({ credits: 0 })).call('/api/crawl', postJson({ urls: [pages.url('/article')] })),
+  },
+  {
+    name: 'crawl: GET',
+    path: '/api/crawl',
+    method: 'GET',
+    status: 405,
+    headers: ['allow'],
+    run: async () => (await h()).call('/api/crawl'),
+  },
+  {
+    name: 'crawl: body too slow',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 408,
     run: async () => {
       const t = await h({ http: { bodyTimeoutMs: 20 } });
       const body = new ReadableStream<Uint8Array>({ start: (c) => c.enqueue(new TextEncoder().encode('{"urls":')) });
@@ -167,7 +271,10 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'crawl: same key still running', path: '/api/crawl', method: 'POST', status: 409,
+    name: 'crawl: same key still running',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 409,
     run: async () => {
       const t = await h();
       const init = { ...postJson({ urls: [pages.url('/never')] }), headers: { 'idempotency-key': 'busy' }, signal: stop.signal };
@@ -175,20 +282,35 @@ const rows: Row[] = [
       return t.call('/api/crawl', init);
     },
   },
-  { name: 'crawl: too large', path: '/api/crawl', method: 'POST', status: 413, run: async () => (await h()).call('/api/crawl', postJson({ urls: ['x'.repeat(70_000)] })) },
   {
-    name: 'crawl: rate limiter down', path: '/api/crawl', method: 'POST', status: 503,
+    name: 'crawl: too large',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 413,
+    run: async () => (await h()).call('/api/crawl', postJson({ urls: ['x'.repeat(70_000)] })),
+  },
+  {
+    name: 'crawl: rate limiter down',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 503,
     run: async () => (await h({ engine: { rateLimiter: downLimiter } })).call('/api/crawl', postJson({ urls: [pages.url('/article')] })),
   },
   {
-    name: 'crawl: books locked', path: '/api/crawl', method: 'POST', status: 503,
+    name: 'crawl: books locked',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 503,
     run: async () => {
       const t = await locked();
       return t.clock.drive(t.call('/api/crawl', postJson({ urls: [pages.url('/article')] })));
     },
   },
   {
-    name: 'crawl: deadline', path: '/api/crawl', method: 'POST', status: 504,
+    name: 'crawl: deadline',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 504,
     run: async () => {
       const t = await h();
       const answer = t.call('/api/crawl', postJson({ urls: [pages.url('/never')] }));
@@ -197,7 +319,11 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'crawl: rate limited', path: '/api/crawl', method: 'POST', status: 429, headers: ['retry-after', 'ratelimit-policy', 'ratelimit'],
+    name: 'crawl: rate limited',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 429,
+    headers: ['retry-after', 'ratelimit-policy', 'ratelimit'],
     run: async () => {
       const t = await h({ engine: { rateLimit: { limit: 1, window: 2 } } });
       await t.call('/api/usage');
@@ -205,26 +331,60 @@ const rows: Row[] = [
     },
   },
   {
-    name: 'crawl: unexpected exception', path: '/api/crawl', method: 'POST', status: 500,
-    run: async () => (await h({ wrap: (e) => ({ ...e, extract: () => Promise.reject(new Error('boom')) }) as Engine })).call('/api/crawl', postJson({ urls: [pages.url('/article')] })),
+    name: 'crawl: unexpected exception',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 500,
+    run: async () =>
+      (await h({ wrap: (e) => ({ ...e, extract: () => Promise.reject(new Error('boom')) }) as Engine })).call(
+        '/api/crawl',
+        postJson({ urls: [pages.url('/article')] }),
+      ),
   },
   {
-    name: 'usage: unexpected exception', path: '/api/usage', method: 'GET', status: 500,
+    name: 'usage: unexpected exception',
+    path: '/api/usage',
+    method: 'GET',
+    status: 500,
     run: async () => (await h({ wrap: (e) => ({ ...e, usage: () => Promise.reject(new Error('boom')) }) as Engine })).call('/api/usage'),
   },
   // /api/usage
   { name: 'usage', path: '/api/usage', method: 'GET', status: 200, run: async () => (await h()).call('/api/usage') },
-  { name: 'usage: no key', path: '/api/usage', method: 'GET', status: 401, headers: ['www-authenticate'], run: async () => (await h()).call('/api/usage', { key: null }) },
-  { name: 'usage: PUT', path: '/api/usage', method: 'PUT', status: 405, headers: ['allow'], run: async () => (await h()).call('/api/usage', { method: 'PUT' }) },
   {
-    name: 'usage: rate limited', path: '/api/usage', method: 'GET', status: 429, headers: ['retry-after'],
+    name: 'usage: no key',
+    path: '/api/usage',
+    method: 'GET',
+    status: 401,
+    headers: ['www-authenticate'],
+    run: async () => (await h()).call('/api/usage', { key: null }),
+  },
+  {
+    name: 'usage: PUT',
+    path: '/api/usage',
+    method: 'PUT',
+    status: 405,
+    headers: ['allow'],
+    run: async () => (await h()).call('/api/usage', { method: 'PUT' }),
+  },
+  {
+    name: 'usage: rate limited',
+    path: '/api/usage',
+    method: 'GET',
+    status: 429,
+    headers: ['retry-after'],
     run: async () => {
       const t = await h({ engine: { rateLimit: { limit: 1, window: 2 } } });
       await t.call('/api/usage');
       return t.call('/api/usage');
     },
   },
-  { name: 'usage: rate limiter down', path: '/api/usage', method: 'GET', status: 503, run: async () => (await h({ engine: { rateLimiter: downLimiter } })).call('/api/usage') },
+  {
+    name: 'usage: rate limiter down',
+    path: '/api/usage',
+    method: 'GET',
+    status: 503,
+    run: async () => (await h({ engine: { rateLimiter: downLimiter } })).call('/api/usage'),
+  },
   // no endpoint
   { name: 'unknown path', path: '/api/nope', method: 'GET', status: 404, run: async () => (await h()).call('/api/nope') },
 ];
@@ -242,7 +402,12 @@ describe('docs/openapi.json against the live handler', () => {
     for (const [path, item] of Object.entries(openapi.paths)) {
       for (const [method, operation] of Object.entries(item as Record<string, { responses: object }>)) {
         for (const status of Object.keys(operation.responses)) {
-          const covered = rows.some((r) => r.path === path && r.status === Number(status) && (r.method.toLowerCase() === method || (r.status === 405 && method !== 'post')));
+          const covered = rows.some(
+            (r) =>
+              r.path === path &&
+              r.status === Number(status) &&
+              (r.method.toLowerCase() === method || (r.status === 405 && method !== 'post')),
+          );
           const elsewhere = rows.some((r) => r.path === path && r.status === Number(status));
           // 404 is the server's answer to a path it lacks; it is in the table once, for /api/nope.
           if (status === '404') continue;
@@ -272,4 +437,3 @@ describe('docs/openapi.json against the live handler', () => {
     expect(conformance({ ...reply, status: 413 }, '/api/search', 'GET')).not.toEqual([]);
   });
 });
-

@@ -48,7 +48,9 @@ export function conformance(reply: Reply, path: string, method: string): string[
   const declared = declaredReply(path, method, reply.status);
   if (!declared) return [`${reply.status} is not declared for ${method} ${path}`];
   const problems: string[] = [];
-  const headers = Object.fromEntries(Object.entries((declared.headers ?? {}) as Record<string, Json>).map(([k, v]) => [k.toLowerCase(), resolve(v)]));
+  const headers = Object.fromEntries(
+    Object.entries((declared.headers ?? {}) as Record<string, Json>).map(([k, v]) => [k.toLowerCase(), resolve(v)]),
+  );
   reply.headers.forEach((value, name) => {
     if (TRANSPORT.has(name)) return;
     const header = headers[name];
@@ -61,7 +63,8 @@ export function conformance(reply: Reply, path: string, method: string): string[
   const schema = content?.['application/json']?.schema;
   if (!schema) return reply.body === null ? problems : [...problems, 'a body where none is declared'];
   const validate = ajv.compile(withDocRefs(schema));
-  if (!validate(reply.body)) problems.push(...(validate.errors ?? []).map((e) => `body${e.instancePath}: ${e.message ?? ''} ${JSON.stringify(e.params)}`));
+  if (!validate(reply.body))
+    problems.push(...(validate.errors ?? []).map((e) => `body${e.instancePath}: ${e.message ?? ''} ${JSON.stringify(e.params)}`));
   return problems;
 }
 

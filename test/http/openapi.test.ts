@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { openapi } from '../../src/http/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
-import { harness, postJson, type Harness } from './harness.js';
+import { type Harness, harness, postJson } from './harness.js';
 import { responseSchema, validate } from './schema.js';
 
 const doc = openapi as unknown as Record<string, unknown>;
@@ -29,7 +29,9 @@ describe('OpenAPI document', () => {
 
   it("passes Redocly's recommended rules with no error and no warning (npm run lint:openapi)", () => {
     const run = spawnSync(process.execPath, [redocly, 'lint', 'docs/openapi.json', '--extends=recommended', '--format=json'], {
-      cwd: root, encoding: 'utf8', env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+      cwd: root,
+      encoding: 'utf8',
+      env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
     });
     const report = JSON.parse(run.stdout.slice(run.stdout.indexOf('{'))) as { totals: object; problems: unknown[] };
     expect(report.problems).toEqual([]);
@@ -39,19 +41,46 @@ describe('OpenAPI document', () => {
 
   it('documents the fields added to results and requests', () => {
     const schemas = openapi.components.schemas as Record<string, { properties: Record<string, { description?: string }> }>;
-    expect(Object.keys(schemas['PageMetadata']!.properties).sort()).toEqual(
-      ['canonical_url', 'description', 'final_url', 'language', 'modified_time', 'published_time', 'site_name', 'title'],
-    );
+    expect(Object.keys(schemas['PageMetadata']!.properties).sort()).toEqual([
+      'canonical_url',
+      'description',
+      'final_url',
+      'language',
+      'modified_time',
+      'published_time',
+      'site_name',
+      'title',
+    ]);
     expect(schemas['ExtractResult']!.properties['links']!.description).toMatch(/include_links/);
     expect(schemas['ExtractResult']!.properties['metadata']!.description).toBeTruthy();
     expect(schemas['SearchResult']!.properties['metadata']!.description).toMatch(/content/);
-    const requests = openapi.components.requestBodies as Record<string, { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } }>;
-    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['include_links']).toMatchObject({ type: 'boolean', default: false });
+    const requests = openapi.components.requestBodies as Record<
+      string,
+      { content: { 'application/json': { schema: { properties: Record<string, unknown> } } } }
+    >;
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['include_links']).toMatchObject({
+      type: 'boolean',
+      default: false,
+    });
     // Reading in parts (docs/extract.md).
-    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
-    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['start_char']).toMatchObject({ type: 'integer', minimum: 0, default: 0 });
-    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['query']).toMatchObject({ type: 'string', minLength: 1, maxLength: 2000 });
-    expect(requests['SearchRequest']!.content['application/json'].schema.properties['max_chars']).toMatchObject({ type: 'integer', minimum: 1 });
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['max_chars']).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+    });
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['start_char']).toMatchObject({
+      type: 'integer',
+      minimum: 0,
+      default: 0,
+    });
+    expect(requests['ExtractRequest']!.content['application/json'].schema.properties['query']).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 2000,
+    });
+    expect(requests['SearchRequest']!.content['application/json'].schema.properties['max_chars']).toMatchObject({
+      type: 'integer',
+      minimum: 1,
+    });
     for (const result of ['ExtractResult', 'SearchResult']) {
       expect(Object.keys(schemas[result]!.properties)).toEqual(expect.arrayContaining(['total_chars', 'truncated']));
     }

@@ -58,7 +58,10 @@ describe('search parameters over GET and POST', () => {
       const res = await h.call('/api/search', { method: 'POST', body });
       expect(res.status, String(body)).toBe(400);
       const json = await res.json();
-      expect(json.problems.some((p: { field: string }) => p.field === field), JSON.stringify(json)).toBe(true);
+      expect(
+        json.problems.some((p: { field: string }) => p.field === field),
+        JSON.stringify(json),
+      ).toBe(true);
     }
     const crawl = await h.call('/api/crawl', postJson('{"urls": '));
     expect(crawl.status).toBe(400);

@@ -4,9 +4,9 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openapi } from '../../src/http/index.js';
-import { scriptedSource, startPageServer, type PageServer } from '../../src/testing/index.js';
+import { type PageServer, scriptedSource, startPageServer } from '../../src/testing/index.js';
 import { nextStartOf, passagesContentLength, topicsPage, topicText } from '../extract/topics-page.js';
-import { harness, postJson, type Harness } from './harness.js';
+import { type Harness, harness, postJson } from './harness.js';
 import { responseSchema, validate } from './schema.js';
 
 const doc = openapi as unknown as Record<string, unknown>;
@@ -47,7 +47,10 @@ describe('POST /api/crawl in parts', () => {
   });
 
   it('query picks the passages of the right section', async () => {
-    const res = await h.call('/api/crawl', postJson({ urls: [pages.url('/topics?c=2')], query: 'honeybees waggle dance hive', max_chars: 600 }));
+    const res = await h.call(
+      '/api/crawl',
+      postJson({ urls: [pages.url('/topics?c=2')], query: 'honeybees waggle dance hive', max_chars: 600 }),
+    );
     const body = await res.json();
     check(body, '/api/crawl', 'POST', 200);
     expect(body.results[0].markdown).toContain(topicText('Honeybees'));
@@ -56,7 +59,10 @@ describe('POST /api/crawl in parts', () => {
 
   it('bad values are one 400 naming each field, per the document, nothing charged', async () => {
     const before = await balance();
-    const res = await h.call('/api/crawl', postJson({ urls: [pages.url('/topics')], max_chars: 0, start_char: -3, query: 'x', format: 'html' }));
+    const res = await h.call(
+      '/api/crawl',
+      postJson({ urls: [pages.url('/topics')], max_chars: 0, start_char: -3, query: 'x', format: 'html' }),
+    );
     expect(res.status).toBe(400);
     const body = await res.json();
     check(body, '/api/crawl', 'POST', 400);
@@ -85,7 +91,9 @@ describe('search with max_chars', () => {
     expect(body.metadata.credits_used).toBe(3);
     expect(body.results[0].content).toContain(topicText('Lighthouses'));
     expect(body.results[0]).toMatchObject({ truncated: true });
-    const post = await (await h.call('/api/search', postJson({ q: 'almanac lighthouse fresnel lens', include_content: true, max_chars: 300 }))).json();
+    const post = await (
+      await h.call('/api/search', postJson({ q: 'almanac lighthouse fresnel lens', include_content: true, max_chars: 300 }))
+    ).json();
     check(post, '/api/search', 'POST', 200);
     expect(post.metadata).toMatchObject({ credits_used: 0, from_cache: true });
     expect(passagesContentLength(post.results[0].content)).toBeLessThanOrEqual(300);

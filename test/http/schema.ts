@@ -12,7 +12,9 @@ type ComponentName = keyof typeof responseSchemas;
 export function validate(value: unknown, schema: z.ZodType, _doc?: Schema): string[] {
   const result = schema.safeParse(value);
   if (result.success) return [];
-  return result.error.issues.map((issue) => `$${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`);
+  return result.error.issues.map(
+    (issue) => `$${issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join('')}: ${issue.message}`,
+  );
 }
 
 /** The response schema of an operation for a status, from the document. */
@@ -20,7 +22,10 @@ export function responseSchema(doc: Schema, path: string, method: string, status
   const paths = doc.paths as Record<string, Record<string, { responses: Record<string, Schema> }>>;
   const declared = paths[path]?.[method.toLowerCase()]?.responses[String(status)];
   // A shared reply is a $ref to components.responses.
-  const reply = typeof declared?.$ref === 'string' ? (doc.components as Record<string, Record<string, Schema>>).responses![declared.$ref.split('/').pop()!] : declared;
+  const reply =
+    typeof declared?.$ref === 'string'
+      ? (doc.components as Record<string, Record<string, Schema>>).responses![declared.$ref.split('/').pop()!]
+      : declared;
   if (!reply) throw new Error(`document has no ${status} reply for ${method} ${path}`);
   const content = reply.content as Record<string, { schema: Schema }> | undefined;
   if (!content) throw new Error(`${status} reply of ${method} ${path} has no JSON body`);

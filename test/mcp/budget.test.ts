@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractResponse, searchResponse } from '../../src/schema/index.js';
 import { GENERATIONS, type McpClient } from './clients.js';
-import { LIGHTHOUSE, mcpHarness, textOf, type McpHarness } from './harness.js';
+import { LIGHTHOUSE, type McpHarness, mcpHarness, textOf } from './harness.js';
 
 /** The short lines a result may add around its pages' content: a header, and per page its title, URL, size and marker. */
 const allowance = (pages: number) => 120 + pages * 250;
@@ -33,13 +33,20 @@ describe.each(GENERATIONS)('the budget (%s client)', (generation) => {
     expect(textOf(result).length).toBeLessThanOrEqual(20_000 + allowance(1));
   });
 
-  it.each([500, 3_000, 12_000])('web_extract with max_chars %i over two pages, Markdown and HTML: never over it plus short lines', async (maxChars) => {
-    for (const format of ['markdown', 'html']) {
-      const result = await client.call('web_extract', { urls: [h.pages.url('/long.html'), h.pages.url('/short.html')], format, max_chars: maxChars });
-      expect(result.isError).toBeFalsy();
-      expect(textOf(result).length).toBeLessThanOrEqual(maxChars + allowance(2));
-    }
-  });
+  it.each([500, 3_000, 12_000])(
+    'web_extract with max_chars %i over two pages, Markdown and HTML: never over it plus short lines',
+    async (maxChars) => {
+      for (const format of ['markdown', 'html']) {
+        const result = await client.call('web_extract', {
+          urls: [h.pages.url('/long.html'), h.pages.url('/short.html')],
+          format,
+          max_chars: maxChars,
+        });
+        expect(result.isError).toBeFalsy();
+        expect(textOf(result).length).toBeLessThanOrEqual(maxChars + allowance(2));
+      }
+    },
+  );
 
   it('reads a long page to its end with start_char: the pieces join back to the whole page, and only the first is charged', async () => {
     await h.clock.advance(5 * 60_000 + 1); // past the earlier tests' repeat window: the first piece is charged

@@ -6,7 +6,7 @@ import { writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
-import { startPageServer, type PageServer } from '../../src/testing/index.js';
+import { type PageServer, startPageServer } from '../../src/testing/index.js';
 import { mainCaptured } from '../cli/in-process.js';
 import { tempDb } from '../cli/run-cli.js';
 import { longArticle, SHORT } from './harness.js';
@@ -38,7 +38,10 @@ export async function cliFixture(credits = 100): Promise<CliFixture> {
   const db = tempDb();
   const config = join(dirname(db), 'config.json');
   const baseUrl = `http://127.0.0.1:${(searxng.address() as AddressInfo).port}`;
-  writeFileSync(config, JSON.stringify({ localIndex: false, sources: [{ type: 'searxng', baseUrl }], engine: { allowPrivateNetwork: true } }));
+  writeFileSync(
+    config,
+    JSON.stringify({ localIndex: false, sources: [{ type: 'searxng', baseUrl }], engine: { allowPrivateNetwork: true } }),
+  );
   const storage = ['--db', db, '--config', config];
   await mainCaptured(['org', 'create', 'acme', '--credits', String(credits), ...storage]);
   const key = JSON.parse((await mainCaptured(['key', 'create', 'acme', ...storage])).stdout).key as string;

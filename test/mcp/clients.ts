@@ -32,7 +32,11 @@ export interface McpClient {
 
 const INFO = { name: 'websift-test', version: '1.0.0' };
 
-function face(client: { listTools(): Promise<{ tools: unknown[] }>; callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>; close(): Promise<void> }): McpClient {
+function face(client: {
+  listTools(): Promise<{ tools: unknown[] }>;
+  callTool(p: { name: string; arguments?: Record<string, unknown> }): Promise<unknown>;
+  close(): Promise<void>;
+}): McpClient {
   return {
     tools: async () => (await client.listTools()).tools as ToolInfo[],
     call: async (name, args = {}) => (await client.callTool({ name, arguments: args })) as ToolResult,
@@ -52,7 +56,13 @@ export async function httpClient(generation: Generation, url: string, key: strin
   return face(client as never);
 }
 
-export async function stdioClient(generation: Generation, command: string, args: string[], env: Record<string, string>, cwd: string): Promise<{ client: McpClient; stderr: () => string }> {
+export async function stdioClient(
+  generation: Generation,
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  cwd: string,
+): Promise<{ client: McpClient; stderr: () => string }> {
   let stderr = '';
   const params = { command, args, env, cwd, stderr: 'pipe' as const };
   if (generation === 'v1') {

@@ -21,7 +21,13 @@ it('passes the conformance suite but for the recorded baseline', async () => {
   const serve = startCli(['serve', '--port', '0', ...f.storage]);
   const proxy = createServer((req, res) => {
     const upstream = request(
-      { host: target.hostname, port: target.port, path: req.url, method: req.method, headers: { ...req.headers, authorization: `Bearer ${f.key}` } },
+      {
+        host: target.hostname,
+        port: target.port,
+        path: req.url,
+        method: req.method,
+        headers: { ...req.headers, authorization: `Bearer ${f.key}` },
+      },
       (answer) => {
         res.writeHead(answer.statusCode ?? 502, answer.headers);
         answer.pipe(res);

@@ -1,24 +1,30 @@
 // A real engine (in-memory SQLite, scripted search source, manual clock, loopback page server) with
 // the MCP endpoint on a loopback node:http server, as a host would mount it.
 
-import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEngine, type EngineOptions } from '../../src/engine/index.js';
 import { createMcpFetchHandler, createMcpNodeHandler, type McpHandlerOptions } from '../../src/mcp/index.js';
-import { ManualClock, scriptedSource, startPageServer, type PageServer, type Script } from '../../src/testing/index.js';
+import { ManualClock, type PageServer, type Script, scriptedSource, startPageServer } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
-import { httpClient, type Generation, type McpClient } from './clients.js';
+import { type Generation, httpClient, type McpClient } from './clients.js';
 
 /** The one sentence of the long page about something else (section 33). */
 export const LIGHTHOUSE = 'The lighthouse keeper writes storm warnings into the logbook every evening at dusk.';
 
 /** A long page: 40 sections, ~35,000 characters of Markdown, one sentence of section 33 on another topic. */
 export function longArticle(): string {
-  const sections = Array.from({ length: 40 }, (_, i) =>
-    `<h2>Section ${i + 1}</h2>\n` +
-    (i === 32 ? `<p>${LIGHTHOUSE}</p>\n` : '') +
-    Array.from({ length: 6 }, (_, j) => `<p>Paragraph ${j + 1} of section ${i + 1} tells about tide pools, barnacles and anemones living between the tides, in words enough for a long page.</p>`).join('\n'),
+  const sections = Array.from(
+    { length: 40 },
+    (_, i) =>
+      `<h2>Section ${i + 1}</h2>\n` +
+      (i === 32 ? `<p>${LIGHTHOUSE}</p>\n` : '') +
+      Array.from(
+        { length: 6 },
+        (_, j) =>
+          `<p>Paragraph ${j + 1} of section ${i + 1} tells about tide pools, barnacles and anemones living between the tides, in words enough for a long page.</p>`,
+      ).join('\n'),
   );
   return `<!doctype html><html><head><title>The long page</title></head><body><main><article><h1>The long page</h1>\n${sections.join('\n')}</article></main></body></html>`;
 }
@@ -28,7 +34,12 @@ export const SHORT = `<!doctype html><html><head><title>Tide pools</title></head
 survive changes in temperature, salinity and oxygen twice a day.</p></article></main></body></html>`;
 
 export const SCRIPT: Script = {
-  cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: 'All about cats' }, { title: 'More cats', url: 'https://cats.test/more', snippet: 'Even more' }] },
+  cats: {
+    results: [
+      { title: 'Cats', url: 'https://cats.test/', snippet: 'All about cats' },
+      { title: 'More cats', url: 'https://cats.test/more', snippet: 'Even more' },
+    ],
+  },
 };
 
 export interface McpHarness {
@@ -102,4 +113,7 @@ export async function mcpHarness(options: McpHarnessOptions = {}): Promise<McpHa
 
 /** The Markdown text of a tool result. */
 export const textOf = (result: { content: { type: string; text?: string }[] }): string =>
-  result.content.filter((c) => c.type === 'text').map((c) => c.text).join('\n');
+  result.content
+    .filter((c) => c.type === 'text')
+    .map((c) => c.text)
+    .join('\n');

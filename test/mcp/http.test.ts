@@ -11,16 +11,22 @@ import { createMcpFetchHandler, createMcpNodeHandler } from '../../src/mcp/index
 import { errorBody, extractResponse, usageResponse } from '../../src/schema/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { startCli, tempDb, waitForLine } from '../cli/run-cli.js';
-import { cliFixture, type CliFixture } from './cli-fixture.js';
+import { type CliFixture, cliFixture } from './cli-fixture.js';
 import { GENERATIONS, httpClient } from './clients.js';
-import { mcpHarness, SCRIPT, textOf, type McpHarness } from './harness.js';
+import { type McpHarness, mcpHarness, SCRIPT, textOf } from './harness.js';
 
 const initialize = {
-  jsonrpc: '2.0', id: 1, method: 'initialize',
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
   params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 };
 const post = (url: string, headers: Record<string, string> = {}) =>
-  fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify(initialize) });
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+    body: JSON.stringify(initialize),
+  });
 
 describe('authentication', () => {
   let h: McpHarness;
@@ -55,7 +61,10 @@ describe('authentication', () => {
   it('serves the organization of the key', async () => {
     await h.engine.admin.createOrganization('other', { credits: 7 });
     const client = await h.connect('v2', await h.engine.admin.createApiKey('other'));
-    expect(usageResponse.parse((await client.call('usage')).structuredContent)).toMatchObject({ organization: 'other', credits: { balance: 7 } });
+    expect(usageResponse.parse((await client.call('usage')).structuredContent)).toMatchObject({
+      organization: 'other',
+      credits: { balance: 7 },
+    });
   });
 });
 
@@ -113,20 +122,23 @@ describe('/mcp on websift serve', () => {
     expect((await fetch(`${url}/api/usage`, { headers: { authorization: `Bearer ${f.key}` } })).status).toBe(200);
   });
 
-  it.each(GENERATIONS)('serves the tools to the %s client with the API key', async (generation) => {
-    const client = await httpClient(generation, `${url}/mcp`, f.key);
-    try {
-      const page = await client.call('web_extract', { urls: [f.pages.url('/short.html')] });
-      expect(extractResponse.parse(page.structuredContent).results[0]!.success).toBe(true);
-      expect(textOf(page)).toContain('Tide pools');
-      expect(usageResponse.parse((await client.call('usage')).structuredContent).organization).toBe('acme');
-    } finally {
-      await client.close();
-    }
-    expect(log).toMatch(/POST \/mcp 200 \d+ms/); // logged like the API's requests
-  }, 20_000);
+  it.each(GENERATIONS)(
+    'serves the tools to the %s client with the API key',
+    async (generation) => {
+      const client = await httpClient(generation, `${url}/mcp`, f.key);
+      try {
+        const page = await client.call('web_extract', { urls: [f.pages.url('/short.html')] });
+        expect(extractResponse.parse(page.structuredContent).results[0]!.success).toBe(true);
+        expect(textOf(page)).toContain('Tide pools');
+        expect(usageResponse.parse((await client.call('usage')).structuredContent).organization).toBe('acme');
+      } finally {
+        await client.close();
+      }
+      expect(log).toMatch(/POST \/mcp 200 \d+ms/); // logged like the API's requests
+    },
+    20_000,
+  );
 });
-
 
 describe('a malformed Host header', () => {
   it('is answered (401 without a key) and the server keeps serving', async () => {
@@ -135,7 +147,9 @@ describe('a malformed Host header', () => {
       const { connect } = await import('node:net');
       const port = new URL(h.url).port;
       const raw = await new Promise<string>((resolve, reject) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.end('POST /mcp HTTP/1.1\r\nHost: bad host[\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'));
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.end('POST /mcp HTTP/1.1\r\nHost: bad host[\r\nContent-Length: 0\r\nConnection: close\r\n\r\n'),
+        );
         let data = '';
         socket.on('data', (d) => (data += d.toString()));
         socket.on('end', () => resolve(data));
@@ -154,14 +168,22 @@ describe('when the key store cannot answer', () => {
   it("answers the API's 503 (retryable), not a server fault", async () => {
     const { LedgerUnavailableError } = await import('../../src/errors.js');
     const engine = createEngine({ sources: [scriptedSource('primary', SCRIPT)] });
-    const failing = Object.create(engine, { authenticate: { value: async () => { throw new LedgerUnavailableError(); } } });
+    const failing = Object.create(engine, {
+      authenticate: {
+        value: async () => {
+          throw new LedgerUnavailableError();
+        },
+      },
+    });
     const handle = createMcpFetchHandler(failing);
     try {
-      const res = await handle(new Request('http://websift.test/mcp', {
-        method: 'POST',
-        headers: { authorization: 'Bearer ws_live_x', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify(initialize),
-      }));
+      const res = await handle(
+        new Request('http://websift.test/mcp', {
+          method: 'POST',
+          headers: { authorization: 'Bearer ws_live_x', 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+          body: JSON.stringify(initialize),
+        }),
+      );
       expect(res.status).toBe(503);
       expect(errorBody.parse(await res.json())).toMatchObject({ code: 'ledger_unavailable', retryable: true });
     } finally {

@@ -36,7 +36,11 @@ describe('the optional MCP SDK', () => {
       await createMcpServer(engine, { organization: 'acme' });
       await engine.close();
     `;
-    const { stderr } = await promisify(execFile)(process.execPath, ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child], { cwd: ROOT, timeout: 20_000 });
+    const { stderr } = await promisify(execFile)(
+      process.execPath,
+      ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child],
+      { cwd: ROOT, timeout: 20_000 },
+    );
     const [before, after] = stderr.split('IMPORTED');
     expect(before, stderr).not.toContain('MCP-SDK-LOADED');
     expect(after, stderr).toContain('MCP-SDK-LOADED @modelcontextprotocol/server');

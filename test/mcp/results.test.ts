@@ -3,9 +3,17 @@
 // the whole call failed, charging nothing.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { emptySearchResponse, errorBody, extractResponse, insufficientCreditsBody, rateLimitBody, searchResponse, usageResponse } from '../../src/schema/index.js';
+import {
+  emptySearchResponse,
+  errorBody,
+  extractResponse,
+  insufficientCreditsBody,
+  rateLimitBody,
+  searchResponse,
+  usageResponse,
+} from '../../src/schema/index.js';
 import { GENERATIONS, type McpClient } from './clients.js';
-import { mcpHarness, textOf, type McpHarness } from './harness.js';
+import { type McpHarness, mcpHarness, textOf } from './harness.js';
 
 describe.each(GENERATIONS)('tool results (%s client over HTTP)', (generation) => {
   let h: McpHarness;
@@ -56,7 +64,10 @@ describe.each(GENERATIONS)('tool results (%s client over HTTP)', (generation) =>
     const result = await client.call('web_extract', { urls: [h.pages.url('/short.html'), missing] });
     expect(result.isError).toBeFalsy();
     const answer = extractResponse.parse(result.structuredContent);
-    expect(answer.results.map((r) => [r.success, r.error_type, r.status_code])).toEqual([[true, undefined, 200], [false, 'http', 404]]);
+    expect(answer.results.map((r) => [r.success, r.error_type, r.status_code])).toEqual([
+      [true, undefined, 200],
+      [false, 'http', 404],
+    ]);
     expect(answer.metadata.credits_used).toBe(1);
     const text = textOf(result);
     expect(text).toContain('Tide pools form where rocky shores');
@@ -98,7 +109,11 @@ describe.each(GENERATIONS)('tool results (%s client over HTTP)', (generation) =>
     const poor = await h.connect(generation, await h.engine.admin.createApiKey(`poor-${generation}`));
     const result = await poor.call('web_extract', { urls: [h.pages.url('/short.html')] });
     expect(result.isError).toBe(true);
-    expect(insufficientCreditsBody.parse(result.structuredContent)).toMatchObject({ code: 'insufficient_credits', credits_required: 1, credits_available: 0 });
+    expect(insufficientCreditsBody.parse(result.structuredContent)).toMatchObject({
+      code: 'insufficient_credits',
+      credits_required: 1,
+      credits_available: 0,
+    });
     expect(textOf(result)).toMatch(/^Error 402 insufficient_credits/);
     expect(await h.books(`poor-${generation}`)).toEqual({ balance: 0, used: 0 });
   });

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { extractResponse, searchResponse, usageResponse } from '../../src/schema/index.js';
 import { ROOT } from '../cli/run-cli.js';
-import { cliFixture, type CliFixture } from './cli-fixture.js';
+import { type CliFixture, cliFixture } from './cli-fixture.js';
 import { GENERATIONS, stdioClient } from './clients.js';
 import { textOf } from './harness.js';
 
@@ -44,12 +44,21 @@ describe.each(GENERATIONS)('websift mcp over stdio (%s client)', (generation) =>
 
 describe('websift mcp, the process', () => {
   it('writes only JSON-RPC on stdout, logs on stderr, takes --max-chars, and exits 0 when the client closes stdin', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'mcp', '--max-chars', '5000', ...f.storage], { cwd: ROOT, env: ENV, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', MAIN, 'mcp', '--max-chars', '5000', ...f.storage], {
+      cwd: ROOT,
+      env: ENV,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const initialize = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } };
+    const initialize = {
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+    };
     const answers = (n: number) =>
       new Promise<void>((resolve) => {
         const check = () => (stdout.split('\n').length > n ? resolve() : child.stdout.once('data', check));
@@ -67,7 +76,9 @@ describe('websift mcp, the process', () => {
     expect(lines.length).toBeGreaterThan(0);
     for (const line of lines) expect(JSON.parse(line)).toMatchObject({ jsonrpc: '2.0' });
     expect(JSON.parse(lines[0]!)).toMatchObject({ id: 1, result: { serverInfo: { name: 'websift' } } });
-    const tools = (JSON.parse(lines[1]!) as { result: { tools: { name: string; inputSchema: { properties: Record<string, { default?: unknown }> } }[] } }).result.tools;
+    const tools = (
+      JSON.parse(lines[1]!) as { result: { tools: { name: string; inputSchema: { properties: Record<string, { default?: unknown }> } }[] } }
+    ).result.tools;
     expect(tools.find((t) => t.name === 'web_extract')!.inputSchema.properties['max_chars']!.default).toBe(5000);
     expect(stderr).toMatch(/serving organization acme on stdio/);
     expect(stderr).toMatch(/stdin closed, stopping/);

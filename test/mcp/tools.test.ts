@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MAX_CHARS } from '../../src/mcp/index.js';
 import { MAX_CONTENT_RESULTS, MAX_QUERY_LENGTH, MAX_URLS } from '../../src/schema/index.js';
 import { GENERATIONS, type ToolInfo } from './clients.js';
-import { mcpHarness, type McpHarness } from './harness.js';
+import { type McpHarness, mcpHarness } from './harness.js';
 
 const props = (tool: ToolInfo) => (tool.inputSchema['properties'] ?? {}) as Record<string, Record<string, unknown>>;
 
@@ -28,7 +28,12 @@ describe.each(GENERATIONS)('tools/list (%s client)', (generation) => {
     expect(props(tools.web_search!)['content_results']).toMatchObject({ type: 'integer', minimum: 1, maximum: MAX_CONTENT_RESULTS });
     expect(Object.keys(props(tools.web_extract!))).toEqual(['urls', 'format', 'query', 'max_chars', 'start_char']);
     expect(tools.web_extract!.inputSchema['required']).toEqual(['urls']);
-    expect(props(tools.web_extract!)['urls']).toMatchObject({ type: 'array', minItems: 1, maxItems: MAX_URLS, items: { type: 'string', format: 'uri' } });
+    expect(props(tools.web_extract!)['urls']).toMatchObject({
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_URLS,
+      items: { type: 'string', format: 'uri' },
+    });
     expect(props(tools.web_extract!)['format']).toMatchObject({ enum: ['markdown', 'html'] });
     expect(props(tools.web_extract!)['start_char']).toMatchObject({ type: 'integer', minimum: 0 });
     expect(Object.keys(props(tools.usage!))).toEqual([]);

@@ -24,7 +24,11 @@ function record(...names: Name[]) {
     channels[channel].subscribe(handlers as never);
     return () => channels[channel].unsubscribe(handlers as never);
   });
-  return { events, ends: (name: Name) => events.filter((e) => e.channel === name && e.phase === 'end').map((e) => e.context), stop: () => subs.forEach((u) => u()) };
+  return {
+    events,
+    ends: (name: Name) => events.filter((e) => e.channel === name && e.phase === 'end').map((e) => e.context),
+    stop: () => subs.forEach((u) => u()),
+  };
 }
 
 let stop: (() => void) | undefined;
@@ -64,14 +68,23 @@ describe('tracing channels', () => {
     stop = r.stop;
     await engine.search({ q: 'cats' }, { organization: 'acme' });
     expect(r.events.map((e) => `${e.phase} ${e.channel}`)).toEqual([
-      'start search', 'start source', 'end source', 'start source', 'end source', 'start charge', 'end charge', 'end search',
+      'start search',
+      'start source',
+      'end source',
+      'start source',
+      'end source',
+      'start charge',
+      'end charge',
+      'end search',
     ]);
     expect(r.ends('source')).toMatchObject([
       { source: 'first', role: 'primary', attempt: 1, outcome: 'failed' },
       { source: 'second', role: 'fallback', attempt: 1, outcome: 'answered' },
     ]);
     expect(r.ends('charge')).toMatchObject([{ kind: 'search', organization: 'acme', reserved: 1, charged: 1 }]);
-    expect(r.ends('search')).toMatchObject([{ kind: 'search', organization: 'acme', credits: 1, outcome: 'success', cache: { lookups: 1, hits: 0 } }]);
+    expect(r.ends('search')).toMatchObject([
+      { kind: 'search', organization: 'acme', credits: 1, outcome: 'success', cache: { lookups: 1, hits: 0 } },
+    ]);
     // The repeat is free and served from the cache.
     await engine.search({ q: 'cats' }, { organization: 'acme' });
     expect(r.ends('search')[1]).toMatchObject({ credits: 0, outcome: 'success', cache: { hits: 1 } });
@@ -109,16 +122,27 @@ describe('tracing channels', () => {
 
   it('include_content: each page of a search on websift:page, with the search charging for the pages delivered', async () => {
     const s = await extractSetup({ '/a': html(article('Alpha')), '/b': html('', 500) }, (server) => ({
-      sources: [scriptedSource('web', { pages: { results: [
-        { title: 'A', url: server.url('/a'), snippet: 'a' },
-        { title: 'B', url: server.url('/b'), snippet: 'b' },
-      ] } })],
+      sources: [
+        scriptedSource('web', {
+          pages: {
+            results: [
+              { title: 'A', url: server.url('/a'), snippet: 'a' },
+              { title: 'B', url: server.url('/b'), snippet: 'b' },
+            ],
+          },
+        }),
+      ],
     }));
     await withOrgs(s.engine);
     const r = record('search', 'page', 'charge');
     stop = r.stop;
     await s.engine.search({ q: 'pages', include_content: true }, ORG);
-    expect(r.ends('page').map((p) => p.outcome).sort()).toEqual(['http', 'success']);
+    expect(
+      r
+        .ends('page')
+        .map((p) => p.outcome)
+        .sort(),
+    ).toEqual(['http', 'success']);
     expect(r.ends('page').every((p) => p.host === new URL(s.server.origin).host)).toBe(true);
     expect(r.ends('charge')).toMatchObject([{ kind: 'search', reserved: 3, charged: 3 }]);
     expect(r.ends('search')).toMatchObject([{ credits: 3, outcome: 'success' }]);

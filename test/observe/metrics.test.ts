@@ -6,8 +6,8 @@ import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createNodeHandler } from '../../src/http/index.js';
-import { websiftMetrics, type WebsiftMetrics } from '../../src/metrics/index.js';
 import { createEngine } from '../../src/index.js';
+import { type WebsiftMetrics, websiftMetrics } from '../../src/metrics/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html } from '../extract/helpers.js';
 
@@ -25,7 +25,13 @@ function sample(text: string, line: string): number | undefined {
 async function serve(engine: Parameters<typeof createNodeHandler>[0]) {
   const server = createServer(createNodeHandler(engine, { health: true }));
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  open.push({ close: () => new Promise((r) => { server.closeAllConnections(); server.close(r); }) });
+  open.push({
+    close: () =>
+      new Promise((r) => {
+        server.closeAllConnections();
+        server.close(r);
+      }),
+  });
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
@@ -34,7 +40,10 @@ describe('websift/metrics', () => {
     const engine = createEngine({
       rateLimit: false,
       router: { retries: 0 },
-      sources: [scriptedSource('flaky', { cats: { fail: 'down' } }), scriptedSource('steady', { cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: 'meow' }] } })],
+      sources: [
+        scriptedSource('flaky', { cats: { fail: 'down' } }),
+        scriptedSource('steady', { cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: 'meow' }] } }),
+      ],
     });
     open.push(engine);
     const metrics: WebsiftMetrics = websiftMetrics({ engine });

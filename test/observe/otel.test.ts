@@ -2,9 +2,9 @@
 // websift.search → websift.source / websift.charge (and websift.extract → websift.page), continuing an
 // incoming W3C traceparent through the HTTP bindings.
 
-import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
-import { websiftTracing, type WebsiftTracing } from '../../src/otel/index.js';
+import { type WebsiftTracing, websiftTracing } from '../../src/otel/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html } from '../extract/helpers.js';
 import { harness } from '../http/harness.js';
@@ -33,10 +33,13 @@ const named = (name: string) => exporter.getFinishedSpans().filter((s) => s.name
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
 describe('websift/otel', () => {
-  it('continues the caller\'s traceparent: websift.search under it, its sources and charge under the search', async () => {
+  it("continues the caller's traceparent: websift.search under it, its sources and charge under the search", async () => {
     startTracing();
     const h = await harness({
-      sources: [scriptedSource('first', { cats: { fail: 'down' } }), scriptedSource('second', { cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: 'meow' }] } })],
+      sources: [
+        scriptedSource('first', { cats: { fail: 'down' } }),
+        scriptedSource('second', { cats: { results: [{ title: 'Cats', url: 'https://cats.test/', snippet: 'meow' }] } }),
+      ],
     });
     cleanup.push(() => h.engine.close());
     const res = await h.call('/api/search?q=cats', { headers: { traceparent: `00-${TRACE_ID}-${PARENT_ID}-01`, tracestate: 'vendor=1' } });
@@ -49,7 +52,9 @@ describe('websift/otel', () => {
     expect(search!.attributes).toMatchObject({ 'websift.organization': 'acme', 'websift.outcome': 'success', 'websift.credits': 1 });
 
     const sources = named('websift.source');
-    expect(sources.map((s) => [s.attributes['websift.source.id'], s.attributes['websift.source.role'], s.attributes['websift.source.outcome']])).toEqual([
+    expect(
+      sources.map((s) => [s.attributes['websift.source.id'], s.attributes['websift.source.role'], s.attributes['websift.source.outcome']]),
+    ).toEqual([
       ['first', 'primary', 'failed'],
       ['second', 'fallback', 'answered'],
     ]);
@@ -63,7 +68,7 @@ describe('websift/otel', () => {
     expect(charge!.attributes['websift.charge.charged']).toBe(1);
   });
 
-  it('keeps two concurrent requests\' trees apart: each search under its own traceparent, with its own sources', async () => {
+  it("keeps two concurrent requests' trees apart: each search under its own traceparent, with its own sources", async () => {
     startTracing();
     const gated = gatedSources();
     const h = await harness({ sources: gated.sources });
@@ -77,11 +82,20 @@ describe('websift/otel', () => {
 
     const searchIn = (traceId: string) => named('websift.search').find((s) => s.spanContext().traceId === traceId)!;
     const sourcesUnder = (search: ReadableSpan) =>
-      named('websift.source').filter((s) => parentOf(s) === search.spanContext().spanId).map((s) => [s.attributes['websift.source.id'], s.attributes['websift.source.outcome']]);
-    expect(sourcesUnder(searchIn(TRACE_ID))).toEqual([['slow', 'failed'], ['backup', 'answered']]);
+      named('websift.source')
+        .filter((s) => parentOf(s) === search.spanContext().spanId)
+        .map((s) => [s.attributes['websift.source.id'], s.attributes['websift.source.outcome']]);
+    expect(sourcesUnder(searchIn(TRACE_ID))).toEqual([
+      ['slow', 'failed'],
+      ['backup', 'answered'],
+    ]);
     expect(sourcesUnder(searchIn(OTHER_TRACE))).toEqual([['slow', 'answered']]);
     expect(named('websift.source')).toHaveLength(3);
-    expect(named('websift.charge').map((c) => c.spanContext().traceId).sort()).toEqual([OTHER_TRACE, TRACE_ID].sort());
+    expect(
+      named('websift.charge')
+        .map((c) => c.spanContext().traceId)
+        .sort(),
+    ).toEqual([OTHER_TRACE, TRACE_ID].sort());
   });
 
   it('starts a new trace for a request without (or with an invalid) traceparent', async () => {

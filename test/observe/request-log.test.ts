@@ -3,9 +3,9 @@
 // contexts, which name their request, not from an async context).
 
 import { afterEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/engine/create-engine.js';
 import { createRequestLog } from '../../src/cli/request-log.js';
 import { startServer } from '../../src/cli/server.js';
+import { createEngine } from '../../src/engine/create-engine.js';
 import { gatedSources } from './gated-sources.js';
 
 const cleanup: (() => unknown)[] = [];

@@ -14,7 +14,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 const root = resolve(import.meta.dirname, '..', '..');
 const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const typesNode = (JSON.parse(execFileSync(npm, ['pkg', 'get', 'devDependencies'], { cwd: root, encoding: 'utf8' })) as Record<string, string>)['@types/node'];
+const typesNode = (
+  JSON.parse(execFileSync(npm, ['pkg', 'get', 'devDependencies'], { cwd: root, encoding: 'utf8' })) as Record<string, string>
+)['@types/node'];
 let dir: string;
 /** The consumer's environment: without vitest's variables (websift/testing loads vitest when VITEST is set). */
 const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')));
@@ -108,7 +110,10 @@ beforeAll(() => {
   // CI builds before testing; packing without the prepack build keeps dist/ in place for the other
   // test files running in parallel (a fresh checkout without dist/ is built here once).
   if (!existsSync(join(root, 'dist', 'index.js'))) execFileSync(npm, ['run', 'build'], { cwd: root, stdio: 'ignore' });
-  execFileSync(npm, ['pack', '--pack-destination', dir, '--silent', '--ignore-scripts'], { cwd: root, stdio: ['ignore', 'ignore', 'inherit'] });
+  execFileSync(npm, ['pack', '--pack-destination', dir, '--silent', '--ignore-scripts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
   const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
   execFileSync(npm, ['install', `./${tarball}`, `@types/node@${typesNode}`, '--prefer-offline', '--no-audit', '--no-fund', '--silent'], {
@@ -116,12 +121,33 @@ beforeAll(() => {
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   writeFileSync(join(dir, 'consumer.ts'), consumer);
-  writeFileSync(join(dir, 'tsconfig.node16.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16' }, files: ['consumer.ts'] }));
+  writeFileSync(
+    join(dir, 'tsconfig.node16.json'),
+    JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16' }, files: ['consumer.ts'] }),
+  );
   writeFileSync(join(dir, 'consumer-cjs.cts'), cjsConsumer);
   writeFileSync(join(dir, 'consumer-node10.ts'), node10Consumer);
-  writeFileSync(join(dir, 'tsconfig.cts.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16', resolveJsonModule: true, outDir: 'out-cjs' }, files: ['consumer-cjs.cts'] }));
-  writeFileSync(join(dir, 'tsconfig.node10.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, noEmit: true }, files: ['consumer-node10.ts'] }));
-  writeFileSync(join(dir, 'tsconfig.bundler.json'), JSON.stringify({ compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', noEmit: true }, files: ['consumer.ts'] }));
+  writeFileSync(
+    join(dir, 'tsconfig.cts.json'),
+    JSON.stringify({
+      compilerOptions: { ...compilerOptions, module: 'node16', moduleResolution: 'node16', resolveJsonModule: true, outDir: 'out-cjs' },
+      files: ['consumer-cjs.cts'],
+    }),
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.node10.json'),
+    JSON.stringify({
+      compilerOptions: { ...compilerOptions, module: 'commonjs', moduleResolution: 'node10', esModuleInterop: true, noEmit: true },
+      files: ['consumer-node10.ts'],
+    }),
+  );
+  writeFileSync(
+    join(dir, 'tsconfig.bundler.json'),
+    JSON.stringify({
+      compilerOptions: { ...compilerOptions, module: 'esnext', moduleResolution: 'bundler', noEmit: true },
+      files: ['consumer.ts'],
+    }),
+  );
 }, 300_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -146,7 +172,14 @@ describe('the packed tarball in a strict consumer project', () => {
     expect(run.status).toBe(0);
     const ran = spawnSync(process.execPath, [join(dir, 'out-cjs', 'consumer-cjs.cjs')], { cwd: dir, env, encoding: 'utf8' });
     expect(ran.stderr).toBe('');
-    expect(JSON.parse(ran.stdout)).toMatchObject({ engine: 'function', handler: 'function', index: 'function', redis: 'function', version: expect.any(String), openapi: '3.1.0' });
+    expect(JSON.parse(ran.stdout)).toMatchObject({
+      engine: 'function',
+      handler: 'function',
+      index: 'function',
+      redis: 'function',
+      version: expect.any(String),
+      openapi: '3.1.0',
+    });
   }, 120_000);
 
   it('resolves every subpath under node10 resolution (typesVersions)', () => {
@@ -165,11 +198,14 @@ describe('the packed tarball in a strict consumer project', () => {
   }, 120_000);
 
   it('loads from CommonJS', () => {
-    writeFileSync(join(dir, 'consumer.cjs'), `
+    writeFileSync(
+      join(dir, 'consumer.cjs'),
+      `
       const { createEngine, htmlToMarkdown } = require('websift');
       const { createFetchHandler } = require('websift/http');
       console.log(JSON.stringify({ engine: typeof createEngine, handler: typeof createFetchHandler, md: htmlToMarkdown('<article><p>From CommonJS, a paragraph of several words.</p></article>') }));
-    `);
+    `,
+    );
     const run = spawnSync(process.execPath, [join(dir, 'consumer.cjs')], { cwd: dir, env, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     expect(JSON.parse(run.stdout)).toMatchObject({ engine: 'function', handler: 'function', md: expect.stringContaining('From CommonJS') });

@@ -24,9 +24,22 @@ describe('the published package', () => {
   it('ships the build, the licence and the docs it names, and no source maps, sources or tests', () => {
     const out = execFileSync(npm, ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8' });
     const files = (JSON.parse(out) as [{ files: { path: string }[] }])[0].files.map((f) => f.path);
-    for (const path of ['LICENSE', 'README.md', 'package.json', 'dist/index.js', 'dist/index.d.ts', 'dist/cli/main.js',
-      'dist/conversion/conversion-worker.js', 'dist/convert/model/block-model.json', 'dist/mcp/index.js', 'cjs/testing.cjs', 'docs/openapi.json',
-      'dist/cjs/package.json', 'dist/cjs/index.d.ts', 'dist/cjs/http/index.d.ts']) {
+    for (const path of [
+      'LICENSE',
+      'README.md',
+      'package.json',
+      'dist/index.js',
+      'dist/index.d.ts',
+      'dist/cli/main.js',
+      'dist/conversion/conversion-worker.js',
+      'dist/convert/model/block-model.json',
+      'dist/mcp/index.js',
+      'cjs/testing.cjs',
+      'docs/openapi.json',
+      'dist/cjs/package.json',
+      'dist/cjs/index.d.ts',
+      'dist/cjs/http/index.d.ts',
+    ]) {
       expect(files).toContain(path);
     }
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
@@ -35,7 +48,9 @@ describe('the published package', () => {
 
   it('works from CommonJS: require() of each entry point, and a clear error for the ESM-only testing helpers', () => {
     const script = join(consumer, 'consumer.cjs');
-    writeFileSync(script, `
+    writeFileSync(
+      script,
+      `
       const websift = require('websift');
       const { createNodeHandler } = require('websift/http');
       const { localIndex } = require('websift/sources');
@@ -46,11 +61,19 @@ describe('the published package', () => {
       let testing;
       try { require('websift/testing'); } catch (e) { testing = e.message; }
       console.log(JSON.stringify({ engine: typeof websift.createEngine, handler: typeof createNodeHandler, index: typeof localIndex, redis: typeof redisCacheStore, mcp: typeof createMcpFetchHandler, name, md, testing }));
-    `);
+    `,
+    );
     const run = spawnSync(process.execPath, [script], { cwd: consumer, encoding: 'utf8' });
     expect(run.stderr).toBe('');
     const out = JSON.parse(run.stdout) as Record<string, string>;
-    expect(out).toMatchObject({ engine: 'function', handler: 'function', index: 'function', redis: 'function', mcp: 'function', name: 'websift' });
+    expect(out).toMatchObject({
+      engine: 'function',
+      handler: 'function',
+      index: 'function',
+      redis: 'function',
+      mcp: 'function',
+      name: 'websift',
+    });
     expect(out['md']).toContain('From CommonJS');
     expect(out['testing']).toMatch(/ESM-only/);
   });

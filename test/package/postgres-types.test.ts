@@ -26,17 +26,19 @@ const messages = (diagnostics: readonly ts.Diagnostic[]) => diagnostics.map((d) 
 
 describe('websift/postgres declarations', () => {
   it('compile for a consumer without @types/pg, and never import pg', () => {
-    const emit = ts.createProgram([join(root, 'src/postgres/index.ts')], {
-      ...base,
-      declaration: true,
-      emitDeclarationOnly: true,
-      rootDir: join(root, 'src'),
-      outDir: join(dir, 'dist'),
-      exactOptionalPropertyTypes: true,
-      noUncheckedIndexedAccess: true,
-      verbatimModuleSyntax: true,
-      skipLibCheck: true,
-    }).emit();
+    const emit = ts
+      .createProgram([join(root, 'src/postgres/index.ts')], {
+        ...base,
+        declaration: true,
+        emitDeclarationOnly: true,
+        rootDir: join(root, 'src'),
+        outDir: join(dir, 'dist'),
+        exactOptionalPropertyTypes: true,
+        noUncheckedIndexedAccess: true,
+        verbatimModuleSyntax: true,
+        skipLibCheck: true,
+      })
+      .emit();
     expect(messages(emit.diagnostics)).toEqual([]);
     const declarations = ['postgres', 'adapters/postgres'].flatMap((sub) =>
       readdirSync(join(dir, 'dist', sub)).map((f) => readFileSync(join(dir, 'dist', sub, f), 'utf8')),
@@ -44,7 +46,9 @@ describe('websift/postgres declarations', () => {
     expect(declarations.length).toBeGreaterThan(3);
     for (const text of declarations) expect(text).not.toMatch(/from ['"]pg['"]|import\(['"]pg['"]\)/);
 
-    writeFileSync(join(dir, 'consumer.ts'), `
+    writeFileSync(
+      join(dir, 'consumer.ts'),
+      `
       import { openPostgres, postgresLedger, postgresKeyStore, type PostgresPool } from './dist/postgres/index.js';
       declare const pool: PostgresPool;
       const db = openPostgres({ pool, schema: 'books' });
@@ -52,7 +56,8 @@ describe('websift/postgres declarations', () => {
       void ledger.reserve({ id: 'r', organization: 'acme', amount: 1 }, 0).then((o) => o.ok);
       void postgresKeyStore(db).close();
       void postgresLedger({ connectionString: 'postgres://db/websift', poolConfig: { max: 4 } }).instance.length;
-    `);
+    `,
+    );
     const consumer = ts.createProgram([join(dir, 'consumer.ts')], { ...base, noEmit: true, types: [], typeRoots: [] });
     expect(messages(ts.getPreEmitDiagnostics(consumer))).toEqual([]);
   }, 60_000);

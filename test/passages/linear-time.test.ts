@@ -27,25 +27,42 @@ const SHAPES: Record<string, Shape> = {
   'spaces in a line': (n) => `lava${' '.repeat(n)}x`,
   'blank lines': (n) => `lava${'\n'.repeat(n)}x`,
   'table rules': (n) => `| a |\n${rep('| --- ', n)}x`,
-  'rules': (n) => `lava\n\n${rep('- - -\n', n)}`,
+  rules: (n) => `lava\n\n${rep('- - -\n', n)}`,
 };
 
 describe('pages in parts take no super-linear step', () => {
   it.each(Object.entries(SHAPES))('query passages: %s', (_name, shape) =>
-    expectLinear((s) => pagePart(s, 'markdown', { query: 'lava beta 電車 语言', maxChars: 2_000 }), shape, 4_000, 1_600_000));
+    expectLinear((s) => pagePart(s, 'markdown', { query: 'lava beta 電車 语言', maxChars: 2_000 }), shape, 4_000, 1_600_000),
+  );
 
   it.each(Object.entries(SHAPES))('reading on in pieces: %s', (_name, shape) =>
-    expectLinear((s) => {
-      // A whole page read in 2,000-character pieces: linear in the page, whatever its shape.
-      for (let start: number | undefined = 0; start !== undefined;) start = pagePart(s, 'markdown', { startChar: start, maxChars: 2_000 }).nextStart;
-    }, shape, 4_000, 1_600_000));
+    expectLinear(
+      (s) => {
+        // A whole page read in 2,000-character pieces: linear in the page, whatever its shape.
+        for (let start: number | undefined = 0; start !== undefined; )
+          start = pagePart(s, 'markdown', { startChar: start, maxChars: 2_000 }).nextStart;
+      },
+      shape,
+      4_000,
+      1_600_000,
+    ),
+  );
 
-  it.each(Object.entries<Shape>({
-    'many tags': (n) => rep('<p class="a b">text <b>bold</b></p>', n),
-    'one long tag': (n) => `<p title="${words(n)}">x</p>`,
-    'text without tags': (n) => words(n),
-  }))('html pieces: %s', (_name, shape) =>
-    expectLinear((s) => {
-      for (let start: number | undefined = 0; start !== undefined;) start = pagePart(s, 'html', { startChar: start, maxChars: 2_000 }).nextStart;
-    }, shape, 4_000, 1_600_000));
+  it.each(
+    Object.entries<Shape>({
+      'many tags': (n) => rep('<p class="a b">text <b>bold</b></p>', n),
+      'one long tag': (n) => `<p title="${words(n)}">x</p>`,
+      'text without tags': (n) => words(n),
+    }),
+  )('html pieces: %s', (_name, shape) =>
+    expectLinear(
+      (s) => {
+        for (let start: number | undefined = 0; start !== undefined; )
+          start = pagePart(s, 'html', { startChar: start, maxChars: 2_000 }).nextStart;
+      },
+      shape,
+      4_000,
+      1_600_000,
+    ),
+  );
 });

@@ -15,13 +15,25 @@ describe('pagePart without a query', () => {
 
   it('a budget the content fits: the content, no marker, nothing to read on', () => {
     const content = words(20);
-    expect(pagePart(content, 'markdown', { maxChars: content.length })).toEqual({ text: content, totalChars: content.length, truncated: false });
+    expect(pagePart(content, 'markdown', { maxChars: content.length })).toEqual({
+      text: content,
+      totalChars: content.length,
+      truncated: false,
+    });
   });
 
   it('start_char alone: the rest of the content', () => {
     const content = words(50);
-    expect(pagePart(content, 'markdown', { startChar: 10 })).toEqual({ text: content.slice(10), totalChars: content.length, truncated: false });
-    expect(pagePart(content, 'markdown', { startChar: content.length + 5 })).toEqual({ text: '', totalChars: content.length, truncated: false });
+    expect(pagePart(content, 'markdown', { startChar: 10 })).toEqual({
+      text: content.slice(10),
+      totalChars: content.length,
+      truncated: false,
+    });
+    expect(pagePart(content, 'markdown', { startChar: content.length + 5 })).toEqual({
+      text: '',
+      totalChars: content.length,
+      truncated: false,
+    });
   });
 
   it('a cut piece ends at a whitespace, holds at most max_chars, and its marker names the next start and the total', () => {
@@ -81,7 +93,10 @@ describe('pagePart without a query', () => {
   });
 
   it('html: cut only between tags (an allowance longer than any tag), with an HTML comment marker', () => {
-    const content = Array.from({ length: 200 }, (_, i) => `<p class="para number-${i}">Text <a href="/x/${i}" title="a link">link ${i}</a> after.</p>`).join('\n');
+    const content = Array.from(
+      { length: 200 },
+      (_, i) => `<p class="para number-${i}">Text <a href="/x/${i}" title="a link">link ${i}</a> after.</p>`,
+    ).join('\n');
     for (const budget of [40, 57, 300]) {
       const { pieces, texts } = readAll(content, 'html', budget);
       expect(pieces.join('')).toBe(content);
@@ -98,7 +113,10 @@ describe('pagePart without a query', () => {
   });
 
   it('Chinese and Japanese without spaces: never over the budget, cut at a word boundary, joins back', () => {
-    const zh = '自然语言处理是计算机科学领域与人工智能领域中的一个重要方向。它研究能实现人与计算机之间用自然语言进行有效通信的各种理论和方法。'.repeat(20);
+    const zh =
+      '自然语言处理是计算机科学领域与人工智能领域中的一个重要方向。它研究能实现人与计算机之间用自然语言进行有效通信的各种理论和方法。'.repeat(
+        20,
+      );
     const ja = '東京都は日本の首都であり、政治や経済の中心地です。多くの人々が毎日電車で通勤しています。'.repeat(20);
     for (const content of [zh, ja, `Mixed text 混合文本 with ${zh}`]) {
       for (const budget of [5, 16, 100]) {
@@ -116,8 +134,14 @@ describe('pagePart without a query', () => {
 
   it('odd numbers: fractions round down, negatives are 0, an infinite budget is no budget', () => {
     const content = words(100);
-    expect(pagePart(content, 'markdown', { maxChars: 20.9, startChar: -3 }).nextStart).toBe(pagePart(content, 'markdown', { maxChars: 20 }).nextStart);
-    expect(pagePart(content, 'markdown', { maxChars: Infinity, startChar: 6.5 })).toEqual({ text: content.slice(6), totalChars: content.length, truncated: false });
+    expect(pagePart(content, 'markdown', { maxChars: 20.9, startChar: -3 }).nextStart).toBe(
+      pagePart(content, 'markdown', { maxChars: 20 }).nextStart,
+    );
+    expect(pagePart(content, 'markdown', { maxChars: Infinity, startChar: 6.5 })).toEqual({
+      text: content.slice(6),
+      totalChars: content.length,
+      truncated: false,
+    });
   });
 
   it('a budget of zero: an empty piece that reads on from where it is', () => {

@@ -9,7 +9,11 @@ export function pieceOf(text: string): string {
 }
 
 /** Every piece of a page read from 0 to the end with `maxChars` per piece. */
-export function readAll(content: string, format: 'markdown' | 'html', maxChars: number): { pieces: string[]; texts: string[]; starts: number[] } {
+export function readAll(
+  content: string,
+  format: 'markdown' | 'html',
+  maxChars: number,
+): { pieces: string[]; texts: string[]; starts: number[] } {
   const pieces: string[] = [];
   const texts: string[] = [];
   const starts: number[] = [];

@@ -9,7 +9,11 @@ import { sectionSpan, TOPICS, TOPICS_PAGE } from './topics.js';
 
 const SKIP = '[…]';
 /** The text's lines that are content (not the `[…]` lines), joined back. */
-const contentOf = (text: string) => text.split('\n\n').filter((p) => p !== SKIP).join('\n\n');
+const contentOf = (text: string) =>
+  text
+    .split('\n\n')
+    .filter((p) => p !== SKIP)
+    .join('\n\n');
 const markers = (text: string) => text.split('\n\n').filter((p) => p === SKIP).length;
 /** The passages of a split as text. */
 const shown = (md: string) => splitMarkdown(md).passages.map((p) => `${p.prefix ?? ''}${md.slice(p.start, p.end)}${p.suffix ?? ''}`);
@@ -20,22 +24,44 @@ const breadcrumbs = (md: string) => {
 
 describe('the split', () => {
   const md = [
-    '# Title', 'Intro paragraph\nwith a second line.', '## Part one', '- item one\n  continued\n- item two', '1. first\n2. second',
-    '### Deeper', '| h1 | h2 |\n| --- | --- |\n| a | b |\n| c | d |', '```js\nconst a = 1;\n\nconst b = 2;\n```', '---', '## Part two', 'Last words.',
+    '# Title',
+    'Intro paragraph\nwith a second line.',
+    '## Part one',
+    '- item one\n  continued\n- item two',
+    '1. first\n2. second',
+    '### Deeper',
+    '| h1 | h2 |\n| --- | --- |\n| a | b |\n| c | d |',
+    '```js\nconst a = 1;\n\nconst b = 2;\n```',
+    '---',
+    '## Part two',
+    'Last words.',
   ].join('\n\n');
 
   it('paragraphs, list items, table rows and fenced code are passages kept whole', () => {
     expect(shown(md)).toEqual([
-      'Intro paragraph\nwith a second line.', '- item one\n  continued', '- item two', '1. first', '2. second',
-      '| a | b |', '| c | d |', '```js\nconst a = 1;\n\nconst b = 2;\n```', 'Last words.',
+      'Intro paragraph\nwith a second line.',
+      '- item one\n  continued',
+      '- item two',
+      '1. first',
+      '2. second',
+      '| a | b |',
+      '| c | d |',
+      '```js\nconst a = 1;\n\nconst b = 2;\n```',
+      'Last words.',
     ]);
   });
 
   it('each passage sits under its heading path; table rows under their header too', () => {
     expect(breadcrumbs(md)).toEqual([
-      ['# Title'], ['# Title', '## Part one'], ['# Title', '## Part one'], ['# Title', '## Part one'], ['# Title', '## Part one'],
-      ['# Title', '## Part one', '### Deeper', '| h1 | h2 |\n| --- | --- |'], ['# Title', '## Part one', '### Deeper', '| h1 | h2 |\n| --- | --- |'],
-      ['# Title', '## Part one', '### Deeper'], ['# Title', '## Part two'],
+      ['# Title'],
+      ['# Title', '## Part one'],
+      ['# Title', '## Part one'],
+      ['# Title', '## Part one'],
+      ['# Title', '## Part one'],
+      ['# Title', '## Part one', '### Deeper', '| h1 | h2 |\n| --- | --- |'],
+      ['# Title', '## Part one', '### Deeper', '| h1 | h2 |\n| --- | --- |'],
+      ['# Title', '## Part one', '### Deeper'],
+      ['# Title', '## Part two'],
     ]);
   });
 
@@ -59,7 +85,7 @@ describe('the split', () => {
     expect(parts.join(' ')).toBe(words);
   });
 
-  it('a long code block is split into runs of whole lines, each inside the block\'s fences', () => {
+  it("a long code block is split into runs of whole lines, each inside the block's fences", () => {
     const lines = Array.from({ length: 100 }, (_, i) => `let v${i} = ${i};`);
     const parts = shown(`\`\`\`ts\n${lines.join('\n')}\n\`\`\``);
     expect(parts.length).toBeGreaterThan(3);
@@ -111,7 +137,9 @@ describe('query passages', () => {
   it('the words of a heading lead to its section (heading paths are ranked too)', () => {
     const part = pagePart(TOPICS_PAGE, 'markdown', { query: 'glaciers', maxChars: 400 });
     const [from, to] = sectionSpan(TOPICS.findIndex((t) => t.heading === 'Glaciers'));
-    const units = contentOf(part.text).split('\n\n').filter((u) => !u.startsWith('#'));
+    const units = contentOf(part.text)
+      .split('\n\n')
+      .filter((u) => !u.startsWith('#'));
     expect(units.length).toBeGreaterThan(0);
     for (const u of units) expect(TOPICS_PAGE.indexOf(u, from)).toBeLessThan(to);
   });
@@ -179,8 +207,15 @@ describe('query passages', () => {
 
   it('Chinese and Japanese: a query without spaces finds its section', () => {
     const md = [
-      '# 指南', '## 天气', '今天的天气很好，阳光明媚，适合出去散步。', '## 美食', '北京烤鸭是非常有名的中国菜，皮脆肉嫩。', '## 交通',
-      '地铁是城市里最方便的交通工具。', '## 日本', '東京の電車はとても正確で、毎朝多くの人が通勤しています。',
+      '# 指南',
+      '## 天气',
+      '今天的天气很好，阳光明媚，适合出去散步。',
+      '## 美食',
+      '北京烤鸭是非常有名的中国菜，皮脆肉嫩。',
+      '## 交通',
+      '地铁是城市里最方便的交通工具。',
+      '## 日本',
+      '東京の電車はとても正確で、毎朝多くの人が通勤しています。',
     ].join('\n\n');
     const duck = pagePart(md, 'markdown', { query: '烤鸭', maxChars: 40 });
     expect(duck.text).toContain('北京烤鸭');

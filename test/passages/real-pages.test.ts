@@ -14,18 +14,33 @@ import { pagePart } from '../../src/passages/index.js';
 import { pieceOf, readAll } from './pieces.js';
 
 const CORPUS = join(import.meta.dirname, '..', '..', 'corpus');
-const demo = readdirSync(CORPUS).filter((f) => /\.(html|md)$/.test(f)).map((f) => ({
-  name: f,
-  md: documentToMarkdown({ mimeType: f.endsWith('.md') ? 'text/markdown' : 'text/html', text: readFileSync(join(CORPUS, f), 'utf8'), finalUrl: `https://example.test/${f}` }),
-}));
+const demo = readdirSync(CORPUS)
+  .filter((f) => /\.(html|md)$/.test(f))
+  .map((f) => ({
+    name: f,
+    md: documentToMarkdown({
+      mimeType: f.endsWith('.md') ? 'text/markdown' : 'text/html',
+      text: readFileSync(join(CORPUS, f), 'utf8'),
+      finalUrl: `https://example.test/${f}`,
+    }),
+  }));
 
-const wcxb = wcxbAvailable() ? loadIndex().slice(0, 12).map((e) => {
-  const p = loadPage(e);
-  return { name: `wcxb ${e.id}`, md: documentToMarkdown({ mimeType: 'text/html', text: p.html, finalUrl: p.url }) };
-}) : [];
-const trafilatura = trafilaturaAvailable() ? loadTrafilaturaIndex().slice(0, 12).map((e) => ({
-  name: `trafilatura ${e.id}`, md: documentToMarkdown({ mimeType: 'text/html', text: loadTrafilaturaHtml(e), finalUrl: e.url }),
-})) : [];
+const wcxb = wcxbAvailable()
+  ? loadIndex()
+      .slice(0, 12)
+      .map((e) => {
+        const p = loadPage(e);
+        return { name: `wcxb ${e.id}`, md: documentToMarkdown({ mimeType: 'text/html', text: p.html, finalUrl: p.url }) };
+      })
+  : [];
+const trafilatura = trafilaturaAvailable()
+  ? loadTrafilaturaIndex()
+      .slice(0, 12)
+      .map((e) => ({
+        name: `trafilatura ${e.id}`,
+        md: documentToMarkdown({ mimeType: 'text/html', text: loadTrafilaturaHtml(e), finalUrl: e.url }),
+      }))
+  : [];
 if (wcxb.length === 0) console.warn(`real-page passages: WCXB and trafilatura-eval pages skipped (no data at ${wcxbDir()})`);
 
 const pages = [...demo, ...wcxb, ...trafilatura].filter((p) => p.md.length > 0);
@@ -47,18 +62,22 @@ describe('pages in parts on real pages', () => {
     }
   });
 
-  it.each(pages.map((p) => [p.name, p.md] as const))('%s: query passages stay within the budget and are the page\'s own text', (_name, md) => {
-    // A query of words from the page's last paragraph.
-    const words = md.slice(Math.floor(md.length * 0.7)).match(/\p{L}{5,}/gu) ?? ['page'];
-    const query = words.slice(0, 3).join(' ');
-    for (const budget of [200, 1_000, 4_000]) {
-      const part = pagePart(md, 'markdown', { query, maxChars: budget });
-      const units = part.text.split('\n\n');
-      const body = units.filter((u) => u !== SKIP).join('\n\n');
-      expect(body.length).toBeLessThanOrEqual(budget);
-      expect(part.truncated).toBe(md.length > budget ? units.includes(SKIP) : false);
-      // Every unit but a cut fallback's is a slice of the page (code pieces are inside their fences).
-      for (const u of units) if (u !== SKIP && !u.startsWith('```')) expect(md.includes(u) || md.includes(pieceOf(u).trimEnd())).toBe(true);
-    }
-  });
+  it.each(pages.map((p) => [p.name, p.md] as const))(
+    "%s: query passages stay within the budget and are the page's own text",
+    (_name, md) => {
+      // A query of words from the page's last paragraph.
+      const words = md.slice(Math.floor(md.length * 0.7)).match(/\p{L}{5,}/gu) ?? ['page'];
+      const query = words.slice(0, 3).join(' ');
+      for (const budget of [200, 1_000, 4_000]) {
+        const part = pagePart(md, 'markdown', { query, maxChars: budget });
+        const units = part.text.split('\n\n');
+        const body = units.filter((u) => u !== SKIP).join('\n\n');
+        expect(body.length).toBeLessThanOrEqual(budget);
+        expect(part.truncated).toBe(md.length > budget ? units.includes(SKIP) : false);
+        // Every unit but a cut fallback's is a slice of the page (code pieces are inside their fences).
+        for (const u of units)
+          if (u !== SKIP && !u.startsWith('```')) expect(md.includes(u) || md.includes(pieceOf(u).trimEnd())).toBe(true);
+      }
+    },
+  );
 });

@@ -26,9 +26,9 @@ describe('shareBudget', () => {
 
   it('never more than max_chars in all, never more than a page needs, and no share is wasted', () => {
     let seed = 7;
-    const rand = (n: number) => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) % n);
+    const rand = (n: number) => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % n;
     for (let round = 0; round < 500; round++) {
-      const lengths = Array.from({ length: 1 + rand(10) }, () => rand(3) === 0 ? rand(20) : rand(5000));
+      const lengths = Array.from({ length: 1 + rand(10) }, () => (rand(3) === 0 ? rand(20) : rand(5000)));
       const max = rand(8000);
       const shares = shareBudget(lengths, max);
       expect(shares).toHaveLength(lengths.length);

@@ -1,7 +1,10 @@
 // A long page of many topics for the passage tests: 20 sections of different subjects, each with a
 // few paragraphs, a list and (in some) a table, sharing the page's common filler words.
 
-export interface Topic { heading: string; words: [string, string, string, string] }
+export interface Topic {
+  heading: string;
+  words: [string, string, string, string];
+}
 
 export const TOPICS: Topic[] = [
   { heading: 'Sourdough baking', words: ['sourdough', 'starter', 'flour', 'proofing'] },

@@ -1,8 +1,8 @@
 // redisCacheStore: the CacheStore conformance suite (generic values and pages), then what only it
 // promises: key names under the prefix, an expiry on every key, the value-size bound.
 
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { CachedPage } from '../../src/core/extract/run-extract.js';
 import { redisCacheStore } from '../../src/redis/index.js';
 import { describeCacheStoreConformance, type SampleValue } from '../../src/testing/index.js';
@@ -17,12 +17,18 @@ describe.skipIf(!redis)('redisCacheStore', () => {
     return { store: redisCacheStore<SampleValue>({ url: REDIS_URL, prefix }), cleanup: () => deleteKeys(prefix) };
   });
 
-  const page = (seed: number): CachedPage => ({ status: seed % 2 ? 200 : 404, text: `# Page ${seed}\n\ncafé 東京 ${'·'.repeat(seed % 50)}` });
+  const page = (seed: number): CachedPage => ({
+    status: seed % 2 ? 200 : 404,
+    text: `# Page ${seed}\n\ncafé 東京 ${'·'.repeat(seed % 50)}`,
+  });
   describeCacheStoreConformance(
     'redisCacheStore of pages (8 MiB per value)',
     async () => {
       const prefix = testPrefix('pages');
-      return { store: redisCacheStore<CachedPage>({ url: REDIS_URL, prefix, maxValueBytes: 8 * 1024 * 1024 }), cleanup: () => deleteKeys(prefix) };
+      return {
+        store: redisCacheStore<CachedPage>({ url: REDIS_URL, prefix, maxValueBytes: 8 * 1024 * 1024 }),
+        cleanup: () => deleteKeys(prefix),
+      };
     },
     { value: page },
   );

@@ -6,11 +6,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/index.js';
-import { redisCacheStore, redisFlights } from '../../src/redis/index.js';
 import type { Flights } from '../../src/ports/flights.js';
+import { redisCacheStore, redisFlights } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine, SearchSource, SourceAnswer } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
@@ -72,7 +72,11 @@ describe.skipIf(!redis)('redisFlights', () => {
       caches: { repeats },
       ...(flights ? { flights } : {}),
     });
-    closers.push(() => repeats.close?.(), () => flights?.close?.(), () => engine.close());
+    closers.push(
+      () => repeats.close?.(),
+      () => flights?.close?.(),
+      () => engine.close(),
+    );
     return engine;
   }
 
@@ -85,7 +89,11 @@ describe.skipIf(!redis)('redisFlights', () => {
     await until(() => source.calls === 1);
     const second = b.search({ q: 'same question' }, { organization: 'acme' });
     // B is waiting once its subscriber listens for the release (or, per process, once it called the source).
-    await until(async () => (shared ? Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1 : source.calls === 2));
+    await until(async () =>
+      shared
+        ? Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1
+        : source.calls === 2,
+    );
     release();
     const [one, two] = await Promise.all([first, second]);
     return { source, one, two, balance: (await a.usage({ organization: 'acme' })).credits.balance };
@@ -112,7 +120,10 @@ describe.skipIf(!redis)('redisFlights', () => {
     const clock = new ManualClock();
     const flights = redisFlights({ url: REDIS_URL, prefix, clock, leaseMs: 150, pollMs: 50 });
     const other = redisFlights({ url: REDIS_URL, prefix, clock, leaseMs: 150, pollMs: 50 });
-    closers.push(() => flights.close?.(), () => other.close?.());
+    closers.push(
+      () => flights.close?.(),
+      () => other.close?.(),
+    );
     let finish!: () => void;
     const running = flights.run('long', () => new Promise<string>((resolve) => (finish = () => resolve('first'))));
     await until(async () => (await keysUnder(admin, `${prefix}flight:`)).length === 1);

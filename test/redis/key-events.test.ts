@@ -5,14 +5,14 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { sqliteKeyStore } from '../../src/adapters/sqlite/key-store.js';
 import { keyDigest } from '../../src/core/books/api-keys.js';
-import type { KeyStore } from '../../src/ports/key-store.js';
 import { createEngine } from '../../src/index.js';
-import { redisKeyEvents, type RedisKeyEvents } from '../../src/redis/index.js';
+import type { KeyStore } from '../../src/ports/key-store.js';
+import { type RedisKeyEvents, redisKeyEvents } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
@@ -113,7 +113,11 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
     const db = openSqlite({ database: file });
     const real = sqliteKeyStore(db);
     const finds: string[] = [];
-    const keyStore: KeyStore = { insert: (...x) => real.insert(...x), revoke: (...x) => real.revoke(...x), find: (h) => (finds.push(h), real.find(h)) };
+    const keyStore: KeyStore = {
+      insert: (...x) => real.insert(...x),
+      revoke: (...x) => real.revoke(...x),
+      find: (h) => (finds.push(h), real.find(h)),
+    };
     const engine = createEngine({ database: file, clock: new ManualClock(), rateLimit: false, keyEvents: events, keyStore });
     open.push({ engine, events });
     try {

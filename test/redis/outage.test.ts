@@ -4,8 +4,8 @@
 
 import { createServer } from 'node:net';
 import { describe, expect, it } from 'vitest';
-import { createEngine, RateLimiterUnavailableError } from '../../src/index.js';
 import { loadIoredis } from '../../src/adapters/redis/client.js';
+import { createEngine, RateLimiterUnavailableError } from '../../src/index.js';
 import { redisCacheStore, redisKeyEvents, redisRateLimiter } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 
@@ -29,7 +29,12 @@ describe('Redis unreachable', () => {
   it('the cache store answers misses and drops writes at once, reporting each error', async () => {
     const errors: unknown[] = [];
     const store = redisCacheStore<number>({ url: await closedPort(), onError: (e) => errors.push(e) });
-    const ops: (() => Promise<unknown>)[] = [() => store.get('k'), () => store.set('k', 1, 60_000), () => store.delete('k'), () => store.get('k')];
+    const ops: (() => Promise<unknown>)[] = [
+      () => store.get('k'),
+      () => store.set('k', 1, 60_000),
+      () => store.delete('k'),
+      () => store.get('k'),
+    ];
     for (const op of ops) {
       const { ms, result } = await timed(op);
       expect(result).toEqual({ status: 'fulfilled', value: undefined });
@@ -57,7 +62,10 @@ describe('Redis unreachable', () => {
 
   it("whenUnavailable: 'admit' lets requests through, reporting the error", async () => {
     const errors: unknown[] = [];
-    const limiter = redisRateLimiter({ limit: 1, window: 60 }, { url: await closedPort(), whenUnavailable: 'admit', onError: (e) => errors.push(e) });
+    const limiter = redisRateLimiter(
+      { limit: 1, window: 60 },
+      { url: await closedPort(), whenUnavailable: 'admit', onError: (e) => errors.push(e) },
+    );
     for (let i = 0; i < 3; i++) expect(await limiter.take('acme', 0)).toEqual({ ok: true });
     expect(errors.length).toBeGreaterThanOrEqual(3);
     await limiter.close?.();
@@ -66,7 +74,10 @@ describe('Redis unreachable', () => {
   it('key events stay not live, publishing rejects at once, and close does not hang', async () => {
     const events = redisKeyEvents({ url: await closedPort() });
     let resets = 0;
-    events.subscribe(() => {}, () => resets++);
+    events.subscribe(
+      () => {},
+      () => resets++,
+    );
     const { ms, result } = await timed(() => events.publishRevoked('00'));
     expect(result.status).toBe('rejected');
     expect(ms).toBeLessThan(300);

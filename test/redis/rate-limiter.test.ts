@@ -1,10 +1,10 @@
 // redisRateLimiter: the RateLimiter conformance suite on Redis (with a second instance on the same
 // prefix), several separate connections firing at once, Redis's own clock, the key's expiry.
 
-import { afterEach, describe, expect, it } from 'vitest';
 import { Redis } from 'ioredis';
-import { redisRateLimiter } from '../../src/redis/index.js';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
+import { redisRateLimiter } from '../../src/redis/index.js';
 import { describeRateLimiterConformance } from '../../src/testing/index.js';
 import { GCRA_GAPS } from '../conformance/rate-limiter-gaps.js';
 import { serviceAvailable } from '../support/services.js';

@@ -7,11 +7,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createEngine, RateLimitError } from '../../src/index.js';
-import { redisCacheStore, redisRateLimiter } from '../../src/redis/index.js';
-import { ManualClock } from '../../src/testing/manual-clock.js';
-import { startPageServer, type PageServer } from '../../src/testing/page-server.js';
 import type { CacheStore } from '../../src/ports/cache.js';
 import type { RateLimiter } from '../../src/ports/rate-limiter.js';
+import { redisCacheStore, redisRateLimiter } from '../../src/redis/index.js';
+import { ManualClock } from '../../src/testing/manual-clock.js';
+import { type PageServer, startPageServer } from '../../src/testing/page-server.js';
 import type { Engine } from '../../src/types/index.js';
 import { article, html } from '../extract/helpers.js';
 import { serviceAvailable } from '../support/services.js';
@@ -49,7 +49,12 @@ describe.skipIf(!redis)('engines sharing Redis', () => {
       ...(rateLimiter ? { rateLimiter } : { rateLimit: false as const }),
       caches: { repeats: repeats as CacheStore<never>, confirmedEmpty: empties as CacheStore<never>, pages: pages as CacheStore<never> },
     });
-    closers.push(() => repeats.close?.(), () => empties.close?.(), () => pages.close?.(), () => engine.close());
+    closers.push(
+      () => repeats.close?.(),
+      () => empties.close?.(),
+      () => pages.close?.(),
+      () => engine.close(),
+    );
     return engine;
   }
 

@@ -3,9 +3,9 @@
 import http from 'node:http';
 import type { Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startEgressProxy, BLOCKED_HEADER, type EgressProxy } from '../../src/render/egress-proxy.js';
-import { systemLookup, type LookupFunction } from '../../src/fetch/guarded-connector.js';
-import { serve, type Served } from './fixture-server.js';
+import { type LookupFunction, systemLookup } from '../../src/fetch/guarded-connector.js';
+import { BLOCKED_HEADER, type EgressProxy, startEgressProxy } from '../../src/render/egress-proxy.js';
+import { type Served, serve } from './fixture-server.js';
 
 interface Answer {
   status: number;
@@ -42,7 +42,11 @@ function tunnel(proxy: EgressProxy, authority: string): Promise<{ status: number
 // Names the tests resolve without DNS: one public-looking name that points at loopback (rebinding).
 const lookup: LookupFunction = (hostname, options, callback) => {
   if (hostname === 'rebound.test') return callback(null, [{ address: '127.0.0.1', family: 4 }]);
-  if (hostname === 'mixed.test') return callback(null, [{ address: '93.184.215.14', family: 4 }, { address: '10.0.0.7', family: 4 }]);
+  if (hostname === 'mixed.test')
+    return callback(null, [
+      { address: '93.184.215.14', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ]);
   return systemLookup(hostname, options, callback);
 };
 
@@ -132,10 +136,12 @@ describe('egress proxy', () => {
   it('rejects requests that are not absolute http URLs', async () => {
     const { hostname, port } = new URL(proxy.server);
     const status = await new Promise<number>((resolve, reject) => {
-      http.get({ host: hostname, port, path: '/relative', agent: false }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
-      }).on('error', reject);
+      http
+        .get({ host: hostname, port, path: '/relative', agent: false }, (res) => {
+          res.resume();
+          resolve(res.statusCode ?? 0);
+        })
+        .on('error', reject);
     });
     expect(status).toBe(400);
   });

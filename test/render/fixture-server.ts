@@ -59,18 +59,23 @@ export function pages(otherOrigin: () => string, thirdOrigin: () => string = oth
         return void res.end('User-agent: *\nDisallow: /private\n');
       case '/js-article':
         // The article exists only after scripts run: it is fetched and inserted after load.
-        return html(res, `<!doctype html><html><head><title>Reef log</title></head><body><main id="app">Loading…</main>
+        return html(
+          res,
+          `<!doctype html><html><head><title>Reef log</title></head><body><main id="app">Loading…</main>
 <script>
 window.addEventListener('load', () => setTimeout(async () => {
   const data = await (await fetch('/api/article')).json();
   document.getElementById('app').innerHTML = '<article><h1>' + data.title + '</h1><p>' + data.text + '</p></article>';
 }, 30));
-</script></body></html>`);
+</script></body></html>`,
+        );
       case '/api/article':
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end(JSON.stringify({ title: 'Winter at the reef', text: ARTICLE_TEXT }));
       case '/leaky':
-        return html(res, `<!doctype html><html><head>
+        return html(
+          res,
+          `<!doctype html><html><head>
 <link rel="preconnect" href="${other}"><link rel="dns-prefetch" href="${other}">
 <link rel="stylesheet" href="${other}/style.css"></head><body><p id="done">page</p>
 <iframe src="${other}/frame"></iframe>
@@ -89,7 +94,8 @@ note('rtc-' + typeof window.RTCPeerConnection);
 try { const own = new WebSocket(location.origin.replace('http', 'ws') + '/ws'); own.onclose = (e) => note('own-ws-' + e.code); } catch { note('own-ws-threw'); }
 (navigator.serviceWorker ? navigator.serviceWorker.register('/sw.js').then(() => 'ok', () => 'failed') : Promise.resolve('absent')).then((r) => note('sw-' + r));
 new Worker(URL.createObjectURL(new Blob(["fetch('${other}/worker').catch(() => {})"], { type: 'text/javascript' })));
-</script></body></html>`);
+</script></body></html>`,
+        );
       case '/redirect-to-other':
         res.writeHead(302, { location: `${other}/via-redirect` });
         return void res.end();
@@ -108,7 +114,10 @@ new Worker(URL.createObjectURL(new Blob(["fetch('${other}/worker').catch(() => {
         return void res.end();
       }
       case '/js-to-private':
-        return html(res, `<html><body><p>moving</p><script>setTimeout(() => { location.href = '/private/secret'; }, 10);</script></body></html>`);
+        return html(
+          res,
+          `<html><body><p>moving</p><script>setTimeout(() => { location.href = '/private/secret'; }, 10);</script></body></html>`,
+        );
       case '/private/secret':
         return html(res, '<html><body>secret</body></html>');
       case '/missing':
@@ -126,14 +135,20 @@ new Worker(URL.createObjectURL(new Blob(["fetch('${other}/worker').catch(() => {
         return;
       case '/grows-in-browser':
         // Small on the wire, large once its script has run: the cap applies to the final HTML.
-        return html(res, `<html><body><div id="x"></div><script>
-document.getElementById('x').textContent = 'y'.repeat(300000);</script></body></html>`);
+        return html(
+          res,
+          `<html><body><div id="x"></div><script>
+document.getElementById('x').textContent = 'y'.repeat(300000);</script></body></html>`,
+        );
       case '/json':
         res.writeHead(200, { 'content-type': 'application/json' });
         return void res.end('{"answer":42}');
       case '/never-settles':
-        return html(res, `<html><body><p>ticker</p><script>
-setInterval(() => fetch('/api/article?tick=' + Date.now()).catch(() => {}), 20);</script></body></html>`);
+        return html(
+          res,
+          `<html><body><p>ticker</p><script>
+setInterval(() => fetch('/api/article?tick=' + Date.now()).catch(() => {}), 20);</script></body></html>`,
+        );
       case '/stalls':
         res.writeHead(200, { 'content-type': 'text/html' });
         res.write('<html><body>'.padEnd(2048, ' '));

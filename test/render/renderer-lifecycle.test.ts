@@ -5,7 +5,7 @@ import type http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FetchFailure } from '../../src/ports/fetcher.js';
 import { createPlaywrightRenderer } from '../../src/render/index.js';
-import { serve, type Served } from './fixture-server.js';
+import { type Served, serve } from './fixture-server.js';
 import { CHROMIUM, chromiumProcesses, chromiumRssKb, hasChromium } from './processes.js';
 
 const opts = () => ({ signal: new AbortController().signal, maxBytes: 10 * 1024 * 1024 });
@@ -36,10 +36,13 @@ describe.skipIf(!hasChromium)('stealth renderer lifecycle', () => {
       // /held pages are held 800 ms so renders that run together overlap on the server too.
       inFlight++;
       maxInFlight = Math.max(maxInFlight, inFlight);
-      setTimeout(() => {
-        inFlight--;
-        res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>page ${req.url}</p></body></html>`);
-      }, req.url?.startsWith('/held') ? 800 : 0);
+      setTimeout(
+        () => {
+          inFlight--;
+          res.writeHead(200, { 'content-type': 'text/html' }).end(`<html><body><p>page ${req.url}</p></body></html>`);
+        },
+        req.url?.startsWith('/held') ? 800 : 0,
+      );
     });
   });
   afterAll(async () => {
@@ -49,7 +52,12 @@ describe.skipIf(!hasChromium)('stealth renderer lifecycle', () => {
 
   it('launches lazily and renders at most `concurrency` pages at once', async () => {
     const before = chromiumProcesses().length;
-    const renderer = createPlaywrightRenderer({ executablePath: CHROMIUM, allowEndpoints: [`127.0.0.1:${site.port}`], concurrency: 2, settleMs: 50 });
+    const renderer = createPlaywrightRenderer({
+      executablePath: CHROMIUM,
+      allowEndpoints: [`127.0.0.1:${site.port}`],
+      concurrency: 2,
+      settleMs: 50,
+    });
     try {
       expect(chromiumProcesses().length).toBe(before); // nothing started by construction
       maxInFlight = 0;
@@ -87,7 +95,12 @@ describe.skipIf(!hasChromium)('stealth renderer lifecycle', () => {
   });
 
   it('50 renders in a row do not grow the number of browser processes or their memory without bound', async () => {
-    const renderer = createPlaywrightRenderer({ executablePath: CHROMIUM, allowEndpoints: [`127.0.0.1:${site.port}`], concurrency: 2, settleMs: 20 });
+    const renderer = createPlaywrightRenderer({
+      executablePath: CHROMIUM,
+      allowEndpoints: [`127.0.0.1:${site.port}`],
+      concurrency: 2,
+      settleMs: 20,
+    });
     try {
       const batch = async (from: number, count: number) => {
         for (let i = from; i < from + count; i += 2) {
@@ -102,7 +115,9 @@ describe.skipIf(!hasChromium)('stealth renderer lifecycle', () => {
       await new Promise((r) => setTimeout(r, 300));
       const procs = chromiumProcesses().length;
       const rss = chromiumRssKb();
-      console.log(`[render] after 10: ${warmProcs} processes, ${Math.round(warmRss / 1024)} MiB; after 50: ${procs} processes, ${Math.round(rss / 1024)} MiB`);
+      console.log(
+        `[render] after 10: ${warmProcs} processes, ${Math.round(warmRss / 1024)} MiB; after 50: ${procs} processes, ${Math.round(rss / 1024)} MiB`,
+      );
       // Closed contexts take their renderer processes with them: the count stays where it was.
       expect(procs).toBeLessThanOrEqual(warmProcs + 2);
       expect(rss).toBeLessThan(warmRss * 1.5 + 100 * 1024);

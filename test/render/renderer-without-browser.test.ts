@@ -5,10 +5,10 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchFailure } from '../../src/render/browser-host.js';
 import { FetchFailure } from '../../src/ports/fetcher.js';
+import { launchFailure } from '../../src/render/browser-host.js';
 import { createPlaywrightRenderer } from '../../src/render/index.js';
-import { pages, serve, type Served } from './fixture-server.js';
+import { pages, type Served, serve } from './fixture-server.js';
 import { chromiumProcesses } from './processes.js';
 
 const options = () => ({ signal: new AbortController().signal, maxBytes: 10 * 1024 * 1024 });
@@ -48,7 +48,11 @@ describe('renderer without a browser', () => {
   });
 
   it('a browser that cannot start is a per-request error too, and is retried on the next request', async () => {
-    const renderer = createPlaywrightRenderer({ executablePath: '/bin/false', allowEndpoints: [`127.0.0.1:${site.port}`], launchTimeoutMs: 10_000 });
+    const renderer = createPlaywrightRenderer({
+      executablePath: '/bin/false',
+      allowEndpoints: [`127.0.0.1:${site.port}`],
+      launchTimeoutMs: 10_000,
+    });
     const failure = await failureOf(renderer.render(`${site.origin}/plain`, options()));
     expect(failure).toMatchObject({ type: 'network' });
     expect(failure.message).toMatch(/^Chromium could not be started/);

@@ -2,15 +2,15 @@
 // Skipped (with a message saying how to enable them) where /usr/bin/chromium is not installed.
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FetchFailure } from '../../src/ports/fetcher.js';
+import { systemClock } from '../../src/adapters/system-clock.js';
 import { decodeBody } from '../../src/fetch/charset.js';
+import type { LookupFunction } from '../../src/fetch/guarded-connector.js';
 import { createPageLoader } from '../../src/fetch/load-page.js';
 import { createUndiciFetcher } from '../../src/fetch/undici-fetcher.js';
-import type { LookupFunction } from '../../src/fetch/guarded-connector.js';
-import { systemClock } from '../../src/adapters/system-clock.js';
+import { FetchFailure } from '../../src/ports/fetcher.js';
 import { createPlaywrightRenderer, type PlaywrightRenderer } from '../../src/render/index.js';
-import { ARTICLE_TEXT, pages, serve, type Served } from './fixture-server.js';
-import { CHROMIUM, chromiumProcesses, hasChromium } from './processes.js';
+import { ARTICLE_TEXT, pages, type Served, serve } from './fixture-server.js';
+import { CHROMIUM, hasChromium } from './processes.js';
 
 const MiB = 1024 * 1024;
 const opts = (maxBytes = 10 * MiB, signal = new AbortController().signal) => ({ signal, maxBytes });
@@ -38,7 +38,12 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
       if (req.url !== '/robots.txt') return void res.writeHead(200, { 'content-type': 'text/html' }).end('<p>forbidden content</p>');
       setTimeout(() => res.writeHead(200, { 'content-type': 'text/plain' }).end('User-agent: *\nDisallow: /\n'), 700);
     });
-    site = await serve(pages(() => other.origin, () => slowRobots.origin));
+    site = await serve(
+      pages(
+        () => other.origin,
+        () => slowRobots.origin,
+      ),
+    );
     renderer = createPlaywrightRenderer({
       executablePath: CHROMIUM,
       allowEndpoints: [`127.0.0.1:${site.port}`, `127.0.0.1:${slowRobots.port}`],
@@ -172,8 +177,7 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
   });
 
   it('resolves names through the lookup hook and applies the policy to what they resolve to', async () => {
-    const lookup: LookupFunction = (hostname, _options, callback) =>
-      callback(null, [{ address: '127.0.0.1', family: 4 }]);
+    const lookup: LookupFunction = (_hostname, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]);
     const named = createPlaywrightRenderer({ executablePath: CHROMIUM, allowEndpoints: [`127.0.0.1:${site.port}`], lookup, settleMs: 100 });
     try {
       const page = await named.render(`http://pages.test:${site.port}/plain`, opts());

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../src/core/router/router.js';
-import { SourceError, SourceTimeoutError, RouteDeadlineError } from '../../src/core/router/source-error.js';
+import { RouteDeadlineError, SourceError, SourceTimeoutError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchSource, SourceContext } from '../../src/types/index.js';
@@ -15,7 +15,13 @@ describe('router: sequential routing', () => {
     const a = scriptedSource('a', () => ({ results: [hit(1, 'a')] }));
     const b = scriptedSource('b', () => ({ results: [hit(1, 'b')] }));
     let seenLimit = 0;
-    const spy: SearchSource = { id: 'spy', search: async (_q, ctx) => { seenLimit = ctx.limit; return { results: [hit(1)] }; } };
+    const spy: SearchSource = {
+      id: 'spy',
+      search: async (_q, ctx) => {
+        seenLimit = ctx.limit;
+        return { results: [hit(1)] };
+      },
+    };
     const router = createRouter([a, b], { clock });
     const r = await router.route(query('cats'), { limit: 10 });
     expect(r.results).toEqual([hit(1, 'a')]);
@@ -34,7 +40,9 @@ describe('router: sequential routing', () => {
     const c = scriptedSource('c', () => ({ results: [hit(2, 'c')] }));
     const r = await createRouter([a, b, c], { clock }).route(query('q'), { limit: 10 });
     expect(r.outcomes.map((o) => [o.source, o.status, o.noResultsNotice, o.unreliableEmpties])).toEqual([
-      ['a', 'empty', true, true], ['b', 'empty', false, false], ['c', 'results', false, false],
+      ['a', 'empty', true, true],
+      ['b', 'empty', false, false],
+      ['c', 'results', false, false],
     ]);
     expect(r.results).toEqual([hit(2, 'c')]);
   });
@@ -57,7 +65,9 @@ describe('router: sequential routing', () => {
     expect(r.outcomes).toMatchObject([{ source: 'a', status: 'failed', attempts: 3 }]);
     expect((r.outcomes[0]!.error as Error).message).toBe('boom');
     expect(log.events.map((e) => [e.source, e.outcome, e.attempt, e.hedged])).toEqual([
-      ['a', 'failed', 1, false], ['a', 'failed', 2, false], ['a', 'failed', 3, false],
+      ['a', 'failed', 1, false],
+      ['a', 'failed', 2, false],
+      ['a', 'failed', 3, false],
     ]);
   });
 
@@ -104,7 +114,10 @@ describe('router: sequential routing', () => {
     let signal: AbortSignal | undefined;
     const hang: SearchSource = {
       id: 'hang',
-      search: (_q, ctx: SourceContext) => { signal = ctx.signal; return new Promise(() => {}); }, // ignores its signal
+      search: (_q, ctx: SourceContext) => {
+        signal = ctx.signal;
+        return new Promise(() => {});
+      }, // ignores its signal
     };
     const b = scriptedSource('b', () => ({ results: [hit(1, 'b')] }));
     const p = createRouter([hang, b], { clock, attemptTimeoutMs: 1000, retries: 0 }).route(query('q'), { limit: 10 });
@@ -127,13 +140,22 @@ describe('router: sequential routing', () => {
     await clock.advance(5000); // the default attempt timeout
     const r = await p;
     expect(hang.calls).toHaveLength(1);
-    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['hang', 'failed', 1], ['b', 'results', 1]]);
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([
+      ['hang', 'failed', 1],
+      ['b', 'results', 1],
+    ]);
   });
 
   it('counts an answer that arrives after the abort as a failure', async () => {
     const clock = new ManualClock();
     // Answers with results at 200 ms whatever its signal says.
-    const late: SearchSource = { id: 'late', search: async () => { await clock.sleep(200); return { results: [hit(1)] }; } };
+    const late: SearchSource = {
+      id: 'late',
+      search: async () => {
+        await clock.sleep(200);
+        return { results: [hit(1)] };
+      },
+    };
     const p = createRouter([late], { clock, attemptTimeoutMs: 100, retries: 0 }).route(query('q'), { limit: 10 });
     const r = await settle(clock, p);
     expect(r.outcomes).toMatchObject([{ source: 'late', status: 'failed' }]);
@@ -142,7 +164,12 @@ describe('router: sequential routing', () => {
 
   it('treats a synchronous throw and a malformed answer as failures', async () => {
     const clock = new ManualClock();
-    const throws: SearchSource = { id: 't', search: () => { throw new Error('sync'); } };
+    const throws: SearchSource = {
+      id: 't',
+      search: () => {
+        throw new Error('sync');
+      },
+    };
     const malformed = { id: 'm', search: async () => ({ results: [{ title: 'x', url: 42, snippet: '' }] }) } as unknown as SearchSource;
     const noArray = { id: 'n', search: async () => ({}) } as unknown as SearchSource;
     const r = await createRouter([throws, malformed, noArray], { clock, retries: 0 }).route(query('q'), { limit: 10 });
@@ -155,8 +182,8 @@ describe('router: sequential routing', () => {
 
   it('stops at the whole-route deadline: the cut source fails, later sources are not asked', async () => {
     const clock = new ManualClock();
-    const a = scriptedSource('a', { }, { fallback: { hang: true } });
-    const b = scriptedSource('b', { }, { fallback: { hang: true } });
+    const a = scriptedSource('a', {}, { fallback: { hang: true } });
+    const b = scriptedSource('b', {}, { fallback: { hang: true } });
     const c = scriptedSource('c', () => ({ results: [hit(1)] }));
     const router = createRouter([a, b, c], { clock, attemptTimeoutMs: 5000, retries: 0, deadlineMs: 8000 });
     const p = router.route(query('q'), { limit: 10 });
@@ -164,7 +191,10 @@ describe('router: sequential routing', () => {
     expect(b.calls).toHaveLength(1);
     await clock.advance(3000);
     const r = await p;
-    expect(r.outcomes.map((o) => [o.source, o.status])).toEqual([['a', 'failed'], ['b', 'failed']]);
+    expect(r.outcomes.map((o) => [o.source, o.status])).toEqual([
+      ['a', 'failed'],
+      ['b', 'failed'],
+    ]);
     expect(r.outcomes[1]!.error).toBeInstanceOf(RouteDeadlineError);
     expect(c.calls).toHaveLength(0);
     expect(clock.pending).toBe(0);
@@ -182,7 +212,13 @@ describe('router: sequential routing', () => {
   it('rejects with the caller signal reason when the caller aborts, aborting the source', async () => {
     const clock = new ManualClock();
     let signal: AbortSignal | undefined;
-    const hang: SearchSource = { id: 'h', search: (_q, ctx) => { signal = ctx.signal; return new Promise(() => {}); } };
+    const hang: SearchSource = {
+      id: 'h',
+      search: (_q, ctx) => {
+        signal = ctx.signal;
+        return new Promise(() => {});
+      },
+    };
     const caller = new AbortController();
     const p = createRouter([hang], { clock }).route(query('q'), { limit: 10, signal: caller.signal });
     await clock.advance(10);
@@ -202,8 +238,12 @@ describe('router: sequential routing', () => {
   it('survives an observer that throws', async () => {
     const clock = new ManualClock();
     const a = scriptedSource('a', () => ({ results: [hit(1)] }));
-    const r = await createRouter([a], { clock, onSourceAttempt: () => { throw new Error('observer bug'); } })
-      .route(query('q'), { limit: 10 });
+    const r = await createRouter([a], {
+      clock,
+      onSourceAttempt: () => {
+        throw new Error('observer bug');
+      },
+    }).route(query('q'), { limit: 10 });
     expect(r.results).toHaveLength(1);
   });
 });

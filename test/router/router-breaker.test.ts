@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../src/core/router/router.js';
 import { SourceError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
+import { type ScriptedAnswer, scriptedSource } from '../../src/testing/scripted-source.js';
 import { hit, query } from './helpers.js';
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -16,11 +16,20 @@ function switchable(id: string, initial: ScriptedAnswer | Error) {
   const source = scriptedSource(id, () => (next instanceof Error ? { fail: '' } : next));
   const search = source.search.bind(source);
   return {
-    source: { ...source, calls: source.calls, search: async (...args: Parameters<typeof search>) => {
-      if (next instanceof Error) { source.calls.push(args[0]); throw next; }
-      return search(...args);
-    } },
-    set: (answer: ScriptedAnswer | Error) => { next = answer; },
+    source: {
+      ...source,
+      calls: source.calls,
+      search: async (...args: Parameters<typeof search>) => {
+        if (next instanceof Error) {
+          source.calls.push(args[0]);
+          throw next;
+        }
+        return search(...args);
+      },
+    },
+    set: (answer: ScriptedAnswer | Error) => {
+      next = answer;
+    },
   };
 }
 
@@ -33,7 +42,11 @@ describe('router: circuit breaker', () => {
     for (let i = 0; i < 3; i++) await router.route(query('q'), { limit: 10 });
     expect(a.source.calls).toHaveLength(3);
     expect(router.health()[0]).toEqual({
-      id: 'a', state: 'open', errorRate: expect.any(Number), latencyMs: 0, consecutiveFailures: 3,
+      id: 'a',
+      state: 'open',
+      errorRate: expect.any(Number),
+      latencyMs: 0,
+      consecutiveFailures: 3,
       suspendedUntil: new Date(T0 + 10_000).toISOString(),
     });
 
@@ -139,13 +152,18 @@ describe('router: provider errors with reasons', () => {
   it('a suspension uses retryAfterMs when given, and breaker.suspendMs otherwise', async () => {
     const clock = new ManualClock(T0);
     const q = scriptedSource('q', () => ({ fail: 'x' }));
-    q.search = async () => { throw new SourceError('quota', { reason: 'quota', retryAfterMs: 60_000 }); };
+    q.search = async () => {
+      throw new SourceError('quota', { reason: 'quota', retryAfterMs: 60_000 });
+    };
     const au = scriptedSource('au', () => ({ fail: 'x' }));
-    au.search = async () => { throw new SourceError('bad key', { reason: 'auth' }); };
+    au.search = async () => {
+      throw new SourceError('bad key', { reason: 'auth' });
+    };
     const router = createRouter([q, au], { clock, breaker: { suspendMs: 120_000 } });
     await router.route(query('x'), { limit: 10 });
     expect(router.health().map((h) => h.suspendedUntil)).toEqual([
-      new Date(T0 + 60_000).toISOString(), new Date(T0 + 120_000).toISOString(),
+      new Date(T0 + 60_000).toISOString(),
+      new Date(T0 + 120_000).toISOString(),
     ]);
   });
 

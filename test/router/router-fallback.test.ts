@@ -3,8 +3,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../src/core/router/router.js';
-import { SearchUnavailableError } from '../../src/errors.js';
 import { RouteDeadlineError } from '../../src/core/router/source-error.js';
+import { SearchUnavailableError } from '../../src/errors.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { hits, rejection, testEngine } from '../core/helpers.js';
@@ -23,7 +23,10 @@ describe('router: fall back first, retry later', () => {
     expect(clock.pending).toBe(0);
     expect(r.results).toEqual([hit(1, 'b')]);
     expect(a.calls).toHaveLength(1);
-    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['a', 'failed', 1], ['b', 'results', 1]]);
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([
+      ['a', 'failed', 1],
+      ['b', 'results', 1],
+    ]);
     expect((r.outcomes[0]!.error as Error).message).toBe('connection refused');
   });
 
@@ -43,8 +46,18 @@ describe('router: fall back first, retry later', () => {
     await clock.advance(200); // second backoffs (400 × 0.5)
     const r = await p;
     expect([a.calls.length, b.calls.length]).toEqual([3, 3]);
-    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['a', 'failed', 3], ['b', 'failed', 3]]);
-    expect(log.events.map((e) => [e.source, e.attempt])).toEqual([['a', 1], ['b', 1], ['a', 2], ['b', 2], ['a', 3], ['b', 3]]);
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([
+      ['a', 'failed', 3],
+      ['b', 'failed', 3],
+    ]);
+    expect(log.events.map((e) => [e.source, e.attempt])).toEqual([
+      ['a', 1],
+      ['b', 1],
+      ['a', 2],
+      ['b', 2],
+      ['a', 3],
+      ['b', 3],
+    ]);
     expect(r.results).toEqual([]);
   });
 
@@ -54,7 +67,10 @@ describe('router: fall back first, retry later', () => {
     const b = scriptedSource('b', () => ({ fail: 'b down' }));
     const r = await settle(clock, createRouter([a, b], { clock, retries: 2, random: () => 0 }).route(query('q'), { limit: 10 }));
     expect(r.results).toEqual([hit(1, 'a')]);
-    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['a', 'results', 2], ['b', 'failed', 1]]);
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([
+      ['a', 'results', 2],
+      ['b', 'failed', 1],
+    ]);
     expect(b.calls).toHaveLength(1); // a's retry was due first (a tie goes to the source asked first)
   });
 
@@ -66,7 +82,10 @@ describe('router: fall back first, retry later', () => {
     await clock.advance(0);
     expect(b.calls).toHaveLength(1); // b answered before a's retry
     const r = await settle(clock, p);
-    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['a', 'results', 2], ['b', 'empty', 1]]);
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([
+      ['a', 'results', 2],
+      ['b', 'empty', 1],
+    ]);
     expect(r.results).toEqual([hit(1, 'a')]);
   });
 
@@ -80,7 +99,10 @@ describe('router: fall back first, retry later', () => {
     // a fails at 500 (retry due at 600); b fails at 900 (its retry would be due at 1000: none);
     // a's retry starts at 900 and is cut by the deadline at 1000.
     expect([a.calls.length, b.calls.length]).toEqual([2, 1]);
-    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['a', 'failed', 2], ['b', 'failed', 1]]);
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([
+      ['a', 'failed', 2],
+      ['b', 'failed', 1],
+    ]);
     expect(r.outcomes[0]!.error).toBeInstanceOf(RouteDeadlineError);
     expect(clock.now() - start).toBe(1000);
   });

@@ -5,8 +5,8 @@
 
 import { describe, expect, it } from 'vitest';
 import { createRouter } from '../../src/core/router/router.js';
-import { ClockTimer, TIMER_CLEARED } from '../../src/core/router/timer.js';
 import { SourceTimeoutError } from '../../src/core/router/source-error.js';
+import { ClockTimer, TIMER_CLEARED } from '../../src/core/router/timer.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import type { Clock, SearchSource } from '../../src/types/index.js';
@@ -45,8 +45,7 @@ describe('router: fast path', () => {
   it('arms the attempt timeout and the deadline once a call is pending, timed from the call start', async () => {
     const { clock, spy, sleeps } = spyClock();
     const hang = scriptedSource('hang', {}, { fallback: { hang: true } });
-    const p = createRouter([hang], { clock: spy, attemptTimeoutMs: 1000, deadlineMs: 3000, retries: 0 })
-      .route(query('q'), { limit: 10 });
+    const p = createRouter([hang], { clock: spy, attemptTimeoutMs: 1000, deadlineMs: 3000, retries: 0 }).route(query('q'), { limit: 10 });
     await clock.advance(0);
     expect(sleeps.map((s) => s.ms).sort((x, y) => x - y)).toEqual([1000, 3000]);
     await clock.advance(999);
@@ -91,9 +90,10 @@ describe('router: fast path', () => {
     let slowNow = false;
     const a: SearchSource = {
       id: 'a',
-      search: (_q, ctx) => slowNow
-        ? new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }))
-        : Promise.resolve({ results: [hit(1, 'a')] }),
+      search: (_q, ctx) =>
+        slowNow
+          ? new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason), { once: true }))
+          : Promise.resolve({ results: [hit(1, 'a')] }),
     };
     const b = scriptedSource('b', () => ({ results: [hit(1, 'b')] }), { clock, latencyMs: 5 });
     const router = createRouter([a, b], { clock });

@@ -6,25 +6,35 @@ import { describe, expect, it } from 'vitest';
 import { createRouter, type RouterOptions } from '../../src/core/router/router.js';
 import { RouteDeadlineError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import { scriptedSource, type ScriptedAnswer } from '../../src/testing/scripted-source.js';
+import { type ScriptedAnswer, scriptedSource } from '../../src/testing/scripted-source.js';
 import type { SearchSource } from '../../src/types/index.js';
 import { eventLog, hit, query } from './helpers.js';
 
 const WARM = 20;
 
 /** Source `a`: 100 ms with results for the first 20 calls (its p95 becomes 100 ms), then `slow`. */
-function setup(slow: { latency: number; answer: ScriptedAnswer }, b: { latency: number; answer: ScriptedAnswer },
-  extra: Partial<RouterOptions> = {}) {
+function setup(
+  slow: { latency: number; answer: ScriptedAnswer },
+  b: { latency: number; answer: ScriptedAnswer },
+  extra: Partial<RouterOptions> = {},
+) {
   const clock = new ManualClock();
   const log = eventLog();
   const signals: Record<string, AbortSignal[]> = { a: [], b: [], c: [] };
   const watch = (s: ReturnType<typeof scriptedSource>): SearchSource & { calls: unknown[] } => ({
-    id: s.id, calls: s.calls,
-    search: (q, ctx) => { signals[s.id]!.push(ctx.signal); return s.search(q, ctx); },
+    id: s.id,
+    calls: s.calls,
+    search: (q, ctx) => {
+      signals[s.id]!.push(ctx.signal);
+      return s.search(q, ctx);
+    },
   });
-  const a = watch(scriptedSource('a', (_q, call) => (call < WARM ? { results: [hit(call, 'a')] } : slow.answer), {
-    clock, latencyMs: (_q, call) => (call < WARM ? 100 : slow.latency),
-  }));
+  const a = watch(
+    scriptedSource('a', (_q, call) => (call < WARM ? { results: [hit(call, 'a')] } : slow.answer), {
+      clock,
+      latencyMs: (_q, call) => (call < WARM ? 100 : slow.latency),
+    }),
+  );
   const bs = watch(scriptedSource('b', () => b.answer, { clock, latencyMs: b.latency }));
   const c = watch(scriptedSource('c', () => ({ results: [], noResultsNotice: true }), { clock, latencyMs: 10 }));
   const router = createRouter([a, bs, c], { clock, onSourceAttempt: log.onSourceAttempt, ...extra });
@@ -55,7 +65,8 @@ describe('router: hedging', () => {
     // The aborted loser was not routed to: only b is an outcome.
     expect(r.outcomes.map((o) => [o.source, o.status])).toEqual([['b', 'results']]);
     expect(t.log.events.map((e) => [e.source, e.outcome, e.hedged, e.latencyMs])).toEqual([
-      ['b', 'results', true, 50], ['a', 'aborted', false, 150],
+      ['b', 'results', true, 50],
+      ['a', 'aborted', false, 150],
     ]);
     expect(t.clock.pending).toBe(0);
   });
@@ -69,12 +80,19 @@ describe('router: hedging', () => {
     expect(r.results).toEqual([hit(9, 'a')]);
     // b came back empty at 150 while a was past its p95, so c (empty at 160) was hedged in too; both
     // finished, so both are consulted sources.
-    expect(r.outcomes.map((o) => [o.source, o.status])).toEqual([['a', 'results'], ['b', 'empty'], ['c', 'empty']]);
+    expect(r.outcomes.map((o) => [o.source, o.status])).toEqual([
+      ['a', 'results'],
+      ['b', 'empty'],
+      ['c', 'empty'],
+    ]);
     expect(t.signals.a!.at(-1)!.aborted).toBe(false);
   });
 
   it('counts both finishers when both are empty and goes on (at most two sources in flight)', async () => {
-    const t = setup({ latency: 300, answer: { results: [], noResultsNotice: true } }, { latency: 50, answer: { results: [], noResultsNotice: true } });
+    const t = setup(
+      { latency: 300, answer: { results: [], noResultsNotice: true } },
+      { latency: 50, answer: { results: [], noResultsNotice: true } },
+    );
     await t.warm();
     const p = t.router.route(query('q'), { limit: 10 });
     await t.clock.advance(149);
@@ -84,7 +102,9 @@ describe('router: hedging', () => {
     await t.clock.advance(150);
     const r = await p;
     expect(r.outcomes.map((o) => [o.source, o.status, o.noResultsNotice])).toEqual([
-      ['a', 'empty', true], ['b', 'empty', true], ['c', 'empty', true],
+      ['a', 'empty', true],
+      ['b', 'empty', true],
+      ['c', 'empty', true],
     ]);
     expect(t.log.events.filter((e) => e.source === 'c').map((e) => e.hedged)).toEqual([true]);
   });
@@ -97,12 +117,22 @@ describe('router: hedging', () => {
     const r = await p;
     expect(r.results).toEqual([hit(1, 'b')]);
     // a failed once and was left for a retry after the untried sources: routed to, failed, not retried.
-    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([['a', 'failed', 1], ['b', 'results', 1]]);
-    expect(t.log.events.map((e) => [e.source, e.outcome])).toEqual([['a', 'failed'], ['b', 'results']]);
+    expect(r.outcomes.map((o) => [o.source, o.status, o.attempts])).toEqual([
+      ['a', 'failed', 1],
+      ['b', 'results', 1],
+    ]);
+    expect(t.log.events.map((e) => [e.source, e.outcome])).toEqual([
+      ['a', 'failed'],
+      ['b', 'results'],
+    ]);
   });
 
   it('does not hedge with hedging: false', async () => {
-    const t = setup({ latency: 2000, answer: { results: [hit(1, 'a')] } }, { latency: 50, answer: { results: [hit(1, 'b')] } }, { hedging: false });
+    const t = setup(
+      { latency: 2000, answer: { results: [hit(1, 'a')] } },
+      { latency: 50, answer: { results: [hit(1, 'b')] } },
+      { hedging: false },
+    );
     await t.warm();
     const p = t.router.route(query('q'), { limit: 10 });
     await t.clock.advance(1999);
@@ -121,12 +151,16 @@ describe('router: hedging', () => {
     expect(t.b.calls).toHaveLength(0);
   });
 
-  for (const [percentile, mark] of [[0.5, 100], [undefined, 190]] as const) {
+  for (const [percentile, mark] of [
+    [0.5, 100],
+    [undefined, 190],
+  ] as const) {
     it(`hedges at the ${percentile ?? 'default 0.95'} percentile of recent latencies (${mark} ms)`, async () => {
       const clock = new ManualClock();
       // Latencies 10, 20, …, 200 ms, then one slow call.
       const a = scriptedSource('a', (_q, call) => ({ results: [hit(call, 'a')] }), {
-        clock, latencyMs: (_q, call) => (call < WARM ? 10 * (call + 1) : 5000),
+        clock,
+        latencyMs: (_q, call) => (call < WARM ? 10 * (call + 1) : 5000),
       });
       const b = scriptedSource('b', () => ({ results: [hit(1, 'b')] }), { clock, latencyMs: 10 });
       const router = createRouter([a, b], { clock, ...(percentile === undefined ? {} : { hedgePercentile: percentile }) });
@@ -147,12 +181,19 @@ describe('router: hedging', () => {
   }
 
   it('aborts both lanes at the deadline and reports both as failed', async () => {
-    const t = setup({ latency: 2000, answer: { results: [hit(1, 'a')] } }, { latency: 2000, answer: { results: [hit(1, 'b')] } }, { deadlineMs: 1000 });
+    const t = setup(
+      { latency: 2000, answer: { results: [hit(1, 'a')] } },
+      { latency: 2000, answer: { results: [hit(1, 'b')] } },
+      { deadlineMs: 1000 },
+    );
     await t.warm();
     const p = t.router.route(query('q'), { limit: 10 });
     await t.clock.advance(1000);
     const r = await p;
-    expect(r.outcomes.map((o) => [o.source, o.status])).toEqual([['a', 'failed'], ['b', 'failed']]);
+    expect(r.outcomes.map((o) => [o.source, o.status])).toEqual([
+      ['a', 'failed'],
+      ['b', 'failed'],
+    ]);
     expect(r.outcomes[0]!.error).toBeInstanceOf(RouteDeadlineError);
     expect(t.signals.a!.at(-1)!.aborted && t.signals.b!.at(-1)!.aborted).toBe(true);
     expect(t.c.calls).toHaveLength(0);

@@ -2,9 +2,9 @@
 // age); similar health keeps the configured order; the same seed and clock steps give the same run.
 
 import { describe, expect, it } from 'vitest';
-import { createRouter, type SourceAttemptEvent } from '../../src/core/router/router.js';
-import { SourceHealthTracker, HEALTH_HALF_LIFE_MS } from '../../src/core/router/health.js';
+import { HEALTH_HALF_LIFE_MS, SourceHealthTracker } from '../../src/core/router/health.js';
 import { costBucket } from '../../src/core/router/order.js';
+import { createRouter, type SourceAttemptEvent } from '../../src/core/router/router.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
 import { hit, query, seeded } from './helpers.js';
@@ -128,13 +128,19 @@ describe('router: determinism', () => {
     // Each source's behaviour comes from its own seeded stream, so runs differ only by the seed.
     const mk = (id: string, s: number) => {
       const r = seeded(s);
-      return scriptedSource(id, () => {
-        const x = r();
-        return x < 0.2 ? { fail: 'flaky' } : x < 0.6 ? { results: [], noResultsNotice: true } : { results: [hit(1, id)] };
-      }, { clock, latencyMs: () => 20 + Math.floor(r() * 200) });
+      return scriptedSource(
+        id,
+        () => {
+          const x = r();
+          return x < 0.2 ? { fail: 'flaky' } : x < 0.6 ? { results: [], noResultsNotice: true } : { results: [hit(1, id)] };
+        },
+        { clock, latencyMs: () => 20 + Math.floor(r() * 200) },
+      );
     };
     const router = createRouter([mk('a', seed + 1), mk('b', seed + 2), mk('c', seed + 3)], {
-      clock, random: rnd, onSourceAttempt: (e) => events.push({ ...e, error: String(e.error) }),
+      clock,
+      random: rnd,
+      onSourceAttempt: (e) => events.push({ ...e, error: String(e.error) }),
     });
     const orders: string[][] = [];
     for (let i = 0; i < 60; i++) {

@@ -4,8 +4,8 @@
 // outages and lost replies; then checks that the books equal what callers were told, that no hold or
 // claim is stranded, and that every keyed call ends answered. The long run: docs/benchmarks.md.
 
-import { describe, expect, it, type ExpectStatic } from 'vitest';
-import { checkBooks, simulate, summary, type SimOptions } from '../support/books-sim/simulate.js';
+import { describe, type ExpectStatic, expect, it } from 'vitest';
+import { checkBooks, type SimOptions, simulate, summary } from '../support/books-sim/simulate.js';
 import { serviceAvailable } from '../support/services.js';
 
 const postgres = await serviceAvailable('PostgreSQL');
@@ -35,7 +35,12 @@ describe.concurrent('books simulation', () => {
 
 describe('the checks can fail', () => {
   const org = (balance: number, used: number) => ({ id: 'org-a', balance, reserved: 0, used });
-  const state = (balance: number, used: number) => ({ organizations: [org(balance, used)], pendingHolds: 0, runningClaims: 0, pendingDetail: [] });
+  const state = (balance: number, used: number) => ({
+    organizations: [org(balance, used)],
+    pendingHolds: 0,
+    runningClaims: 0,
+    pendingDetail: [],
+  });
   const GRANT = 10_000_000;
 
   it('flags a charge nobody was told of, a charge below what was told, and used apart from the balance', () => {

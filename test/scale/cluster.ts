@@ -8,9 +8,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Agent } from 'undici';
-import { startPageServer, type PageServer } from '../../src/testing/index.js';
-import { startFakeSearxng, type FakeSearxng } from './fake-searxng.js';
-import { startInstance, type Instance } from './instances.js';
+import { type PageServer, startPageServer } from '../../src/testing/index.js';
+import { type FakeSearxng, startFakeSearxng } from './fake-searxng.js';
+import { type Instance, startInstance } from './instances.js';
 
 export interface ClusterOptions {
   instances: number;
@@ -56,7 +56,9 @@ export class Cluster {
   }
 
   static async start(options: ClusterOptions): Promise<Cluster> {
-    const pages = await startPageServer(Object.fromEntries([0, 1, 2, 3].map((n) => [`/page/${n}`, { headers: { 'content-type': 'text/html' }, body: article(n) }])));
+    const pages = await startPageServer(
+      Object.fromEntries([0, 1, 2, 3].map((n) => [`/page/${n}`, { headers: { 'content-type': 'text/html' }, body: article(n) }])),
+    );
     const searx = [await startFakeSearxng(pages.origin), await startFakeSearxng(pages.origin)];
     const dir = mkdtempSync(join(tmpdir(), 'websift-cluster-'));
     const config = join(dir, 'config.json');
@@ -125,7 +127,8 @@ export class Cluster {
           dispatcher: this.#dispatcher,
         });
       } catch {
-        if (!options.idempotencyKey && body !== undefined) throw new Error(`${path}: instance ${i} died and the call has no idempotency key`);
+        if (!options.idempotencyKey && body !== undefined)
+          throw new Error(`${path}: instance ${i} died and the call has no idempotency key`);
         last = i;
         await new Promise((r) => setTimeout(r, 20));
         continue;

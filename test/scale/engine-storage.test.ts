@@ -28,7 +28,14 @@ describe.skipIf(!available)('two engines on one PostgreSQL and one Redis', () =>
   const engines: Engine[] = [];
   const open = () => {
     const source = scriptedSource('web', (query) => ({ results: [{ title: query.q, url: 'https://example.com/', snippet: 'x' }] }));
-    const engine = createEngine({ database: POSTGRES_URL, postgres: { schema }, redis: REDIS_URL, redisPrefix, sources: [source], rateLimit: { limit: 3, window: 60 } });
+    const engine = createEngine({
+      database: POSTGRES_URL,
+      postgres: { schema },
+      redis: REDIS_URL,
+      redisPrefix,
+      sources: [source],
+      rateLimit: { limit: 3, window: 60 },
+    });
     engines.push(engine);
     return { engine, source };
   };

@@ -1,7 +1,7 @@
 // Real `websift serve` processes for the multi-process tests and benchmarks: each runs the CLI from
 // source (tsx) with its own engine on the shared PostgreSQL and Redis, on a random port.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));

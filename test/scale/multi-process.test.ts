@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { seededRandom } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
+import { deleteKeys } from '../redis/redis-kit.js';
 import { adminPool, dropSchema } from '../support/postgres.js';
 import { POSTGRES_URL, REDIS_URL, serviceAvailable, uniqueName } from '../support/services.js';
-import { deleteKeys } from '../redis/redis-kit.js';
 import { Cluster, type Reply } from './cluster.js';
 
 const available = (await serviceAvailable('PostgreSQL')) && (await serviceAvailable('Redis'));
@@ -44,7 +44,12 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
       grants.set(org, credits);
       keys.set(org, await admin.admin.createApiKey(org));
     }
-    cluster = await Cluster.start({ instances: 4, database: POSTGRES_URL, redis: REDIS_URL, engine: { postgres, redisPrefix, rateLimit: RATE } });
+    cluster = await Cluster.start({
+      instances: 4,
+      database: POSTGRES_URL,
+      redis: REDIS_URL,
+      engine: { postgres, redisPrefix, rateLimit: RATE },
+    });
   }, 120_000);
 
   afterAll(async () => {
@@ -142,7 +147,9 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
     );
     chaos = false;
     await killer;
-    console.log(`multi-process: ${stats.calls} calls, ${stats.retried} retried after a kill or 409, ${kills} kills, statuses ${JSON.stringify([...stats.status])}`);
+    console.log(
+      `multi-process: ${stats.calls} calls, ${stats.retried} retried after a kill or 409, ${kills} kills, statuses ${JSON.stringify([...stats.status])}`,
+    );
 
     expect(stats.calls).toBeGreaterThanOrEqual(CALLS);
     expect(kills).toBeGreaterThan(3);

@@ -13,10 +13,18 @@ const route: Route = (req) => {
   if (text.startsWith('sqlite full text search')) return json(fixture('brave', 'results.json'));
   if (text.startsWith('qzxjvkw')) return json(fixture('brave', 'empty.json'));
   if (text.startsWith('rate limited')) {
-    return json(fixture('brave', 'rate-limited.json'), 429, { 'x-ratelimit-limit': '1, 2000', 'x-ratelimit-remaining': '0, 1569', 'x-ratelimit-reset': '1, 1419704' });
+    return json(fixture('brave', 'rate-limited.json'), 429, {
+      'x-ratelimit-limit': '1, 2000',
+      'x-ratelimit-remaining': '0, 1569',
+      'x-ratelimit-reset': '1, 1419704',
+    });
   }
   if (text.startsWith('quota')) {
-    return json(fixture('brave', 'quota-exceeded.json'), 429, { 'x-ratelimit-limit': '1, 2000', 'x-ratelimit-remaining': '1, 0', 'x-ratelimit-reset': '1, 86400' });
+    return json(fixture('brave', 'quota-exceeded.json'), 429, {
+      'x-ratelimit-limit': '1, 2000',
+      'x-ratelimit-remaining': '1, 0',
+      'x-ratelimit-reset': '1, 86400',
+    });
   }
   if (text.startsWith('too long')) return json(fixture('brave', 'unprocessable.json'), 422);
   if (text.startsWith('malformed')) return json('{"type":"search","web":{"results":');
@@ -51,7 +59,13 @@ describe('brave adapter', () => {
     const req = server.requests.at(-1)!;
     expect(req.headers['x-subscription-token']).toBe(KEY);
     expect(req.headers.accept).toBe('application/json');
-    expect(Object.fromEntries(req.url.searchParams)).toEqual({ q: 'sqlite full text search', count: '20', country: 'us', search_lang: 'en', safesearch: 'moderate' });
+    expect(Object.fromEntries(req.url.searchParams)).toEqual({
+      q: 'sqlite full text search',
+      count: '20',
+      country: 'us',
+      search_lang: 'en',
+      safesearch: 'moderate',
+    });
     expect(answer.results[0]).toEqual({
       title: 'SQLite FTS5 Extension',
       url: 'https://www.sqlite.org/fts5.html',
@@ -85,7 +99,11 @@ describe('brave adapter', () => {
   });
 
   it('429 is rate_limited, waiting for the per-second window to reset', async () => {
-    expect(await rejection(source().search(q('rate limited'), ctx()))).toMatchObject({ reason: 'rate_limited', status: 429, retryAfterMs: 1000 });
+    expect(await rejection(source().search(q('rate limited'), ctx()))).toMatchObject({
+      reason: 'rate_limited',
+      status: 429,
+      retryAfterMs: 1000,
+    });
   });
 
   it('429 with the monthly quota used up is quota', async () => {

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { duckduckgo } from '../../src/sources/index.js';
 import { unwrapRedirect } from '../../src/sources/duckduckgo.js';
+import { duckduckgo } from '../../src/sources/index.js';
 import { describeSourceConformance } from './conformance.js';
 import { type FixtureServer, fixture, html, type Route, startFixtureServer } from './fixture-server.js';
 import { ctx, q, rejection } from './helpers.js';
@@ -64,12 +64,19 @@ describe('duckduckgo adapter', () => {
         url: 'https://blog.example.org/2024/readability-on-the-server',
         snippet: 'Mar 2, 2024 — Extraction of article text in Node: parse with a light DOM, then run Readability.',
       },
-      { title: 'turndown: HTML to Markdown', url: 'https://turndown.example.net/docs', snippet: 'Convert HTML into Markdown with JavaScript.' },
+      {
+        title: 'turndown: HTML to Markdown',
+        url: 'https://turndown.example.net/docs',
+        snippet: 'Convert HTML into Markdown with JavaScript.',
+      },
     ]);
   });
 
   it('passes operators in q and filters site operators itself', async () => {
-    const answer = await source().search(q('readability extraction linkedom "light DOM" site:example.org -site:github.com filetype:html'), ctx());
+    const answer = await source().search(
+      q('readability extraction linkedom "light DOM" site:example.org -site:github.com filetype:html'),
+      ctx(),
+    );
     expect(new URLSearchParams(server.requests.at(-1)!.body).get('q')).toBe(
       'readability extraction linkedom "light DOM" filetype:html site:example.org -site:github.com',
     );
@@ -83,7 +90,11 @@ describe('duckduckgo adapter', () => {
   });
 
   it('a bot challenge (202 + challenge form) or a 403 is rate_limited', async () => {
-    expect(await rejection(source().search(q('challenge me'), ctx()))).toMatchObject({ name: 'SourceError', reason: 'rate_limited', status: 202 });
+    expect(await rejection(source().search(q('challenge me'), ctx()))).toMatchObject({
+      name: 'SourceError',
+      reason: 'rate_limited',
+      status: 202,
+    });
     expect(await rejection(source().search(q('forbidden'), ctx()))).toMatchObject({ reason: 'rate_limited', status: 403 });
   });
 

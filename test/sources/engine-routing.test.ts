@@ -7,7 +7,7 @@ import { createEngine } from '../../src/index.js';
 import { brave, googleCse, wikipedia } from '../../src/sources/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { EmptySearchResponse, SearchResponse } from '../../src/types/index.js';
-import { fixture, json, startFixtureServer, type FixtureServer } from './fixture-server.js';
+import { type FixtureServer, fixture, json, startFixtureServer } from './fixture-server.js';
 
 const ORG = { organization: 'acme' };
 
@@ -51,9 +51,7 @@ describe('engine routing over real adapters', () => {
 
   it('confirms an empty answer from two explicit notices and charges 1; a silent empty is free', async () => {
     const google = await serve(() => json(fixture('google-cse', 'empty.json')));
-    const wiki = await serve((req) =>
-      json(fixture('wikipedia', req.q.includes('silent') ? 'empty-with-total.json' : 'empty.json')),
-    );
+    const wiki = await serve((req) => json(fixture('wikipedia', req.q.includes('silent') ? 'empty-with-total.json' : 'empty.json')));
     const engine = createEngine({
       clock: new ManualClock(),
       rateLimit: false,

@@ -55,7 +55,9 @@ export async function startFixtureServer(route: Route): Promise<FixtureServer> {
       const q = url.searchParams.get('q') ?? url.searchParams.get('srsearch') ?? new URLSearchParams(body).get('q') ?? '';
       const recorded: Recorded = { method: req.method ?? 'GET', url, headers: req.headers, body, q };
       requests.push(recorded);
-      for (const w of waiters.splice(0)) if (w.test(recorded)) w.resolve(recorded); else waiters.push(w);
+      for (const w of waiters.splice(0))
+        if (w.test(recorded)) w.resolve(recorded);
+        else waiters.push(w);
       let answer: Answer;
       try {
         answer = route(recorded);

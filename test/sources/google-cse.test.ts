@@ -19,7 +19,8 @@ const route: Route = (req) => {
   if (text.startsWith('per day')) return json(fixture('google-cse', 'per-day-429.json'), 429);
   if (text.startsWith('per minute')) return json(fixture('google-cse', 'per-minute-429.json'), 429, { 'retry-after': '42' });
   if (text.startsWith('referer')) return json(fixture('google-cse', 'permission-denied.json'), 403);
-  if (text.startsWith('malformed')) return { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Sorry...</body></html>' };
+  if (text.startsWith('malformed'))
+    return { status: 200, headers: { 'content-type': 'text/html' }, body: '<html><body>Sorry...</body></html>' };
   if (text.startsWith('server error')) return html('<h1>Error 500 (Server Error)!!1</h1>', 500);
   if (text.startsWith('hang')) return { status: 200, headers: { 'content-type': 'application/json' }, hang: true };
   return json(fixture('google-cse', 'empty.json'));
@@ -60,15 +61,21 @@ describe('googleCse adapter', () => {
     expect(answer.results[0]).toEqual({
       title: 'AbortSignal - Web APIs | MDN',
       url: 'https://developer.mozilla.org/en-US/docs/Web/API/AbortSignal',
-      snippet: 'The AbortSignal interface represents a signal object that allows you to communicate with an asynchronous operation (such as a fetch request) and abort it if ...',
+      snippet:
+        'The AbortSignal interface represents a signal object that allows you to communicate with an asynchronous operation (such as a fetch request) and abort it if ...',
     });
     // `snippet` is plain text: "<EventTarget>" is text, not markup.
     expect(answer.results[1]!.snippet).toContain('Extends: <EventTarget>.');
   });
 
   it('passes site:, -site:, filetype: and phrases in q and filters site operators on the results', async () => {
-    const answer = await source().search(q('node fetch abort signal "abort it" site:nodejs.org site:github.com -site:stackoverflow.com filetype:html'), ctx());
-    expect(server.requests.at(-1)!.q).toBe('node fetch abort signal "abort it" filetype:html site:nodejs.org OR site:github.com -site:stackoverflow.com');
+    const answer = await source().search(
+      q('node fetch abort signal "abort it" site:nodejs.org site:github.com -site:stackoverflow.com filetype:html'),
+      ctx(),
+    );
+    expect(server.requests.at(-1)!.q).toBe(
+      'node fetch abort signal "abort it" filetype:html site:nodejs.org OR site:github.com -site:stackoverflow.com',
+    );
     expect(answer.results.map((r) => r.url)).toEqual([
       'https://nodejs.org/docs/latest-v20.x/api/globals.html',
       'https://github.com/nodejs/undici/blob/main/docs/docs/api/Fetch.md',
@@ -90,7 +97,11 @@ describe('googleCse adapter', () => {
   it('403 dailyLimitExceeded and a per-day 429 are quota; a per-minute 429 is rate_limited', async () => {
     expect(await rejection(source().search(q('daily limit'), ctx()))).toMatchObject({ reason: 'quota', status: 403 });
     expect(await rejection(source().search(q('per day'), ctx()))).toMatchObject({ reason: 'quota', status: 429 });
-    expect(await rejection(source().search(q('per minute'), ctx()))).toMatchObject({ reason: 'rate_limited', status: 429, retryAfterMs: 42_000 });
+    expect(await rejection(source().search(q('per minute'), ctx()))).toMatchObject({
+      reason: 'rate_limited',
+      status: 429,
+      retryAfterMs: 42_000,
+    });
   });
 
   it('another 403 is auth', async () => {

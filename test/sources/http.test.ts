@@ -9,7 +9,8 @@ describe('send', () => {
   let server: FixtureServer;
   beforeAll(async () => {
     server = await startFixtureServer((req) => {
-      if (req.url.pathname === '/declared-huge') return { status: 200, headers: { 'content-length': String(20 * 1024 * 1024) }, hang: true };
+      if (req.url.pathname === '/declared-huge')
+        return { status: 200, headers: { 'content-length': String(20 * 1024 * 1024) }, hang: true };
       if (req.url.pathname === '/streamed-huge') return { status: 200, body: 'x'.repeat(9 * 1024 * 1024) };
       return { status: 200, body: 'ok', headers: { 'content-type': 'text/plain' } };
     });

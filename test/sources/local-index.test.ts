@@ -1,7 +1,7 @@
-import Database from 'better-sqlite3';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type LocalIndex, localIndex } from '../../src/sources/index.js';
 import type { ExtractResponse } from '../../src/types/index.js';
@@ -14,9 +14,21 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const filler = (n: number) => Array.from({ length: n }, (_, i) => `filler${i % 17} word${i % 5}`).join(' ');
 
 const DOCS = [
-  { url: 'https://www.sqlite.org/fts5.html', title: 'SQLite FTS5 Extension', text: `FTS5 is a virtual table module for full-text search. ${filler(200)} The bm25 function ranks matches.` },
-  { url: 'https://docs.example.com/guide/search', title: 'Search guide', text: 'How to run a search over documents with sqlite and the fts5 module, step by step.' },
-  { url: 'https://example.com/papers/ranking.pdf', title: 'Ranking functions', text: 'A paper on bm25 and other ranking functions for full text search engines.' },
+  {
+    url: 'https://www.sqlite.org/fts5.html',
+    title: 'SQLite FTS5 Extension',
+    text: `FTS5 is a virtual table module for full-text search. ${filler(200)} The bm25 function ranks matches.`,
+  },
+  {
+    url: 'https://docs.example.com/guide/search',
+    title: 'Search guide',
+    text: 'How to run a search over documents with sqlite and the fts5 module, step by step.',
+  },
+  {
+    url: 'https://example.com/papers/ranking.pdf',
+    title: 'Ranking functions',
+    text: 'A paper on bm25 and other ranking functions for full text search engines.',
+  },
   { url: 'https://blog.other.test/quick', title: 'Foxes', text: 'The quick brown fox jumps over the lazy dog.' },
   { url: 'https://blog.other.test/brown', title: 'Dogs', text: 'A brown dog and a quick cat; nothing jumps.' },
 ];
@@ -38,7 +50,11 @@ describe('localIndex', () => {
 
   it('ranks with bm25, a title match above a body match', async () => {
     await index.add([
-      { url: 'https://a.test/body', title: 'Unrelated heading', text: 'This page mentions zebras once among many other words in its body text here.' },
+      {
+        url: 'https://a.test/body',
+        title: 'Unrelated heading',
+        text: 'This page mentions zebras once among many other words in its body text here.',
+      },
       { url: 'https://a.test/title', title: 'Zebras', text: 'A page about striped animals in its body text, with many other words here.' },
     ]);
     expect(await urls('zebras')).toEqual(['https://a.test/title', 'https://a.test/body']);
@@ -74,7 +90,10 @@ describe('localIndex', () => {
   });
 
   it('applies site: to the URL host and its subdomains, -site: likewise, filetype: to the path extension', async () => {
-    expect((await urls('search site:example.com')).sort()).toEqual(['https://docs.example.com/guide/search', 'https://example.com/papers/ranking.pdf']);
+    expect((await urls('search site:example.com')).sort()).toEqual([
+      'https://docs.example.com/guide/search',
+      'https://example.com/papers/ranking.pdf',
+    ]);
     expect(await urls('search site:docs.example.com')).toEqual(['https://docs.example.com/guide/search']);
     expect(await urls('search site:example.com/papers')).toEqual(['https://example.com/papers/ranking.pdf']);
     expect(await urls('search -site:example.com')).toEqual(['https://www.sqlite.org/fts5.html']);
@@ -108,7 +127,43 @@ describe('localIndex', () => {
   });
 
   it('never turns hostile input into an FTS5 syntax error', async () => {
-    const hostile = ['"', '""', '"""', 'AND OR', 'OR', 'NOT', 'AND', '*', '**', 'col:x', 'title:fox', 'NEAR(a b)', 'NEAR(quick brown, 2)', '^quick', '(', ')', '((quick', 'quick)', '{title text}: fox', '-', '--', '- -quick', 'a + b', "'", '\\', '\u0000', 'quick AND', 'OR quick OR', 'rowid:1', 'fox"', '"fox', ':', '.', 'index_fts MATCH', "'; DROP TABLE index_documents; --"];
+    const hostile = [
+      '"',
+      '""',
+      '"""',
+      'AND OR',
+      'OR',
+      'NOT',
+      'AND',
+      '*',
+      '**',
+      'col:x',
+      'title:fox',
+      'NEAR(a b)',
+      'NEAR(quick brown, 2)',
+      '^quick',
+      '(',
+      ')',
+      '((quick',
+      'quick)',
+      '{title text}: fox',
+      '-',
+      '--',
+      '- -quick',
+      'a + b',
+      "'",
+      '\\',
+      '\u0000',
+      'quick AND',
+      'OR quick OR',
+      'rowid:1',
+      'fox"',
+      '"fox',
+      ':',
+      '.',
+      'index_fts MATCH',
+      "'; DROP TABLE index_documents; --",
+    ];
     for (const text of hostile) {
       const answer = await index.search(q(text), ctx());
       expect(Array.isArray(answer.results), text).toBe(true);
@@ -123,7 +178,14 @@ describe('localIndex', () => {
     }
     // Queries built by hand (not by the engine's parser) may carry quotes inside terms and phrases.
     const raw = (terms: string[], phrases: string[] = []) => ({ q: 'x', phrases, sites: [], excludedSites: [], filetypes: [], terms });
-    for (const query of [raw(['fox"']), raw(['"NEAR(']), raw(['-fox"']), raw(['quick', 'OR', 'fox"']), raw([], ['quick" OR "fox"']), raw([], ['"'])]) {
+    for (const query of [
+      raw(['fox"']),
+      raw(['"NEAR(']),
+      raw(['-fox"']),
+      raw(['quick', 'OR', 'fox"']),
+      raw([], ['quick" OR "fox"']),
+      raw([], ['"']),
+    ]) {
       await expect(index.search(query, ctx()), JSON.stringify(query)).resolves.toHaveProperty('results');
     }
     expect(await index.count()).toBe(DOCS.length);
@@ -135,7 +197,8 @@ describe('localIndex', () => {
   });
 
   it('a query with nothing searchable states "no results" instead of listing the index', async () => {
-    for (const text of ['"', '*', '-', '"" ""']) expect(await index.search(q(text), ctx()), text).toEqual({ results: [], noResultsNotice: true });
+    for (const text of ['"', '*', '-', '"" ""'])
+      expect(await index.search(q(text), ctx()), text).toEqual({ results: [], noResultsNotice: true });
   });
 
   it('upserts by URL (fragment ignored): the new text replaces the old one', async () => {
@@ -156,11 +219,24 @@ describe('localIndex', () => {
     const response: ExtractResponse = {
       success: true,
       results: [
-        { url: 'https://news.test/a', success: true, status_code: 200, markdown: 'Intro line\n\n# Walrus **Migration**\n\nWalruses travel [far north](https://maps.test/hidden) every year.' },
+        {
+          url: 'https://news.test/a',
+          success: true,
+          status_code: 200,
+          markdown: 'Intro line\n\n# Walrus **Migration**\n\nWalruses travel [far north](https://maps.test/hidden) every year.',
+        },
         { url: 'https://news.test/b', success: true, status_code: 200, markdown: 'Plain text about narwhals without any heading.' },
         { url: 'https://news.test/c', success: false, status_code: 404, markdown: '', error: '404 Not Found', error_type: 'http' },
       ],
-      metadata: { total_urls: 3, processed_urls: 3, successful_crawls: 2, failed_crawls: 1, credits_used: 2, response_time: 5, timestamp: '2026-01-01T00:00:00.000Z' },
+      metadata: {
+        total_urls: 3,
+        processed_urls: 3,
+        successful_crawls: 2,
+        failed_crawls: 1,
+        credits_used: 2,
+        response_time: 5,
+        timestamp: '2026-01-01T00:00:00.000Z',
+      },
     };
     expect(await index.addExtracted(response)).toBe(2);
     const [walrus] = (await index.search(q('walruses'), ctx())).results;
@@ -169,13 +245,28 @@ describe('localIndex', () => {
     expect((await index.search(q('narwhals'), ctx())).results[0]!.title).toBe('https://news.test/b');
     expect(await urls('hidden')).toEqual([]); // link targets are not text
     await expect(index.addExtracted({} as never)).rejects.toThrow(/results array/);
-    const asHtml = { ...response, results: [{ url: 'https://news.test/h', success: true, status_code: 200, html: '<html><head><title>Seal &amp; Co</title><style>.x{}</style></head><body><p>Seals nap on rocks.</p></body></html>' }] };
+    const asHtml = {
+      ...response,
+      results: [
+        {
+          url: 'https://news.test/h',
+          success: true,
+          status_code: 200,
+          html: '<html><head><title>Seal &amp; Co</title><style>.x{}</style></head><body><p>Seals nap on rocks.</p></body></html>',
+        },
+      ],
+    };
     expect(await index.addExtracted(asHtml)).toBe(1);
     expect((await index.search(q('seals'), ctx())).results[0]).toMatchObject({ title: 'Seal & Co', snippet: 'Seals nap on rocks.' });
   });
 
   it('rejects bad documents with a clear error, writing none of the batch', async () => {
-    await expect(index.add([{ url: 'https://ok.test/', title: 'ok', text: 'fine' }, { url: 'not a url', title: 't', text: 'x' }])).rejects.toThrow(/document 1: url is not an absolute URL/);
+    await expect(
+      index.add([
+        { url: 'https://ok.test/', title: 'ok', text: 'fine' },
+        { url: 'not a url', title: 't', text: 'x' },
+      ]),
+    ).rejects.toThrow(/document 1: url is not an absolute URL/);
     await expect(index.add({ url: 'ftp://x.test/', title: 't', text: 'x' })).rejects.toThrow(/http/);
     await expect(index.add({ url: 'https://x.test/', title: 't' } as never)).rejects.toThrow(/text must be a string/);
     await expect(index.add(null as never)).rejects.toThrow(/must be an object/);
@@ -200,7 +291,11 @@ describe('localIndex', () => {
     const probe = new Database(file, { readonly: true });
     expect(probe.pragma('journal_mode', { simple: true })).toBe('wal');
     probe.close();
-    const tables = (engineDb.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'index_fts_%' ORDER BY name").all() as { name: string }[]).map((r) => r.name);
+    const tables = (
+      engineDb.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'index_fts_%' ORDER BY name").all() as {
+        name: string;
+      }[]
+    ).map((r) => r.name);
     expect(tables).toEqual(['index_documents', 'index_fts', 'ledger']);
     await shared.close();
     const reopened = localIndex({ database: file });
@@ -238,7 +333,7 @@ describe('localIndex', () => {
       const attempt = () => {
         try {
           other.prepare('INSERT INTO ledger (n) VALUES (1)').run();
-          seenWhenWritten = (other.prepare('SELECT count(*) FROM index_documents').pluck().get() as number);
+          seenWhenWritten = other.prepare('SELECT count(*) FROM index_documents').pluck().get() as number;
           doneWhenWritten = addDone;
           resolve();
         } catch {
@@ -281,10 +376,18 @@ describe('localIndex ranking query (ranked and limited before the documents are 
          FROM index_fts JOIN index_documents d ON d.id = index_fts.rowid
         WHERE index_fts MATCH ? ORDER BY bm25(index_fts, 10, 1.0), d.id LIMIT ?`,
     );
-    for (const [query, match] of [['alpha', '"alpha"'], ['beta gamma', '"beta" AND "gamma"'], ['"omega kappa"', '"omega kappa"'], ['sig*', '"sig" *']] as const) {
+    for (const [query, match] of [
+      ['alpha', '"alpha"'],
+      ['beta gamma', '"beta" AND "gamma"'],
+      ['"omega kappa"', '"omega kappa"'],
+      ['sig*', '"sig" *'],
+    ] as const) {
       for (const limit of [1, 10]) {
-        const expected = (reference.all(match, limit) as { url: string; title: string; snippet: string }[])
-          .map((r) => ({ title: r.title, url: r.url, snippet: r.snippet.replace(/\s+/g, ' ').trim() }));
+        const expected = (reference.all(match, limit) as { url: string; title: string; snippet: string }[]).map((r) => ({
+          title: r.title,
+          url: r.url,
+          snippet: r.snippet.replace(/\s+/g, ' ').trim(),
+        }));
         expect(expected).toHaveLength(limit);
         expect((await index.search(q(query), ctx(limit))).results).toEqual(expected);
       }

@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { toFtsPlan } from '../../src/sources/fts-query.js';
-import { filterResults, hostMatches, parseSite, renderQuery, urlExtension, urlMatchesSite, urlPasses } from '../../src/sources/operators.js';
+import {
+  filterResults,
+  hostMatches,
+  parseSite,
+  renderQuery,
+  urlExtension,
+  urlMatchesSite,
+  urlPasses,
+} from '../../src/sources/operators.js';
 import { q } from './helpers.js';
 
 describe('site matching', () => {
@@ -40,7 +48,10 @@ describe('site matching', () => {
     expect(urlPasses('https://c.b.a.test/x.pdf', query, { filetypes: true })).toBe(false);
     expect(urlPasses('https://other.test/x.pdf', query)).toBe(false);
     expect(urlPasses('https://other.test/x.pdf', query, { sites: false })).toBe(true);
-    const results = [{ title: 't', url: 'https://a.test/1', snippet: '' }, { title: 't', url: 'https://b.a.test/2', snippet: '' }];
+    const results = [
+      { title: 't', url: 'https://a.test/1', snippet: '' },
+      { title: 't', url: 'https://b.a.test/2', snippet: '' },
+    ];
     expect(filterResults(results, query).map((r) => r.url)).toEqual(['https://a.test/1']);
   });
 });

@@ -13,7 +13,8 @@ const route: Route = (req) => {
   if (text.startsWith('qzxjvkw')) return json(fixture('searxng', 'empty.json'));
   if (text.startsWith('unresponsive')) return json(fixture('searxng', 'empty-unresponsive.json'));
   if (text.startsWith('forbidden')) return html(fixture('searxng', 'forbidden.html'), 403);
-  if (text.startsWith('ratelimit date')) return { ...html(fixture('searxng', 'too-many-requests.html'), 429), headers: { 'retry-after': 'Thu, 01 Jan 2026 00:02:00 GMT' } };
+  if (text.startsWith('ratelimit date'))
+    return { ...html(fixture('searxng', 'too-many-requests.html'), 429), headers: { 'retry-after': 'Thu, 01 Jan 2026 00:02:00 GMT' } };
   if (text.startsWith('ratelimit')) return { ...html(fixture('searxng', 'too-many-requests.html'), 429), headers: { 'retry-after': '30' } };
   if (text.startsWith('malformed')) return json('{"results": [ {"url": ');
   if (text.startsWith('wrong shape')) return json('{"answers": []}');
@@ -40,7 +41,8 @@ describe('searxng adapter', () => {
     server = await startFixtureServer(route);
   });
   afterAll(() => server.close());
-  const source = () => searxng({ baseUrl: `${server.baseUrl}/`, engines: 'brave,duckduckgo', categories: 'general', language: 'en', safesearch: 1 });
+  const source = () =>
+    searxng({ baseUrl: `${server.baseUrl}/`, engines: 'brave,duckduckgo', categories: 'general', language: 'en', safesearch: 1 });
 
   it('asks /search with format=json and maps results, decoding HTML in titles and snippets', async () => {
     const answer = await source().search(q('open source metasearch'), ctx());
@@ -60,7 +62,8 @@ describe('searxng adapter', () => {
     expect(answer.results[0]).toEqual({
       title: 'Welcome to SearXNG — SearXNG Documentation (2025.1.1)',
       url: 'https://docs.searxng.org/',
-      snippet: 'SearXNG is a free internet metasearch engine which aggregates results from up to 243 search services. Users are neither tracked nor profiled.',
+      snippet:
+        'SearXNG is a free internet metasearch engine which aggregates results from up to 243 search services. Users are neither tracked nor profiled.',
     });
     expect(answer.results[3]).toMatchObject({
       title: 'Public SearXNG instances & their <status>',
@@ -71,7 +74,10 @@ describe('searxng adapter', () => {
   });
 
   it('passes site:, -site:, filetype: and phrases through and enforces site filters on what comes back', async () => {
-    const answer = await source().search(q('open source metasearch "free engine" site:github.com -site:docs.searxng.org filetype:html'), ctx());
+    const answer = await source().search(
+      q('open source metasearch "free engine" site:github.com -site:docs.searxng.org filetype:html'),
+      ctx(),
+    );
     expect(server.requests.at(-1)!.q).toBe('open source metasearch "free engine" filetype:html site:github.com -site:docs.searxng.org');
     expect(answer.results.map((r) => r.url)).toEqual(['https://github.com/searxng/searxng']);
   });
@@ -105,7 +111,11 @@ describe('searxng adapter', () => {
   });
 
   it('a 429 is rate_limited with Retry-After in milliseconds (seconds or an HTTP-date read on the clock)', async () => {
-    expect(await rejection(source().search(q('ratelimit'), ctx()))).toMatchObject({ reason: 'rate_limited', retryAfterMs: 30_000, status: 429 });
+    expect(await rejection(source().search(q('ratelimit'), ctx()))).toMatchObject({
+      reason: 'rate_limited',
+      retryAfterMs: 30_000,
+      status: 429,
+    });
     const clock = new ManualClock('2026-01-01T00:00:00Z');
     const dated = searxng({ baseUrl: server.baseUrl, clock });
     expect(await rejection(dated.search(q('ratelimit date'), ctx()))).toMatchObject({ reason: 'rate_limited', retryAfterMs: 120_000 });

@@ -108,7 +108,11 @@ describe('wikipedia adapter', () => {
   });
 
   it('maps MediaWiki errors sent inside a 200 body', async () => {
-    expect(await rejection(source().search(q('api error'), ctx()))).toMatchObject({ name: 'SourceError', reason: 'bad_response', status: 200 });
+    expect(await rejection(source().search(q('api error'), ctx()))).toMatchObject({
+      name: 'SourceError',
+      reason: 'bad_response',
+      status: 200,
+    });
     expect(await rejection(source().search(q('ratelimited'), ctx()))).toMatchObject({ reason: 'rate_limited' });
     expect(await rejection(source().search(q('maxlag'), ctx()))).toMatchObject({ reason: 'unavailable', retryAfterMs: 5000 });
   });

@@ -52,4 +52,3 @@ export function expectLinear(run: (input: string) => unknown, shape: Shape, star
   }
   expect.fail(`time grew faster than n·log n from n to 4n (${seen.join(', ')})`);
 }
-

@@ -19,7 +19,9 @@ async function postgresLeftovers(runId: string): Promise<string[]> {
     return []; // not reachable: the PostgreSQL suites skipped
   }
   try {
-    const { rows } = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE '%\\_' || $1 || '\\_%'", [runId]);
+    const { rows } = await client.query<{ nspname: string }>("SELECT nspname FROM pg_namespace WHERE nspname LIKE '%\\_' || $1 || '\\_%'", [
+      runId,
+    ]);
     for (const { nspname } of rows) await client.query(`DROP SCHEMA IF EXISTS "${nspname}" CASCADE`);
     return rows.map((r) => `PostgreSQL schema ${r.nspname}`);
   } finally {

@@ -2,7 +2,7 @@
 
 import pg from 'pg';
 import { POSTGRES_URL, uniqueName } from './services.js';
-import { tcpProxy, type TcpProxy } from './tcp-proxy.js';
+import { type TcpProxy, tcpProxy } from './tcp-proxy.js';
 
 let admin: pg.Pool | undefined;
 
@@ -37,9 +37,11 @@ export async function dropSchema(schema: string): Promise<void> {
 /** Every row of every table of `schema`, as JSON text. */
 export async function dumpSchema(schema: string): Promise<string> {
   const { rows } = await adminPool().query<{ table_name: string }>(
-    "SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name",
+    'SELECT table_name FROM information_schema.tables WHERE table_schema = $1 ORDER BY table_name',
     [schema],
   );
-  const tables = await Promise.all(rows.map(async ({ table_name }) => (await adminPool().query(`SELECT * FROM "${schema}"."${table_name}"`)).rows));
+  const tables = await Promise.all(
+    rows.map(async ({ table_name }) => (await adminPool().query(`SELECT * FROM "${schema}"."${table_name}"`)).rows),
+  );
   return JSON.stringify(tables);
 }

@@ -5,13 +5,13 @@
 
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { FEATURES, GROUP_LEVELS, type Lexicon } from '../../src/convert/model/block-features.js';
-import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
-import { blockMatches, indexGroundTruth } from './block-labels.js';
-import { snippetLabels } from './snippet-labels.js';
 import { loadTrafilaturaHtml, type TrafilaturaEntry } from '../../bench/lib/trafilatura-data.js';
 import { loadPage, type WcxbIndexEntry } from '../../bench/lib/wcxb-data.js';
 import { scoreTokens, tokens } from '../../bench/lib/wcxb-metric.js';
+import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
+import { FEATURES, GROUP_LEVELS, type Lexicon } from '../../src/convert/model/block-features.js';
+import { blockMatches, indexGroundTruth } from './block-labels.js';
+import { snippetLabels } from './snippet-labels.js';
 
 export interface PageRows {
   id: string;
@@ -66,8 +66,13 @@ export function wcxbPages(entries: readonly WcxbIndexEntry[]): Iterable<Training
       const page = loadPage(entry);
       const gt = indexGroundTruth(page.mainContent);
       yield {
-        id: entry.id, pageType: entry.pageType, split: entry.split, html: page.html, url: page.url,
-        reference: tokens(page.mainContent), label: (texts) => blockMatches(texts, gt),
+        id: entry.id,
+        pageType: entry.pageType,
+        split: entry.split,
+        html: page.html,
+        url: page.url,
+        reference: tokens(page.mainContent),
+        label: (texts) => blockMatches(texts, gt),
       };
     }
   })();
@@ -79,15 +84,22 @@ export function snippetPages(entries: readonly TrafilaturaEntry[]): Iterable<Tra
     for (const entry of entries) {
       if (entry.split !== 'train') continue; // the held-out part never trains
       yield {
-        id: `t${entry.id}`, pageType: 'snippets', split: 'train' as const, html: loadTrafilaturaHtml(entry), url: entry.url,
-        reference: [], label: (texts) => snippetLabels(texts, entry.with, entry.without),
+        id: `t${entry.id}`,
+        pageType: 'snippets',
+        split: 'train' as const,
+        html: loadTrafilaturaHtml(entry),
+        url: entry.url,
+        reference: [],
+        label: (texts) => snippetLabels(texts, entry.with, entry.without),
       };
     }
   })();
 }
 
 export function buildDataset(
-  source: Iterable<TrainingPage>, lexicon: Lexicon, onPage?: (i: number) => void,
+  source: Iterable<TrainingPage>,
+  lexicon: Lexicon,
+  onPage?: (i: number) => void,
   /** Each page's row texts, for the snippet metric. */
   onTexts?: (id: string, texts: string[]) => void,
 ): BlockDataset {
@@ -133,8 +145,15 @@ export function buildDataset(
     o += c.length;
   }
   return {
-    features: [...FEATURES], x, rows, cols, match: Float32Array.from(match), rowTokens,
-    blockTokens: Float32Array.from(blockTokens), groups: Int32Array.from(groups), pages,
+    features: [...FEATURES],
+    x,
+    rows,
+    cols,
+    match: Float32Array.from(match),
+    rowTokens,
+    blockTokens: Float32Array.from(blockTokens),
+    groups: Int32Array.from(groups),
+    pages,
   };
 }
 
@@ -147,7 +166,9 @@ export function concatDatasets(a: BlockDataset, b: BlockDataset): BlockDataset {
     return out;
   };
   return {
-    features: a.features, cols: a.cols, rows: a.rows + b.rows,
+    features: a.features,
+    cols: a.cols,
+    rows: a.rows + b.rows,
     x: cat(a.x, b.x, (n) => new Float32Array(n)),
     match: cat(a.match, b.match, (n) => new Float32Array(n)),
     rowTokens: [...a.rowTokens, ...b.rowTokens],
@@ -163,8 +184,15 @@ export function saveDataset(file: string, d: BlockDataset): void {
   writeFileSync(
     `${file}.json`,
     JSON.stringify({
-      version: VERSION, features: d.features, rows: d.rows, cols: d.cols, match: Array.from(d.match), rowTokens: d.rowTokens,
-      blockTokens: Array.from(d.blockTokens), groups: Array.from(d.groups), pages: d.pages,
+      version: VERSION,
+      features: d.features,
+      rows: d.rows,
+      cols: d.cols,
+      match: Array.from(d.match),
+      rowTokens: d.rowTokens,
+      blockTokens: Array.from(d.blockTokens),
+      groups: Array.from(d.groups),
+      pages: d.pages,
     }),
   );
 }
@@ -175,7 +203,13 @@ export function loadDataset(file: string): BlockDataset | null {
   if (meta.version !== VERSION || meta.features.join(',') !== FEATURES.join(',')) return null;
   const buf = readFileSync(`${file}.x`);
   const x = new Float32Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
-  return { ...meta, x, match: Float32Array.from(meta.match), blockTokens: Float32Array.from(meta.blockTokens), groups: Int32Array.from(meta.groups) };
+  return {
+    ...meta,
+    x,
+    match: Float32Array.from(meta.match),
+    blockTokens: Float32Array.from(meta.blockTokens),
+    groups: Int32Array.from(meta.groups),
+  };
 }
 
 /** The WCXB F1 of a page's kept tokens against its reference tokens. */

@@ -5,7 +5,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { blockClassifier, type BlockClassifier, type Calibration } from '../../src/convert/model/block-model.js';
+import { type BlockClassifier, blockClassifier, type Calibration } from '../../src/convert/model/block-model.js';
 import type { GbdtModel } from '../../src/convert/model/gbdt.js';
 
 export const FOLD_FILE = resolve(fileURLToPath(new URL('.', import.meta.url)), '.cache', 'fold-classifiers.json');

@@ -3,10 +3,10 @@
 // content than text in general (log-odds against the overall rate, shrunk towards 0 for rare
 // words). Each page votes once per word, so one huge page cannot define a word.
 
-import { classTokens } from '../../src/convert/model/class-tokens.js';
-import { segmentHtml } from '../../src/convert/html-to-markdown.js';
-import { blockMatch, indexGroundTruth } from './block-labels.js';
 import { loadPage, type WcxbIndexEntry } from '../../bench/lib/wcxb-data.js';
+import { segmentHtml } from '../../src/convert/html-to-markdown.js';
+import { classTokens } from '../../src/convert/model/class-tokens.js';
+import { blockMatch, indexGroundTruth } from './block-labels.js';
 
 export interface LexiconOptions {
   /** A word needs this many pages. */

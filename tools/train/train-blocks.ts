@@ -15,19 +15,29 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { GbdtModel } from '../../src/convert/model/gbdt.js';
-import { predictRaw } from '../../src/convert/model/gbdt.js';
-import { selectRows, type Calibration } from '../../src/convert/model/block-model.js';
-import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
-import { featureHash, formatModelFile, MODEL_FORMAT, modelFileUrl, readModelFile } from '../../src/convert/model/block-model-file.js';
-import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
-import { buildDataset, concatDatasets, loadDataset, pageF1, saveDataset, snippetPages, wcxbPages, type BlockDataset, type PageRows } from './block-dataset.js';
-import { averageModels, trainGbdt } from './gbdt-train.js';
-import { buildLexicon } from './block-lexicon.js';
-import { foldOf, saveFoldClassifiers } from './block-folds.js';
-import { loadIndex } from '../../bench/lib/wcxb-data.js';
 import { loadTrafilaturaIndex } from '../../bench/lib/trafilatura-data.js';
 import { aggregateTrafilatura, scoreSnippets } from '../../bench/lib/trafilatura-run.js';
+import { loadIndex } from '../../bench/lib/wcxb-data.js';
+import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
+import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
+import { type Calibration, selectRows } from '../../src/convert/model/block-model.js';
+import { featureHash, formatModelFile, MODEL_FORMAT, modelFileUrl, readModelFile } from '../../src/convert/model/block-model-file.js';
+import type { GbdtModel } from '../../src/convert/model/gbdt.js';
+import { predictRaw } from '../../src/convert/model/gbdt.js';
+import {
+  type BlockDataset,
+  buildDataset,
+  concatDatasets,
+  loadDataset,
+  type PageRows,
+  pageF1,
+  saveDataset,
+  snippetPages,
+  wcxbPages,
+} from './block-dataset.js';
+import { foldOf, saveFoldClassifiers } from './block-folds.js';
+import { buildLexicon } from './block-lexicon.js';
+import { averageModels, trainGbdt } from './gbdt-train.js';
 
 const args = process.argv.slice(2);
 const flag = (name: string) => args.includes(`--${name}`);
@@ -63,7 +73,11 @@ if (!data) {
   mkdirSync(dirname(lexiconFile), { recursive: true });
   writeFileSync(lexiconFile, JSON.stringify(lexicon));
   console.log(`lexicon: ${Object.keys(lexicon).length} words in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
-  data = buildDataset(wcxbPages(entries), lexicon, (i) => process.stderr.isTTY && i % 50 === 0 && process.stderr.write(`\r${i}/${entries.length}`));
+  data = buildDataset(
+    wcxbPages(entries),
+    lexicon,
+    (i) => process.stderr.isTTY && i % 50 === 0 && process.stderr.write(`\r${i}/${entries.length}`),
+  );
   saveDataset(cacheFile, data);
   for (const f of readdirSync(dirname(lexiconFile))) if (f.startsWith('stage1')) rmSync(resolve(dirname(lexiconFile), f)); // trained on the old dataset
   console.log(`dataset: ${data.rows} rows from ${data.pages.length} pages in ${((Date.now() - t0) / 1000).toFixed(0)} s`);
@@ -154,10 +168,22 @@ function subset(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array) {
 /** --seeds K: the mean of K models, each on its own row and feature samples (seeds seed … seed+K−1). */
 function train(m: Matrix, pages: PageRows[], y: Uint8Array, w: Float32Array): GbdtModel {
   const data = subset(m, pages, y, w);
-  return averageModels(Array.from({ length: opts.seeds }, (_, i) => trainGbdt(data, {
-    trees: opts.trees, depth: opts.depth, learningRate: opts.learningRate, minLeafWeight: opts.minLeafWeight,
-    bins: 64, rowSample: 0.8, colSample: 0.8, l2: 1, seed: opts.seed + i, featureNames: m.names,
-  })));
+  return averageModels(
+    Array.from({ length: opts.seeds }, (_, i) =>
+      trainGbdt(data, {
+        trees: opts.trees,
+        depth: opts.depth,
+        learningRate: opts.learningRate,
+        minLeafWeight: opts.minLeafWeight,
+        bins: 64,
+        rowSample: 0.8,
+        colSample: 0.8,
+        l2: 1,
+        seed: opts.seed + i,
+        featureNames: m.names,
+      }),
+    ),
+  );
 }
 
 function score(model: GbdtModel, m: Matrix, pages: PageRows[], into: Float64Array): void {
@@ -191,14 +217,14 @@ function withContext(s1: Float64Array): Matrix {
  * (removed when the dataset is rebuilt), so trying stage-two context features retrains stage two
  * alone.
  */
-function cachedStageOne(fit: () => ReturnType<typeof crossFit>): ReturnType<typeof crossFit> {
+function cachedStageOne(runFit: () => ReturnType<typeof crossFit>): ReturnType<typeof crossFit> {
   // What stage one's training reads: options, dataset, blanked features, labels.
   const key = JSON.stringify([opts, d.features, d.rows, dropIdx >= 0 ? args[dropIdx + 1] : null, flag('short-context')]);
   if (existsSync(stageOneFile(key))) {
     const cached = JSON.parse(readFileSync(stageOneFile(key), 'utf8'));
     if (cached.key === key) return { scores: Float64Array.from(cached.scores), final: cached.final, folds: cached.folds };
   }
-  const fitted = fit();
+  const fitted = runFit();
   writeFileSync(stageOneFile(key), JSON.stringify({ key, scores: Array.from(fitted.scores), final: fitted.final, folds: fitted.folds }));
   return fitted;
 }
@@ -209,9 +235,19 @@ function crossFit(m: Matrix): { scores: Float64Array; final: GbdtModel; folds: G
   const folds: GbdtModel[] = [];
   const t0 = Date.now();
   for (let k = 0; k < opts.folds; k++) {
-    const model = train(m, fitPages.filter((p) => fold(p.id) !== k), y, w);
+    const model = train(
+      m,
+      fitPages.filter((p) => fold(p.id) !== k),
+      y,
+      w,
+    );
     folds.push(model);
-    score(model, m, fitPages.filter((p) => fold(p.id) === k), scores);
+    score(
+      model,
+      m,
+      fitPages.filter((p) => fold(p.id) === k),
+      scores,
+    );
     process.stderr.write(`fold ${k + 1}/${opts.folds} ${((Date.now() - t0) / 1000).toFixed(0)} s\n`);
   }
   const final = train(m, fitPages, y, w);
@@ -263,7 +299,12 @@ const finalScores = stage2?.scores ?? stage1.scores;
 const keptBy = (scores: Float64Array, c: Calibration) => {
   const keep = new Uint8Array(d.rows);
   for (const p of d.pages) {
-    const sel = selectRows(scores.subarray(p.start, p.start + p.count), d.blockTokens.subarray(p.start, p.start + p.count), c, p.offersProduct);
+    const sel = selectRows(
+      scores.subarray(p.start, p.start + p.count),
+      d.blockTokens.subarray(p.start, p.start + p.count),
+      c,
+      p.offersProduct,
+    );
     sel.forEach((k, i) => (keep[p.start + i] = k ? 1 : 0));
   }
   return keep;
@@ -272,13 +313,18 @@ const sumF1 = (pages: PageRows[], c: Calibration) => {
   let s = 0;
   for (const p of pages) {
     const sel = selectRows(finalScores.subarray(p.start, p.start + p.count), d.blockTokens.subarray(p.start, p.start + p.count), c);
-    s += pageF1(p.reference, keptTokens(p, (r) => sel[r - p.start]!));
+    s += pageF1(
+      p.reference,
+      keptTokens(p, (r) => sel[r - p.start]!),
+    );
   }
   return s;
 };
 const shifts = (from: number, to: number) => Array.from({ length: Math.round((to - from) / 0.25) + 1 }, (_, i) => from + i * 0.25);
 // --no-product-shift: one shift for all pages (the calibration before session 13).
-const groups = flag('no-product-shift') ? [trainPages] : [trainPages.filter((p) => !p.offersProduct), trainPages.filter((p) => p.offersProduct)];
+const groups = flag('no-product-shift')
+  ? [trainPages]
+  : [trainPages.filter((p) => !p.offersProduct), trainPages.filter((p) => p.offersProduct)];
 let best = { scale: 1, shift: 0, productShift: 0, f1: -1 };
 for (let scale = 0.4; scale <= 1.201; scale += 0.1) {
   // Per group, its best shift and the F1 sum over its pages at that shift.
@@ -298,12 +344,31 @@ const calibration: Calibration = { scale: best.scale, shift: best.shift, product
 const kept1 = keptBy(stage1.scores, calibration);
 const kept2 = keptBy(finalScores, calibration);
 console.log(`calibration: scale ${calibration.scale}, shift ${calibration.shift}, product shift ${calibration.productShift}\n`);
-for (const [name, pages] of [['dev-train (out of fold)', trainPages], ['validation (held out)', validationPages]] as const) {
+for (const [name, pages] of [
+  ['dev-train (out of fold)', trainPages],
+  ['validation (held out)', validationPages],
+] as const) {
   console.log(`| ${name} | F1 | ${TYPES.join(' | ')} |\n|---|---|${TYPES.map(() => '---|').join('')}`);
   report('rule-based clean-up', pages, (p) => pageF1(p.reference, p.heuristic));
-  report('stage 1', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => kept1[r] === 1)));
-  if (stage2) report('stage 2', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => kept2[r] === 1)));
-  report('labels (ceiling)', pages, (p) => pageF1(p.reference, keptTokens(p, (r) => y[r] === 1)));
+  report('stage 1', pages, (p) =>
+    pageF1(
+      p.reference,
+      keptTokens(p, (r) => kept1[r] === 1),
+    ),
+  );
+  if (stage2)
+    report('stage 2', pages, (p) =>
+      pageF1(
+        p.reference,
+        keptTokens(p, (r) => kept2[r] === 1),
+      ),
+    );
+  report('labels (ceiling)', pages, (p) =>
+    pageF1(
+      p.reference,
+      keptTokens(p, (r) => y[r] === 1),
+    ),
+  );
   console.log('');
 }
 
@@ -314,11 +379,13 @@ if (snippetPagesOf.length > 0) {
   const entries = new Map(loadTrafilaturaIndex().map((e) => [`t${e.id}`, e]));
   const texts = JSON.parse(readFileSync(`${snippetFile}.texts.json`, 'utf8')) as Record<string, string[]>;
   const proxy = (keep: (r: number) => boolean) => {
-    const a = aggregateTrafilatura(snippetPagesOf.map((p) => {
-      const e = entries.get(p.id)!;
-      const kept = (texts[p.id] ?? []).filter((_, i) => keep(p.start + i)).join(' ');
-      return { ...scoreSnippets(kept, e.with, e.without), ms: 0 };
-    }));
+    const a = aggregateTrafilatura(
+      snippetPagesOf.map((p) => {
+        const e = entries.get(p.id)!;
+        const kept = (texts[p.id] ?? []).filter((_, i) => keep(p.start + i)).join(' ');
+        return { ...scoreSnippets(kept, e.with, e.without), ms: 0 };
+      }),
+    );
     return `F1 ${a.f1.toFixed(3)} (P ${a.precision.toFixed(3)}, R ${a.recall.toFixed(3)}; TP ${a.tp} FP ${a.fp})`;
   };
   const cleanedCol = d.features.indexOf('in_cleaned');
@@ -331,20 +398,39 @@ if (snippetPagesOf.length > 0) {
 
 if (flag('dump')) {
   // For error analysis: final and stage-one scores per row (out of fold on dev-train) and labels.
-  writeFileSync(resolve(here, '.cache', 'scores.json'), JSON.stringify({ calibration, scores: Array.from(finalScores), stageOne: Array.from(stage1.scores), y: Array.from(y) }));
+  writeFileSync(
+    resolve(here, '.cache', 'scores.json'),
+    JSON.stringify({ calibration, scores: Array.from(finalScores), stageOne: Array.from(stage1.scores), y: Array.from(y) }),
+  );
 }
 
 if (flag('write')) {
   const url = modelFileUrl();
   const previous = existsSync(url) ? readModelFile(url).version : 0;
-  const command = `npx tsx tools/train/train-blocks.ts ${args.filter((a) => a !== '--write' && a !== '--rebuild' && a !== '--dump').join(' ')} --write`.replace(/\s+/g, ' ');
-  writeFileSync(url, formatModelFile({
-    format: MODEL_FORMAT, version: previous + 1, trained: new Date().toISOString().slice(0, 10), command,
-    featureHash: featureHash(), calibration, lexicon, stageOne: stage1.final, stageTwo: stage2?.final ?? null,
-  }));
+  const command =
+    `npx tsx tools/train/train-blocks.ts ${args.filter((a) => a !== '--write' && a !== '--rebuild' && a !== '--dump').join(' ')} --write`.replace(
+      /\s+/g,
+      ' ',
+    );
+  writeFileSync(
+    url,
+    formatModelFile({
+      format: MODEL_FORMAT,
+      version: previous + 1,
+      trained: new Date().toISOString().slice(0, 10),
+      command,
+      featureHash: featureHash(),
+      calibration,
+      lexicon,
+      stageOne: stage1.final,
+      stageTwo: stage2?.final ?? null,
+    }),
+  );
   const file = fileURLToPath(url);
   saveFoldClassifiers({
-    folds: opts.folds, calibration, lexicon,
+    folds: opts.folds,
+    calibration,
+    lexicon,
     models: stage1.folds.map((stageOne, k) => ({ stageOne, stageTwo: stage2?.folds[k] ?? null })),
   });
   console.log(`\nwrote ${file} (and the fold models for quality.ts --oof)`);

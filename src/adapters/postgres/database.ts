@@ -6,7 +6,7 @@
 import { storedAnswerCap } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
-import { loadPg, pgModule, type OwnedPool, type PgLoader, type PostgresPool, type PostgresPoolConfig } from './driver.js';
+import { loadPg, type OwnedPool, type PgLoader, type PostgresPool, type PostgresPoolConfig, pgModule } from './driver.js';
 import { checkSchemaName, migrate, quoted } from './schema.js';
 import { asUnavailable } from './unavailable.js';
 

@@ -37,7 +37,10 @@ export function postgresKeyStore(source: PostgresHandle | PostgresOptions): Post
     },
     async revoke(hash, now) {
       open();
-      const rows = await db.query(`UPDATE ${s}.api_keys SET revoked_at = $2::bigint WHERE hash = $1 AND revoked_at IS NULL RETURNING hash`, [hash, now]);
+      const rows = await db.query(
+        `UPDATE ${s}.api_keys SET revoked_at = $2::bigint WHERE hash = $1 AND revoked_at IS NULL RETURNING hash`,
+        [hash, now],
+      );
       return rows.length > 0;
     },
     async close() {

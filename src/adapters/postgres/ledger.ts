@@ -8,10 +8,10 @@
 // fails, it is voided once the database is back (retry-queue.ts), so the 503 stays true.
 
 import { LedgerUnavailableError } from '../../errors.js';
-import { IDEMPOTENCY_TTL_MS, type ClaimOutcome, type Ledger, type Settlement, type UsageCounts } from '../../ports/ledger.js';
+import { type ClaimOutcome, IDEMPOTENCY_TTL_MS, type Ledger, type Settlement, type UsageCounts } from '../../ports/ledger.js';
 import type { OrganizationInfo } from '../../types/index.js';
+import { finishTaskName, RetryQueue, releaseOf, releaseTaskName } from '../retry-queue.js';
 import { checkCredits } from '../sqlite/amounts.js';
-import { finishTaskName, releaseOf, releaseTaskName, RetryQueue } from '../retry-queue.js';
 import { closedError, handleFrom, type PostgresHandle, type PostgresOptions } from './database.js';
 import { InstanceLease } from './instance-lease.js';
 import { mayHaveRun } from './unavailable.js';
@@ -63,14 +63,23 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     const now = clock.now();
     for (let i = 0; i < PRUNE_CHUNKS; i++) {
       const rows = await db.query(`SELECT ${s}.prune($1::bigint, $2::bigint, $3::integer) AS n`, [
-        now - db.retentionMs, now - IDEMPOTENCY_TTL_MS, PRUNE_CHUNK,
+        now - db.retentionMs,
+        now - IDEMPOTENCY_TTL_MS,
+        PRUNE_CHUNK,
       ]);
       if (num(rows[0]?.['n']) < PRUNE_CHUNK) break;
     }
   }
 
-  const settleArgs = (st: Settlement) =>
-    [st.id, st.organization, st.kind === 'search', st.charged, st.answered, clock.now(), st.idempotencyKey ?? null];
+  const settleArgs = (st: Settlement) => [
+    st.id,
+    st.organization,
+    st.kind === 'search',
+    st.charged,
+    st.answered,
+    clock.now(),
+    st.idempotencyKey ?? null,
+  ];
   const SETTLE_PARAMS = '$1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7';
 
   async function settleOnce(st: Settlement): Promise<number> {
@@ -95,7 +104,9 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
    */
   function strand(st: Settlement): void {
     if (st.idempotencyKey === undefined) {
-      later.add(releaseTaskName(st.id), () => db.query(`SELECT ${s}.void_settlement($1, $2, $3::bigint)`, [st.id, st.organization, clock.now()]));
+      later.add(releaseTaskName(st.id), () =>
+        db.query(`SELECT ${s}.void_settlement($1, $2, $3::bigint)`, [st.id, st.organization, clock.now()]),
+      );
     } else {
       later.add(releaseTaskName(st.id), () => settleOnce(releaseOf(st)));
     }
@@ -103,10 +114,20 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
 
   async function finish(organization: string, key: string, response: string | null): Promise<void> {
     await lease.ensure();
-    await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4, $5::bigint)`, [organization, key, lease.id, response, db.maxStoredAnswerBytes]);
+    await db.query(`SELECT ${s}.finish_claim($1, $2, $3::uuid, $4, $5::bigint)`, [
+      organization,
+      key,
+      lease.id,
+      response,
+      db.maxStoredAnswerBytes,
+    ]);
   }
 
-  const orgInfo = (row: Record<string, unknown>): OrganizationInfo => ({ id: String(row['id']), balance: num(row['balance']), used: num(row['used']) });
+  const orgInfo = (row: Record<string, unknown>): OrganizationInfo => ({
+    id: String(row['id']),
+    balance: num(row['balance']),
+    used: num(row['used']),
+  });
 
   const ledger: PostgresLedger = {
     instance: lease.id,
@@ -122,7 +143,10 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     addCredits: (id, credits) =>
       run(async () => {
         checkCredits('addCredits: credits', credits, 0);
-        const rows = await db.query(`UPDATE ${s}.organizations SET balance = balance + $2::bigint WHERE id = $1 RETURNING balance`, [id, credits]);
+        const rows = await db.query(`UPDATE ${s}.organizations SET balance = balance + $2::bigint WHERE id = $1 RETURNING balance`, [
+          id,
+          credits,
+        ]);
         return rows.length > 0 ? num(rows[0]!['balance']) : null;
       }),
     organization: (id) =>
@@ -130,8 +154,7 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         const rows = await db.query(`SELECT id, balance, used FROM ${s}.organizations WHERE id = $1`, [id]);
         return rows.length > 0 ? orgInfo(rows[0]!) : null;
       }),
-    listOrganizations: () =>
-      run(async () => (await db.query(`SELECT id, balance, used FROM ${s}.organizations ORDER BY id`)).map(orgInfo)),
+    listOrganizations: () => run(async () => (await db.query(`SELECT id, balance, used FROM ${s}.organizations ORDER BY id`)).map(orgInfo)),
     reserve: (r) =>
       run(async () => {
         checkCredits('reserve: amount', r.amount, 1);
@@ -139,7 +162,11 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         // Dated by the ledger's Clock (the trace is pruned against it), like the SQLite ledger.
         const rows = await lostReply(
           db.query(`SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`, [
-            r.id, r.organization, r.amount, lease.id, clock.now(),
+            r.id,
+            r.organization,
+            r.amount,
+            lease.id,
+            clock.now(),
           ]),
           // The call answers 503, so a hold that did commit is released (its id finished: a late copy of
           // the reserve then fails on it), or it would hold credits under this live instance until close.
@@ -191,7 +218,12 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         if (later.size > 0 && !(await later.drain())) throw stillUnavailable();
         const rows = await lostReply(
           db.query(`SELECT o_state, o_response, o_charged FROM ${s}.claim($1, $2, $3, $4::uuid, $5::bigint, $6::bigint)`, [
-            c.organization, c.key, c.fingerprint, lease.id, now, IDEMPOTENCY_TTL_MS,
+            c.organization,
+            c.key,
+            c.fingerprint,
+            lease.id,
+            now,
+            IDEMPOTENCY_TTL_MS,
           ]),
           // The call answers 503: a claim that did commit is given up as a failed call's is (before this
           // instance's next claim of the key, and in the background), or every retry would be 409 until close.
@@ -225,7 +257,8 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
         try {
           await finish(organization, key, response);
         } catch (error) {
-          if (error instanceof LedgerUnavailableError) later.add(finishTaskName(organization, key), () => finish(organization, key, response));
+          if (error instanceof LedgerUnavailableError)
+            later.add(finishTaskName(organization, key), () => finish(organization, key, response));
           throw error;
         }
       }),
@@ -261,7 +294,8 @@ const stillUnavailable = () =>
   new LedgerUnavailableError("The credit ledger's PostgreSQL database is unreachable or busy; nothing was charged. Please retry.");
 
 /** The settlement was refused or voided before it could charge: a plain 503. */
-const notCharged = () => new LedgerUnavailableError("The credit ledger's PostgreSQL database could not settle this request; nothing was charged. Please retry.");
+const notCharged = () =>
+  new LedgerUnavailableError("The credit ledger's PostgreSQL database could not settle this request; nothing was charged. Please retry.");
 
 /** The settlement's outcome could not be read back: what the 503 can truthfully promise. */
 function outcomeUnknown(st: Settlement, cause: unknown): LedgerUnavailableError {

@@ -4,7 +4,7 @@
 // never edit old ones. The ledger's operations are PL/pgSQL functions created here (sql-functions.ts),
 // so a reservation or a settlement is one statement: one round trip, one short transaction.
 
-import type { PostgresPoolClient, PostgresPool } from './driver.js';
+import type { PostgresPool, PostgresPoolClient } from './driver.js';
 import { ledgerFunctions } from './sql-functions.js';
 import { outcomeFunctions } from './sql-outcomes.js';
 

@@ -15,8 +15,8 @@ import { SingleFlight } from '../../core/single-flight.js';
 import type { Flights } from '../../ports/flights.js';
 import { untilAborted } from '../../signals.js';
 import type { Clock } from '../../types/index.js';
-import { RedisConnection, type RedisClientLike, type RedisConnectionOptions } from './client.js';
-import { subscribeChannel, type Subscription } from './subscription.js';
+import { type RedisClientLike, RedisConnection, type RedisConnectionOptions } from './client.js';
+import { type Subscription, subscribeChannel } from './subscription.js';
 
 export interface RedisFlightsOptions extends RedisConnectionOptions {
   /** Paces the re-checks while waiting (default: the system clock); pass the engine's. */
@@ -119,11 +119,14 @@ export function redisFlights(options: RedisFlightsOptions): Flights {
       return task();
     }
     // Renewal is a real-time matter (Redis expires the lock in real time), not a Clock rule.
-    const renewal = setInterval(() => {
-      scripts()
-        .then((client) => client[RENEW_COMMAND](lock, token, leaseMs))
-        .catch(connection.onError);
-    }, Math.max(1, Math.floor(leaseMs / 3)));
+    const renewal = setInterval(
+      () => {
+        scripts()
+          .then((client) => client[RENEW_COMMAND](lock, token, leaseMs))
+          .catch(connection.onError);
+      },
+      Math.max(1, Math.floor(leaseMs / 3)),
+    );
     renewal.unref();
     try {
       return await task();

@@ -6,7 +6,7 @@
 
 import type { KeyEvents } from '../../ports/key-events.js';
 import { RedisConnection, type RedisConnectionOptions } from './client.js';
-import { subscribeChannel, type Subscription } from './subscription.js';
+import { type Subscription, subscribeChannel } from './subscription.js';
 
 export interface RedisKeyEvents extends KeyEvents {
   /** Resolves once the subscriber is first subscribed (or rejects when closed first); optional to await. */

@@ -5,7 +5,7 @@
 
 import { checkRateLimitPolicy, gcraInterval, retryAfterSeconds } from '../../core/rate-limit.js';
 import type { RateDecision, RateLimiter, RateLimitPolicy } from '../../ports/rate-limiter.js';
-import { RedisConnection, type RedisClientLike, type RedisConnectionOptions } from './client.js';
+import { type RedisClientLike, RedisConnection, type RedisConnectionOptions } from './client.js';
 import { GCRA_COMMAND, GCRA_LUA } from './gcra-script.js';
 
 export interface RedisRateLimiterOptions extends RedisConnectionOptions {
@@ -24,7 +24,8 @@ export interface RedisRateLimiterOptions extends RedisConnectionOptions {
   whenUnavailable?: 'refuse' | 'admit';
 }
 
-type GcraClient = RedisClientLike & Record<typeof GCRA_COMMAND, (key: string, now: string, interval: string, limit: string) => Promise<[number, string?]>>;
+type GcraClient = RedisClientLike &
+  Record<typeof GCRA_COMMAND, (key: string, now: string, interval: string, limit: string) => Promise<[number, string?]>>;
 
 const defined = new WeakSet<RedisClientLike>();
 
@@ -41,7 +42,8 @@ const defined = new WeakSet<RedisClientLike>();
 export function redisRateLimiter(policy: RateLimitPolicy, options: RedisRateLimiterOptions): RateLimiter {
   const checked = checkRateLimitPolicy(policy, 'redisRateLimiter');
   const connection = new RedisConnection(options, 'redisRateLimiter');
-  if (options.time !== undefined && options.time !== 'caller' && options.time !== 'redis') throw new TypeError("redisRateLimiter: time must be 'caller' or 'redis'");
+  if (options.time !== undefined && options.time !== 'caller' && options.time !== 'redis')
+    throw new TypeError("redisRateLimiter: time must be 'caller' or 'redis'");
   const fallback = options.whenUnavailable ?? 'refuse';
   if (fallback !== 'refuse' && fallback !== 'admit') throw new TypeError("redisRateLimiter: whenUnavailable must be 'refuse' or 'admit'");
   const interval = String(gcraInterval(checked));

@@ -7,11 +7,10 @@ import { randomUUID } from 'node:crypto';
 import Database from 'better-sqlite3';
 import type { Clock } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
-import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, isBusy, withLockWait } from './lock-wait.js';
-import { currentProcess, processAlive, type ProcessIdentity } from './process-alive.js';
-import { migrate } from './schema.js';
-
 import type { Durability } from './durability.js';
+import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, isBusy, withLockWait } from './lock-wait.js';
+import { currentProcess, type ProcessIdentity, processAlive } from './process-alive.js';
+import { migrate } from './schema.js';
 
 export type { Durability };
 
@@ -113,9 +112,9 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
   const sessionNumber = transaction(() => {
     for (const dead of deadSessions(db, me)) sweep(dead);
     sweep(null);
-    const row = db.prepare('INSERT INTO sessions (id, pid, host, started, opened_at) VALUES (?, ?, ?, ?, ?)').run(
-      session, me.pid, me.host, me.started, Date.now(),
-    );
+    const row = db
+      .prepare('INSERT INTO sessions (id, pid, host, started, opened_at) VALUES (?, ?, ?, ?, ?)')
+      .run(session, me.pid, me.host, me.started, Date.now());
     return Number(row.lastInsertRowid);
   })(true);
   liveSessions.add(session);

@@ -10,7 +10,13 @@
 // under the cap; otherwise, like a free answer (UNSTORED_ANSWER), it is kept as '' and a retry reruns
 // the call free (`paid`) instead of replaying bytes.
 
-import { DEFAULT_MAX_STORED_ANSWER_BYTES, IDEMPOTENCY_TTL_MS, UNSTORED_ANSWER, type ClaimOutcome, type IdempotencyClaim } from '../../ports/ledger.js';
+import {
+  type ClaimOutcome,
+  DEFAULT_MAX_STORED_ANSWER_BYTES,
+  IDEMPOTENCY_TTL_MS,
+  type IdempotencyClaim,
+  UNSTORED_ANSWER,
+} from '../../ports/ledger.js';
 import type { SqliteDatabase } from './database.js';
 
 /**
@@ -43,16 +49,18 @@ export function sqliteClaims(store: SqliteDatabase, maxStoredAnswerBytes = DEFAU
   const { db } = store;
   const me = store.sessionNumber;
   const q = {
-    find: db.prepare('SELECT fingerprint, session, charged, response, created_at FROM idempotency_claims WHERE organization = ? AND key = ?'),
+    find: db.prepare(
+      'SELECT fingerprint, session, charged, response, created_at FROM idempotency_claims WHERE organization = ? AND key = ?',
+    ),
     // INSERT OR REPLACE deletes the old row and adds a new one at the end of the rowid order (pruning relies on that).
     fresh: db.prepare(
       'INSERT OR REPLACE INTO idempotency_claims (organization, key, fingerprint, session, created_at) VALUES (?, ?, ?, ?, ?)',
     ),
     takeOver: db.prepare('UPDATE idempotency_claims SET session = ? WHERE organization = ? AND key = ?'),
     /** The claim `session` runs, not yet answered with a stored answer ('' : a free rerun of an unstored one). */
-    mine: db.prepare(
-      "SELECT 1 FROM idempotency_claims WHERE organization = ? AND key = ? AND session = ? AND coalesce(response, '') = ''",
-    ).pluck(),
+    mine: db
+      .prepare("SELECT 1 FROM idempotency_claims WHERE organization = ? AND key = ? AND session = ? AND coalesce(response, '') = ''")
+      .pluck(),
     answer: db.prepare('UPDATE idempotency_claims SET response = ?, session = 0 WHERE organization = ? AND key = ?'),
     addBytes: db.prepare('UPDATE organizations SET answer_bytes = answer_bytes + ? WHERE id = ? AND answer_bytes + ? <= ?'),
     subtractBytes: db.prepare('UPDATE organizations SET answer_bytes = max(0, answer_bytes - ?) WHERE id = ?'),
@@ -63,9 +71,7 @@ export function sqliteClaims(store: SqliteDatabase, maxStoredAnswerBytes = DEFAU
       "UPDATE idempotency_claims SET session = 0 WHERE organization = ? AND key = ? AND session = ? AND coalesce(response, '') = ''",
     ),
     paid: db.prepare('SELECT 1 FROM idempotency_claims WHERE organization = ? AND key = ? AND charged > 0').pluck(),
-    markPaid: db.prepare(
-      'UPDATE idempotency_claims SET charged = charged + ? WHERE organization = ? AND key = ? AND response IS NULL',
-    ),
+    markPaid: db.prepare('UPDATE idempotency_claims SET charged = charged + ? WHERE organization = ? AND key = ? AND response IS NULL'),
     prune: db.prepare(
       `DELETE FROM idempotency_claims
        WHERE rowid IN (SELECT rowid FROM idempotency_claims ORDER BY rowid LIMIT ?) AND created_at <= ?
@@ -80,7 +86,7 @@ export function sqliteClaims(store: SqliteDatabase, maxStoredAnswerBytes = DEFAU
     for (const gone of q.prune.all(PRUNE_PER_CLAIM, expiredUpTo) as { organization: string; bytes: number | null }[]) {
       if (gone.bytes) q.subtractBytes.run(gone.bytes, gone.organization);
     }
-    let row = q.find.get(c.organization, c.key) as ClaimRow | undefined;
+    const row = q.find.get(c.organization, c.key) as ClaimRow | undefined;
     const claimFresh = (): ClaimOutcome => {
       if (row && bytesOf(row.response) > 0) q.subtractBytes.run(bytesOf(row.response), c.organization);
       q.fresh.run(c.organization, c.key, c.fingerprint, me, now);

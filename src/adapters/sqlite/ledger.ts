@@ -12,8 +12,16 @@
 // settle means nothing was charged. Releases and claim finishes locked out are retried (../retry-queue.ts).
 
 import { LedgerUnavailableError } from '../../errors.js';
-import { storedAnswerCap, type Ledger, type Reservation, type ReserveOutcome, type Settlement, type UsageCounts } from '../../ports/ledger.js';
+import {
+  type Ledger,
+  type Reservation,
+  type ReserveOutcome,
+  type Settlement,
+  storedAnswerCap,
+  type UsageCounts,
+} from '../../ports/ledger.js';
 import type { Clock, OrganizationInfo } from '../../types/index.js';
+import { finishTaskName, RetryQueue, releaseOf, releaseTaskName } from '../retry-queue.js';
 import { systemClock } from '../system-clock.js';
 import { checkCredits } from './amounts.js';
 import type { SqliteDatabase } from './database.js';
@@ -21,9 +29,8 @@ import { FreeCounts } from './free-counts.js';
 import { sqliteClaims } from './idempotency-claims.js';
 import { isBusy } from './lock-wait.js';
 import { RecentIds } from './recent-ids.js';
-import { TurnBatch } from './turn-batch.js';
-import { finishTaskName, releaseOf, releaseTaskName, RetryQueue } from '../retry-queue.js';
 import { FINISHED_RETENTION_MS, tracePruner } from './trace-pruner.js';
+import { TurnBatch } from './turn-batch.js';
 
 interface OrgRow {
   id: string;
@@ -66,9 +73,7 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     insertOrg: db.prepare('INSERT OR IGNORE INTO organizations (id, balance, created_at) VALUES (?, ?, ?)'),
     addCredits: db.prepare('UPDATE organizations SET balance = balance + ? WHERE id = ? RETURNING balance'),
     hold: db.prepare('UPDATE organizations SET reserved = reserved + ? WHERE id = ? AND balance - reserved >= ?'),
-    insertReservation: db.prepare(
-      'INSERT INTO reservations (id, organization, amount, session, created_at) VALUES (?, ?, ?, ?, ?)',
-    ),
+    insertReservation: db.prepare('INSERT INTO reservations (id, organization, amount, session, created_at) VALUES (?, ?, ?, ?, ?)'),
     finished: db.prepare('SELECT finished FROM reservations WHERE id = ?').pluck(),
     finishReservation: db.prepare('UPDATE reservations SET finished = 1 WHERE id = ? AND finished = 0 RETURNING amount'),
     /** A settlement with no pending reservation: adds its finished row, or finds it already there. */
@@ -180,7 +185,9 @@ export function sqliteLedger(store: SqliteDatabase, options: SqliteLedgerOptions
     });
 
   const createTx = store.write((id: string, credits: number, now: number) => q.insertOrg.run(id, credits, now).changes > 0);
-  const addTx = store.write((id: string, credits: number) => (q.addCredits.get(credits, id) as { balance: number } | undefined)?.balance ?? null);
+  const addTx = store.write(
+    (id: string, credits: number) => (q.addCredits.get(credits, id) as { balance: number } | undefined)?.balance ?? null,
+  );
 
   return {
     async createOrganization(id, credits, now) {

@@ -1,10 +1,10 @@
 // Provisioning: `websift org create|credit|list` and `websift key create|revoke`.
 
-import { expectPositionals, parse, stringOption, toInt, type Options } from '../args.js';
+import { expectPositionals, type Options, parse, stringOption, toInt } from '../args.js';
 import { CliError } from '../cli-error.js';
 import type { CliCommand } from '../help.js';
-import { printJson } from '../output.js';
 import type { OpenedEngine } from '../open-engine.js';
+import { printJson } from '../output.js';
 import { withEngine } from './session.js';
 
 const MAX_CREDITS = 1_000_000_000;

@@ -1,6 +1,6 @@
 // In-process API calls for scripting: `websift search`, `websift extract`, `websift usage`.
 
-import { expectPositionals, intOption, optionalInt, parse, stringOption, type Options } from '../args.js';
+import { expectPositionals, intOption, type Options, optionalInt, parse, stringOption } from '../args.js';
 import { CliError } from '../cli-error.js';
 import type { CliCommand } from '../help.js';
 import { printJson } from '../output.js';
@@ -11,7 +11,11 @@ const ORG: Options = { org: { type: 'string', value: 'ID', help: 'organization b
 const SEARCH_OPTIONS: Options = {
   ...ORG,
   content: { type: 'string', value: 'N', help: 'include the content of the first N pages (0-10; include_content)' },
-  'max-chars': { type: 'string', value: 'N', help: "with --content: at most N characters of content over all pages, each page's passages picked by the query (max_chars)" },
+  'max-chars': {
+    type: 'string',
+    value: 'N',
+    help: "with --content: at most N characters of content over all pages, each page's passages picked by the query (max_chars)",
+  },
 };
 
 export const search: CliCommand = {
@@ -28,8 +32,11 @@ export const search: CliCommand = {
     const q = parsed.positionals.join(' ');
     const content = intOption(parsed, 'content', 0, 0, 10);
     const maxChars = optionalInt(parsed, 'max-chars', 1);
-    if (maxChars !== undefined && content === 0) throw new CliError('--max-chars needs --content: it bounds the pages\' content');
-    const params = content > 0 ? { q, include_content: true, content_results: content, ...(maxChars !== undefined ? { max_chars: maxChars } : {}) } : { q };
+    if (maxChars !== undefined && content === 0) throw new CliError("--max-chars needs --content: it bounds the pages' content");
+    const params =
+      content > 0
+        ? { q, include_content: true, content_results: content, ...(maxChars !== undefined ? { max_chars: maxChars } : {}) }
+        : { q };
     await withEngine(parsed, async (opened) => {
       const organization = await organizationOf(parsed, opened);
       printJson(await opened.engine.search(params, { organization }));
@@ -40,9 +47,21 @@ export const search: CliCommand = {
 const EXTRACT_OPTIONS: Options = {
   ...ORG,
   format: { type: 'string', value: 'FORMAT', help: 'markdown (default) or html' },
-  'max-chars': { type: 'string', value: 'N', help: 'at most N characters of content over all pages, a marker line where a page was cut (max_chars)' },
-  'start-char': { type: 'string', value: 'N', help: "skip the first N characters of each page's content, to read on from a cut (start_char)" },
-  query: { type: 'string', value: 'TEXT', help: "each page's passages most relevant to TEXT instead of the page from the top (markdown only)" },
+  'max-chars': {
+    type: 'string',
+    value: 'N',
+    help: 'at most N characters of content over all pages, a marker line where a page was cut (max_chars)',
+  },
+  'start-char': {
+    type: 'string',
+    value: 'N',
+    help: "skip the first N characters of each page's content, to read on from a cut (start_char)",
+  },
+  query: {
+    type: 'string',
+    value: 'TEXT',
+    help: "each page's passages most relevant to TEXT instead of the page from the top (markdown only)",
+  },
   'include-links': { type: 'boolean', help: "add each page's links (absolute, deduplicated) as `links` (include_links)" },
 };
 
@@ -67,7 +86,8 @@ export const extract: CliCommand = {
     const maxChars = optionalInt(parsed, 'max-chars', 1);
     const startChar = optionalInt(parsed, 'start-char', 0);
     const query = stringOption(parsed, 'query');
-    if (query !== undefined && format === 'html') throw new CliError('--query needs --format markdown: passages are picked from the Markdown');
+    if (query !== undefined && format === 'html')
+      throw new CliError('--query needs --format markdown: passages are picked from the Markdown');
     const params = {
       urls: parsed.positionals,
       format,

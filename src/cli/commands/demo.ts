@@ -5,11 +5,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { expectPositionals, intOption, parse, stringOption, type Options } from '../args.js';
+import { expectPositionals, intOption, type Options, parse, stringOption } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
-import type { CliCommand } from '../help.js';
 import { CORPUS_DIR, CORPUS_PREFIX, corpusHandler } from '../corpus.js';
+import type { CliCommand } from '../help.js';
 import { listFiles } from '../local-files.js';
 import { openEngine } from '../open-engine.js';
 import { printJson, say } from '../output.js';
@@ -55,7 +55,9 @@ async function demoCommand(args: string[]): Promise<void> {
   try {
     say(`websift demo: database ${database}`);
     say(`serving the API and the demo corpus on ${server.url}`);
-    say('allowPrivateNetwork: true, because the pages to extract are served by this demo on 127.0.0.1 (the default refuses loopback targets)');
+    say(
+      'allowPrivateNetwork: true, because the pages to extract are served by this demo on 127.0.0.1 (the default refuses loopback targets)',
+    );
 
     // With --db the demo may run again on the same file: reuse its organization, top it up.
     const existing = (await opened.engine.admin.listOrganizations()).find((o) => o.id === ORGANIZATION);
@@ -70,7 +72,11 @@ async function demoCommand(args: string[]): Promise<void> {
     const steps: Step[] = [];
     steps.push(await call('search', 'GET', '/api/search?q=sourdough+starter'));
     steps.push(await call('search with include_content', 'POST', '/api/search', { q: 'water', include_content: true, content_results: 3 }));
-    steps.push(await call('extract', 'POST', '/api/crawl', { urls: [`${server.url}${CORPUS_PREFIX}lighthouse-lenses.html`, `${server.url}${CORPUS_PREFIX}git-branching.md`] }));
+    steps.push(
+      await call('extract', 'POST', '/api/crawl', {
+        urls: [`${server.url}${CORPUS_PREFIX}lighthouse-lenses.html`, `${server.url}${CORPUS_PREFIX}git-branching.md`],
+      }),
+    );
     steps.push(await call('usage', 'GET', '/api/usage'));
     printJson({ server: server.url, organization: ORGANIZATION, api_key: key, documents: await opened.index.count(), steps });
 
@@ -110,7 +116,11 @@ function callApi(base: string, key: string) {
 
 /** A few words about a response for the terminal. */
 function summary(body: unknown): string {
-  const b = body as { results?: unknown[]; metadata?: { credits_used?: number; content_delivered?: number }; credits?: { balance: number } };
+  const b = body as {
+    results?: unknown[];
+    metadata?: { credits_used?: number; content_delivered?: number };
+    credits?: { balance: number };
+  };
   if (b.credits) return `, balance ${b.credits.balance}`;
   const parts: string[] = [];
   if (Array.isArray(b.results)) parts.push(`${b.results.length} result(s)`);

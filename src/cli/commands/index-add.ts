@@ -1,14 +1,14 @@
 // `websift index add PATH|URL…`: local files (needs --base-url, the address they are served at) and
 // fetched pages (through engine.extract, so the organization pays 1 credit per page indexed).
 
-import { parse, stringOption, type Options } from '../args.js';
+import type { LocalIndex } from '../../sources/local-index.js';
+import { type Options, parse, stringOption } from '../args.js';
 import { CliError } from '../cli-error.js';
 import type { CliCommand } from '../help.js';
-import { listFiles, loadFile, MAX_FILE_BYTES, urlFor, type LocalFile, type SkippedFile } from '../local-files.js';
+import { type LocalFile, listFiles, loadFile, MAX_FILE_BYTES, type SkippedFile, urlFor } from '../local-files.js';
+import type { OpenedEngine } from '../open-engine.js';
 import { printJson, say } from '../output.js';
 import { progressBar } from '../progress.js';
-import type { OpenedEngine } from '../open-engine.js';
-import type { LocalIndex } from '../../sources/local-index.js';
 import { organizationOf, withEngine } from './session.js';
 
 const EXTRACT_BATCH = 10;
@@ -53,19 +53,23 @@ async function indexCommand(args: string[]): Promise<number> {
   }
   // Local files may start a new index; fetched URLs bill an organization, so their books must exist.
   const create = urls.length === 0;
-  return withEngine(parsed, async (opened) => {
-    const fromFiles = listed.files.length > 0 ? await indexFiles(opened.index, listed.files, base!) : empty();
-    const fromUrls = urls.length > 0 ? await indexUrls(opened, urls, await organizationOf(parsed, opened)) : empty();
-    const skipped = [...listed.skipped, ...fromFiles.skipped, ...fromUrls.skipped];
-    const failed = [...fromFiles.failed, ...fromUrls.failed];
-    const indexed = fromFiles.indexed + fromUrls.indexed;
-    for (const s of skipped) say(`skipped ${s.source}: ${s.reason}`);
-    for (const f of failed) say(`failed ${f.source}: ${f.error}`);
-    const documents = await opened.index.count();
-    say(`index add: ${indexed} indexed, ${skipped.length} skipped, ${failed.length} failed (${documents} document(s) in the index)`);
-    printJson({ indexed, skipped, failed, documents });
-    return failed.length > 0 || (indexed === 0 && skipped.length > 0) ? 1 : 0;
-  }, { create });
+  return withEngine(
+    parsed,
+    async (opened) => {
+      const fromFiles = listed.files.length > 0 ? await indexFiles(opened.index, listed.files, base!) : empty();
+      const fromUrls = urls.length > 0 ? await indexUrls(opened, urls, await organizationOf(parsed, opened)) : empty();
+      const skipped = [...listed.skipped, ...fromFiles.skipped, ...fromUrls.skipped];
+      const failed = [...fromFiles.failed, ...fromUrls.failed];
+      const indexed = fromFiles.indexed + fromUrls.indexed;
+      for (const s of skipped) say(`skipped ${s.source}: ${s.reason}`);
+      for (const f of failed) say(`failed ${f.source}: ${f.error}`);
+      const documents = await opened.index.count();
+      say(`index add: ${indexed} indexed, ${skipped.length} skipped, ${failed.length} failed (${documents} document(s) in the index)`);
+      printJson({ indexed, skipped, failed, documents });
+      return failed.length > 0 || (indexed === 0 && skipped.length > 0) ? 1 : 0;
+    },
+    { create },
+  );
 }
 
 export interface IndexOutcome {

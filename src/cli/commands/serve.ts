@@ -1,32 +1,53 @@
 // `websift serve`: the HTTP API on node:http with the embedded defaults.
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { expectPositionals, parse, stringOption, toInt, type Options, type Parsed } from '../args.js';
+import { expectPositionals, type Options, type Parsed, parse, stringOption, toInt } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
-import { mcpRoute } from '../mcp-route.js';
 import type { CliCommand } from '../help.js';
+import { mcpRoute } from '../mcp-route.js';
 import { openEngine, storageFlags } from '../open-engine.js';
 import { say } from '../output.js';
+import { OBSERVE_OPTIONS, type Observability, observability, startCheck } from '../serve-observability.js';
 import { startServer, untilSignal } from '../server.js';
-import { OBSERVE_OPTIONS, observability, startCheck, type Observability } from '../serve-observability.js';
 import { checkServerLimits, DEFAULT_SERVER_LIMITS, type ServerLimits } from '../server-limits.js';
 
 const OPTIONS: Options = {
   port: { type: 'string', value: 'N', help: 'port to listen on, 0 = any free one (default 8080)', env: 'WEBSIFT_PORT, else PORT' },
   host: { type: 'string', value: 'ADDR', help: 'address to bind (default 127.0.0.1; 0.0.0.0 exposes it)', env: 'WEBSIFT_HOST, else HOST' },
   grace: { type: 'string', value: 'SECONDS', help: 'on SIGINT/SIGTERM, how long in-flight requests may finish (default 30)' },
-  'max-connections': { type: 'string', value: 'N', help: `open connections at most; more are closed on accept (default ${DEFAULT_SERVER_LIMITS.maxConnections})`, env: 'WEBSIFT_MAX_CONNECTIONS' },
-  'idle-timeout': { type: 'string', value: 'SECONDS', help: `close a connection that sends no request for this long (default ${DEFAULT_SERVER_LIMITS.idleTimeoutMs / 1000})`, env: 'WEBSIFT_IDLE_TIMEOUT' },
-  'header-timeout': { type: 'string', value: 'SECONDS', help: `a request's headers must arrive within this (default ${DEFAULT_SERVER_LIMITS.headersTimeoutMs / 1000})`, env: 'WEBSIFT_HEADER_TIMEOUT' },
-  'request-timeout': { type: 'string', value: 'SECONDS', help: `a request's headers and body must arrive within this (default ${DEFAULT_SERVER_LIMITS.requestTimeoutMs / 1000})`, env: 'WEBSIFT_REQUEST_TIMEOUT' },
+  'max-connections': {
+    type: 'string',
+    value: 'N',
+    help: `open connections at most; more are closed on accept (default ${DEFAULT_SERVER_LIMITS.maxConnections})`,
+    env: 'WEBSIFT_MAX_CONNECTIONS',
+  },
+  'idle-timeout': {
+    type: 'string',
+    value: 'SECONDS',
+    help: `close a connection that sends no request for this long (default ${DEFAULT_SERVER_LIMITS.idleTimeoutMs / 1000})`,
+    env: 'WEBSIFT_IDLE_TIMEOUT',
+  },
+  'header-timeout': {
+    type: 'string',
+    value: 'SECONDS',
+    help: `a request's headers must arrive within this (default ${DEFAULT_SERVER_LIMITS.headersTimeoutMs / 1000})`,
+    env: 'WEBSIFT_HEADER_TIMEOUT',
+  },
+  'request-timeout': {
+    type: 'string',
+    value: 'SECONDS',
+    help: `a request's headers and body must arrive within this (default ${DEFAULT_SERVER_LIMITS.requestTimeoutMs / 1000})`,
+    env: 'WEBSIFT_REQUEST_TIMEOUT',
+  },
   ...OBSERVE_OPTIONS,
 };
 
 export const serve: CliCommand = {
   help: {
     usage: ['serve [options]'],
-    summary: 'Serve the HTTP API (docs/http.md) and the MCP tools at /mcp (docs/mcp.md). Sources: the local index, then the config\'s. A flag wins over its environment variable, WEBSIFT_PORT/WEBSIFT_HOST over PORT/HOST.',
+    summary:
+      "Serve the HTTP API (docs/http.md) and the MCP tools at /mcp (docs/mcp.md). Sources: the local index, then the config's. A flag wins over its environment variable, WEBSIFT_PORT/WEBSIFT_HOST over PORT/HOST.",
     options: OPTIONS,
     examples: ['websift serve --port 3000 --config websift.json --database ./books.db', 'WEBSIFT_HOST=0.0.0.0 PORT=8000 websift serve'],
   },
@@ -64,12 +85,18 @@ async function serveCommand(args: string[]): Promise<void> {
   // Listening for signals before the banner: a supervisor may stop us as soon as it reads it, and a
   // signal that comes before a handler exists kills the process without the graceful shutdown.
   const stop = untilSignal();
-  const sources = opened.engine.sources().map((s) => s.id).join(', ') || 'none';
+  const sources =
+    opened.engine
+      .sources()
+      .map((s) => s.id)
+      .join(', ') || 'none';
   say(`websift listening on ${server.url} (database ${opened.database}; sources: ${sources})`);
   say(ready);
   // The SSRF guard is off: whoever holds a key can make this server fetch internal addresses.
   if (config.engine['allowPrivateNetwork'] === true) {
-    say('warning: allowPrivateNetwork is on: extract and include_content may fetch private and loopback addresses (127.0.0.1, 10/8, 192.168/16, ::1, cloud metadata…)');
+    say(
+      'warning: allowPrivateNetwork is on: extract and include_content may fetch private and loopback addresses (127.0.0.1, 10/8, 192.168/16, ::1, cloud metadata…)',
+    );
   }
   if ((await opened.engine.admin.listOrganizations()).length === 0) {
     say("no organizations yet: create one with 'websift org create <id> --credits N' and a key with 'websift key create <id>'");
@@ -92,7 +119,11 @@ export function listenAddress(parsed: Parsed, env: NodeJS.ProcessEnv = process.e
   const flagPort = stringOption(parsed, 'port');
   const envPort = fromEnv('WEBSIFT_PORT', 'PORT');
   const port =
-    flagPort !== undefined ? toInt(flagPort, '--port', 0, 65535) : envPort ? toInt(envPort.value, `environment variable ${envPort.name}`, 0, 65535) : 8080;
+    flagPort !== undefined
+      ? toInt(flagPort, '--port', 0, 65535)
+      : envPort
+        ? toInt(envPort.value, `environment variable ${envPort.name}`, 0, 65535)
+        : 8080;
   const flagHost = stringOption(parsed, 'host');
   const envHost = flagHost === undefined ? fromEnv('WEBSIFT_HOST', 'HOST') : undefined;
   if (envHost) return { port, host: envHost.value, hostFrom: `environment variable ${envHost.name}` };

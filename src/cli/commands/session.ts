@@ -1,10 +1,10 @@
 // Opens the engine for a one-shot command from its --db/--config options, and picks the organization.
 // A command that reads books refuses a database file that does not exist rather than create an empty one.
 
+import { type Parsed, stringOption } from '../args.js';
 import { CliError } from '../cli-error.js';
 import { loadConfig } from '../config.js';
-import { openEngine, storageFlags, type OpenedEngine } from '../open-engine.js';
-import { stringOption, type Parsed } from '../args.js';
+import { type OpenedEngine, openEngine, storageFlags } from '../open-engine.js';
 
 /** `create`: the command may start new books (org create, index add); any other needs them to exist. */
 export async function withEngine<T>(parsed: Parsed, run: (opened: OpenedEngine) => Promise<T>, { create = false } = {}): Promise<T> {

@@ -63,7 +63,10 @@ export function parseCsv(text: string, delimiter: string): string[][] {
   return rows.filter((r) => r.some((c) => c.trim() !== ''));
 }
 
-const cell = (s: string) => oneLine(s, /[\r\n]/).replace(/\|/g, '\\|').trim();
+const cell = (s: string) =>
+  oneLine(s, /[\r\n]/)
+    .replace(/\|/g, '\\|')
+    .trim();
 
 export function csvToMarkdown(text: string): string {
   const source = text.replace(/^\uFEFF/, '');

@@ -80,7 +80,11 @@ function nestsDeeperThan(text: string, max: number): boolean {
   for (let at = text.indexOf('<'); at !== -1; at = text.indexOf('<', at + 1)) {
     const next = text[at + 1];
     if (next === '!' || next === '?') {
-      const end = text.startsWith('<!--', at) ? text.indexOf('-->', at) : text.startsWith('<![CDATA[', at) ? text.indexOf(']]>', at) : text.indexOf('>', at);
+      const end = text.startsWith('<!--', at)
+        ? text.indexOf('-->', at)
+        : text.startsWith('<![CDATA[', at)
+          ? text.indexOf(']]>', at)
+          : text.indexOf('>', at);
       if (end === -1) return false;
       at = end;
     } else if (next === '/') depth--;

@@ -2,7 +2,6 @@
 // write. Recorded as a data attribute, which the fenced-code rule of turndown reads back.
 import { descendants, tagOf } from '../dom-utils.js';
 
-
 export const LANG_ATTR = 'data-ws-lang';
 
 const CLASS_PATTERNS = [
@@ -16,9 +15,45 @@ const CLASS_PATTERNS = [
 // A bare language name as a class of the <pre> or <code> itself (rustdoc's `<pre class="rust">`,
 // GeSHi's `<pre class="php">`): only names that are nothing else.
 const BARE_LANGUAGES = new Set([
-  'bash', 'c', 'cpp', 'csharp', 'css', 'dart', 'diff', 'dockerfile', 'elixir', 'erlang', 'go', 'golang', 'graphql',
-  'haskell', 'html', 'java', 'javascript', 'json', 'jsx', 'kotlin', 'lua', 'makefile', 'objectivec', 'perl', 'php',
-  'powershell', 'python', 'ruby', 'rust', 'scala', 'scss', 'shell', 'sql', 'swift', 'toml', 'tsx', 'typescript', 'xml', 'yaml',
+  'bash',
+  'c',
+  'cpp',
+  'csharp',
+  'css',
+  'dart',
+  'diff',
+  'dockerfile',
+  'elixir',
+  'erlang',
+  'go',
+  'golang',
+  'graphql',
+  'haskell',
+  'html',
+  'java',
+  'javascript',
+  'json',
+  'jsx',
+  'kotlin',
+  'lua',
+  'makefile',
+  'objectivec',
+  'perl',
+  'php',
+  'powershell',
+  'python',
+  'ruby',
+  'rust',
+  'scala',
+  'scss',
+  'shell',
+  'sql',
+  'swift',
+  'toml',
+  'tsx',
+  'typescript',
+  'xml',
+  'yaml',
 ]);
 
 const NOT_LANGUAGES = new Set(['none', 'plaintext', 'text', 'txt', 'nohighlight', 'plain', 'default']);

@@ -7,4 +7,4 @@ export { absolutizeLinks, documentBase, resolveUrl } from './links.js';
 export { breakRunsAs, escapeLinkText, escapeMarkdownText, fence, markdownUrl, oneLine } from './syntax.js';
 export { padsShortRows, prepareTables } from './tables.js';
 export { tidyMarkdown } from './tidy.js';
-export { DROPPED_TAGS, createTurndown, turndownInPlace } from './turndown-service.js';
+export { createTurndown, DROPPED_TAGS, turndownInPlace } from './turndown-service.js';

@@ -3,7 +3,6 @@
 // slash on bare origins).
 import { descendants, tagOf } from '../dom-utils.js';
 
-
 export const HREF_ATTR = 'data-ws-href';
 export const SRC_ATTR = 'data-ws-src';
 /** Marks a link to a place on the page itself (`#id`), where a permalink or back-reference points. */
@@ -25,7 +24,9 @@ export function resolveUrl(value: string, base: string | undefined): string | un
 
 /** The base URL of a document: its `<base href>` resolved against the page URL, else the page URL. */
 export function documentBase(doc: Document, pageUrl: string | undefined): string | undefined {
-  const baseHref = descendants(doc).find((el) => tagOf(el) === 'base' && el.hasAttribute('href'))?.getAttribute('href');
+  const baseHref = descendants(doc)
+    .find((el) => tagOf(el) === 'base' && el.hasAttribute('href'))
+    ?.getAttribute('href');
   if (baseHref) {
     const resolved = resolveUrl(baseHref, pageUrl);
     if (resolved) return resolved;
@@ -47,7 +48,8 @@ export function absolutizeLinks(root: ParentNode, base: string | undefined): voi
     const abs = /^\s*#!?\s*$/.test(raw) ? undefined : resolveUrl(raw, base);
     if (abs) a.setAttribute(HREF_ATTR, abs);
     else a.removeAttribute('href');
-    if (raw.trim().startsWith('#') || (abs && base && abs.includes('#') && withoutFragment(abs) === withoutFragment(base))) a.setAttribute(SELF_ATTR, '');
+    if (raw.trim().startsWith('#') || (abs && base && abs.includes('#') && withoutFragment(abs) === withoutFragment(base)))
+      a.setAttribute(SELF_ATTR, '');
   }
   for (const img of all) {
     if (tagOf(img) !== 'img') continue;

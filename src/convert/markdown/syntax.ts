@@ -22,9 +22,19 @@ export const oneLine = (s: string, breaks = /\n/): string => breakRunsAs(s, ' ',
 // one, never emphasis. The rest escape what could start a list, heading, quote or fence — at the
 // start of each text node, as turndown does, since a node may start a line.
 const TEXT_ESCAPES: ReadonlyArray<[RegExp, string]> = [
-  [/\\/g, '\\\\'], [/\*/g, '\\*'], [/^-/g, '\\-'], [/^\+ /g, '\\+ '], [/^(=+)/g, '\\$1'], [/^(#{1,6}) /g, '\\$1 '],
-  [/`/g, '\\`'], [/^~~~/g, '\\~~~'], [/\[/g, '\\['], [/\]/g, '\\]'], [/^>/g, '\\>'],
-  [/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_'], [/^(\d+)\. /g, '$1\\. '],
+  [/\\/g, '\\\\'],
+  [/\*/g, '\\*'],
+  [/^-/g, '\\-'],
+  [/^\+ /g, '\\+ '],
+  [/^(=+)/g, '\\$1'],
+  [/^(#{1,6}) /g, '\\$1 '],
+  [/`/g, '\\`'],
+  [/^~~~/g, '\\~~~'],
+  [/\[/g, '\\['],
+  [/\]/g, '\\]'],
+  [/^>/g, '\\>'],
+  [/(?<![\p{L}\p{N}])_|_(?![\p{L}\p{N}])/gu, '\\_'],
+  [/^(\d+)\. /g, '$1\\. '],
 ];
 
 /** Any character one of TEXT_ESCAPES acts on; most text has none and is returned as it is. */

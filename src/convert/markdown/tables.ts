@@ -44,7 +44,9 @@ function renameTo(el: Element, tag: string): void {
 
 /** Classifies every table; call on the DOM handed to turndown. Inner tables first (deepest last in list). */
 export function prepareTables(root: ParentNode): void {
-  const tables = descendants(root).filter((el) => tagOf(el) === 'table').reverse();
+  const tables = descendants(root)
+    .filter((el) => tagOf(el) === 'table')
+    .reverse();
   for (const table of tables) {
     const rows = ownRows(table);
     const maxCols = rows.reduce((m, r) => Math.max(m, cellsOf(r).length), 0);

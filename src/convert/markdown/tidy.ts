@@ -102,7 +102,11 @@ function withoutTargets(s: string): string {
 }
 
 /** A line's words, lower-cased and joined, link targets aside: how a title is recognised again. */
-const wordKey = (s: string) => withoutTargets(s).toLowerCase().match(/[\p{L}\p{N}]+/gu)?.join(' ') ?? '';
+const wordKey = (s: string) =>
+  withoutTargets(s)
+    .toLowerCase()
+    .match(/[\p{L}\p{N}]+/gu)
+    ?.join(' ') ?? '';
 
 /** A heading or a plain line (not a list item, quote, table row, image or link line). */
 const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;

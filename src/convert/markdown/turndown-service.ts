@@ -2,16 +2,34 @@
 // absolute links (from the attributes links.ts wrote), no empty links, nothing kept as raw HTML.
 
 import TurndownService from 'turndown';
-import { LANG_ATTR } from './code-language.js';
 import { descendants, tagOf } from '../dom-utils.js';
+import { LANG_ATTR } from './code-language.js';
 import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
 import { escapeLinkText, escapeMarkdownText, fence, markdownUrl, oneLine } from './syntax.js';
 import { addTableRules } from './tables.js';
 
 /** Elements that never carry readable main content. */
 export const DROPPED_TAGS = [
-  'script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'canvas',
-  'button', 'input', 'select', 'textarea', 'option', 'audio', 'video', 'source', 'track', 'map', 'dialog',
+  'script',
+  'style',
+  'noscript',
+  'template',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'canvas',
+  'button',
+  'input',
+  'select',
+  'textarea',
+  'option',
+  'audio',
+  'video',
+  'source',
+  'track',
+  'map',
+  'dialog',
 ] as const;
 
 /** Text of a <pre>, with <br> as newlines (highlighters split lines into spans and <br>s). */

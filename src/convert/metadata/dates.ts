@@ -24,7 +24,14 @@ export function normalizeDate(value: string): string | undefined {
     const ms = frac ? `.${frac.padEnd(3, '0').slice(0, 3)}` : '';
     const local = `${date}T${h}:${mi}:${s ?? '00'}${ms}`;
     if (zone === undefined) return local;
-    const offset = zone.toUpperCase() === 'Z' ? 'Z' : zone.length === 3 ? `${zone}:00` : zone.includes(':') ? zone : `${zone.slice(0, 3)}:${zone.slice(3)}`;
+    const offset =
+      zone.toUpperCase() === 'Z'
+        ? 'Z'
+        : zone.length === 3
+          ? `${zone}:00`
+          : zone.includes(':')
+            ? zone
+            : `${zone.slice(0, 3)}:${zone.slice(3)}`;
     if (offset !== 'Z' && (+offset.slice(1, 3) > 23 || +offset.slice(4, 6) > 59)) return undefined;
     return utc(Date.parse(`${local}${offset}`));
   }

@@ -21,7 +21,10 @@ export function feedMetadata(root: Element | null, kind: XmlKind, contentLanguag
   const channel = kind === 'rss' ? (child(root, 'channel') ?? root) : root;
   const title = cleanText(child(channel, 'title')?.textContent ?? undefined, MAX_TITLE_CHARS);
   if (title !== undefined) metadata.title = title;
-  const description = cleanText(child(channel, kind === 'rss' ? 'description' : 'subtitle')?.textContent ?? undefined, MAX_DESCRIPTION_CHARS);
+  const description = cleanText(
+    child(channel, kind === 'rss' ? 'description' : 'subtitle')?.textContent ?? undefined,
+    MAX_DESCRIPTION_CHARS,
+  );
   if (description !== undefined) metadata.description = description;
   const language = firstOf(
     languageTag,

@@ -11,9 +11,26 @@ export interface LdFacts {
 
 const MAX_LD_NODES = 5_000;
 const ARTICLE_TYPES = new Set([
-  'Article', 'NewsArticle', 'BlogPosting', 'TechArticle', 'ScholarlyArticle', 'Report', 'LiveBlogPosting',
-  'AnalysisNewsArticle', 'OpinionNewsArticle', 'ReportageNewsArticle', 'ReviewNewsArticle', 'SocialMediaPosting',
-  'DiscussionForumPosting', 'Review', 'Recipe', 'VideoObject', 'Product', 'Question', 'Event', 'JobPosting',
+  'Article',
+  'NewsArticle',
+  'BlogPosting',
+  'TechArticle',
+  'ScholarlyArticle',
+  'Report',
+  'LiveBlogPosting',
+  'AnalysisNewsArticle',
+  'OpinionNewsArticle',
+  'ReportageNewsArticle',
+  'ReviewNewsArticle',
+  'SocialMediaPosting',
+  'DiscussionForumPosting',
+  'Review',
+  'Recipe',
+  'VideoObject',
+  'Product',
+  'Question',
+  'Event',
+  'JobPosting',
 ]);
 const PAGE_TYPES = new Set(['WebPage', 'ItemPage', 'AboutPage', 'ProfilePage', 'QAPage', 'FAQPage', 'CollectionPage', 'MedicalWebPage']);
 

@@ -36,9 +36,20 @@ const TITLE_META = ['og:title', 'twitter:title', 'dcterms.title', 'dc.title'];
 const DESCRIPTION_META = ['description', 'og:description', 'twitter:description', 'dcterms.description', 'dc.description'];
 const PUBLISHED_OG = ['article:published_time', 'og:article:published_time', 'og:published_time'];
 const PUBLISHED_OTHER = [
-  'dcterms.issued', 'dcterms.created', 'dcterms.date', 'dc.date.issued', 'dc.date.created', 'dc.date',
-  'citation_publication_date', 'citation_date', 'parsely-pub-date', 'sailthru.date', 'pubdate', 'publishdate',
-  'publish-date', 'date',
+  'dcterms.issued',
+  'dcterms.created',
+  'dcterms.date',
+  'dc.date.issued',
+  'dc.date.created',
+  'dc.date',
+  'citation_publication_date',
+  'citation_date',
+  'parsely-pub-date',
+  'sailthru.date',
+  'pubdate',
+  'publishdate',
+  'publish-date',
+  'date',
 ];
 const MODIFIED_OG = ['article:modified_time', 'og:article:modified_time', 'og:updated_time'];
 const MODIFIED_OTHER = ['dcterms.modified', 'dc.date.modified', 'last-modified'];
@@ -89,7 +100,8 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
         articles.push(el);
         break;
       case 'time':
-        if (pubdateTime === undefined && el.hasAttribute('pubdate') && el.hasAttribute('datetime')) pubdateTime = el.getAttribute('datetime') ?? undefined;
+        if (pubdateTime === undefined && el.hasAttribute('pubdate') && el.hasAttribute('datetime'))
+          pubdateTime = el.getAttribute('datetime') ?? undefined;
         break;
       case 'a':
       case 'area':
@@ -122,9 +134,15 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
       pubdateTime ?? articleTime(articles),
     ),
   );
-  put('modified_time', firstOf(normalizeDate, ...pick(MODIFIED_OG), ld.dateModified, itemprops.get('datemodified'), ...pick(MODIFIED_OTHER)));
+  put(
+    'modified_time',
+    firstOf(normalizeDate, ...pick(MODIFIED_OG), ld.dateModified, itemprops.get('datemodified'), ...pick(MODIFIED_OTHER)),
+  );
   put('site_name', firstText(MAX_SITE_NAME_CHARS, meta.get('og:site_name'), ld.siteName));
-  put('canonical_url', firstOf((u) => absoluteHttpUrl(u, base, false), canonical, meta.get('og:url')));
+  put(
+    'canonical_url',
+    firstOf((u) => absoluteHttpUrl(u, base, false), canonical, meta.get('og:url')),
+  );
 
   if (!options.links) return { metadata };
   const links: string[] = [];
@@ -140,7 +158,7 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
   return { metadata, links };
 }
 
-const hasToken = (list: string | null, token: string) => list !== null && list.toLowerCase().split(/\s+/).includes(token);
+const hasToken = (list: string | null, token: string) => list?.toLowerCase().split(/\s+/).includes(token);
 
 function insideSvg(el: Element): boolean {
   for (let p = el.parentElement; p; p = p.parentElement) if (tagOf(p) === 'svg') return true;

@@ -33,7 +33,6 @@ export function firstOf(parse: (v: string) => string | undefined, ...values: (st
   return undefined;
 }
 
-
 /** A BCP 47 tag as pages write it: the first of a list, `en_US` read as `en-US`; undefined unless it looks like one. */
 export function languageTag(value: string): string | undefined {
   const first = value.split(',', 1)[0]!.trim().replace(/_/g, '-');

@@ -11,18 +11,19 @@
 //   (author box, tags, share bar).
 // Linear: every walk up the tree is memoised per element. docs/conversion.md has the evidence.
 
+import { memoizedAncestorTest } from '../dom-utils.js';
+import { NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
-import { memoizedAncestorTest } from '../dom-utils.js';
-import { dropLinkLines } from './story-links.js';
-import { NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
-import { declaresStory, findStory, isEntry, sibling, type Story } from './story.js';
-import { dropReadAlso } from './story-lines.js';
 import { dropCommentThreads } from './comment-threads.js';
 import { dropSideLinks } from './side-links.js';
+import { declaresStory, findStory, isEntry, type Story, sibling } from './story.js';
+import { dropReadAlso } from './story-lines.js';
+import { dropLinkLines } from './story-links.js';
 
 /** Class/id words of a comment or reply container (several languages). */
-const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|replies|reply|kommentare?|commentaires?|comentarios?|komentarze|disqus)(?:[-_\s]|$)/i;
+const COMMENT_NAME =
+  /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|replies|reply|kommentare?|commentaires?|comentarios?|komentarze|disqus)(?:[-_\s]|$)/i;
 
 /** Headings that open a comment section or a related-content block. */
 export const TAIL_HEADING = new RegExp(
@@ -41,7 +42,6 @@ const THREAD_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question']);
 const HEADING = /^h([1-6])$/;
 /** A block of prose: this many words or more, few of them links. */
 const PROSE_TOKENS = 12;
-
 
 /** Adjusts `kept` (ids of kept blocks) around the page's story: its lead kept, its tail dropped. */
 export function adjustStory(rows: BlockRows, kept: Set<number>, data: StructuredData): void {
@@ -117,15 +117,59 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
 
 /** Class/id words of the widgets after a story's prose: author box, tags, meta line, share bar. */
 const TAIL_WIDGET_WORDS = new Set([
-  'author', 'authors', 'autor', 'autoren', 'byline', 'bio', 'saboxplugin', 'tags', 'tagged', 'tagcloud', 'keywords',
-  'schlagworte', 'utility', 'postmetadata', 'entryfooter', 'meta', 'share', 'sharing', 'sharedaddy',
-  'social', 'rating', 'likes', 'newsletter', 'subscribe', 'related', 'promo',
+  'author',
+  'authors',
+  'autor',
+  'autoren',
+  'byline',
+  'bio',
+  'saboxplugin',
+  'tags',
+  'tagged',
+  'tagcloud',
+  'keywords',
+  'schlagworte',
+  'utility',
+  'postmetadata',
+  'entryfooter',
+  'meta',
+  'share',
+  'sharing',
+  'sharedaddy',
+  'social',
+  'rating',
+  'likes',
+  'newsletter',
+  'subscribe',
+  'related',
+  'promo',
 ]);
 
 /** Class/id words of a story's lead (standfirst, deck, excerpt) in several languages. */
 const LEAD_WORDS = new Set([
-  'lead', 'lede', 'leadin', 'intro', 'introduction', 'excerpt', 'standfirst', 'subtitle', 'subheadline', 'subline',
-  'deck', 'dek', 'abstract', 'teasertext', 'vorspann', 'bajada', 'entradilla', 'sumario', 'sapo', 'chapeau', 'chapo', 'occhiello', 'leader',
+  'lead',
+  'lede',
+  'leadin',
+  'intro',
+  'introduction',
+  'excerpt',
+  'standfirst',
+  'subtitle',
+  'subheadline',
+  'subline',
+  'deck',
+  'dek',
+  'abstract',
+  'teasertext',
+  'vorspann',
+  'bajada',
+  'entradilla',
+  'sumario',
+  'sapo',
+  'chapeau',
+  'chapo',
+  'occhiello',
+  'leader',
 ]);
 /** How many rows before the story's first kept row a lead may sit. */
 const LEAD_REACH = 12;
@@ -179,7 +223,6 @@ function keepStoryQuotes(rows: BlockRows, kept: Set<number>, s: Story): void {
   }
 }
 const QUOTE_TOKENS = 3;
-
 
 function commentContainer(el: Element): boolean {
   const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;

@@ -3,16 +3,24 @@
 // article is, the same line in a menu is not. Shared by inference and training, so both see the
 // same numbers.
 
-import { GROUP_LEVELS, type BlockRows } from './block-features.js';
+import { type BlockRows, GROUP_LEVELS } from './block-features.js';
 
 export const CONTEXT_FEATURES = [
-  'score', 'prev1', 'prev2', 'next1', 'next2',
+  'score',
+  'prev1',
+  'prev2',
+  'next1',
+  'next2',
   ...GROUP_LEVELS.flatMap((k) => [`group${k}_score`, `group${k}_token_share`, `group${k}_rows`]),
-  'page_score', 'page_kept_share',
+  'page_score',
+  'page_kept_share',
   // Where the row stands against the story: the share of the page's likely content before and after
   // it, and how many rows lie between it and the nearest likely paragraph on each side (a caption or
   // teaser inside the story sits close to prose; a related list after the story's end does not).
-  'kept_before_share', 'kept_after_share', 'prose_gap_before', 'prose_gap_after',
+  'kept_before_share',
+  'kept_after_share',
+  'prose_gap_before',
+  'prose_gap_after',
 ] as const;
 
 /** A row the first stage keeps with at least this many tokens counts as a paragraph of the story. */

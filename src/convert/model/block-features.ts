@@ -6,56 +6,148 @@
 // rather than misread. One file and one walk on purpose: every feature is filled in the same pass over
 // the elements (the conversion's hottest loop), so splitting it would mean walking the page again.
 
+import { CHROME_ROLES } from '../clean-dom.js';
+import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
+import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
 import { classTokens } from './class-tokens.js';
-import { CHROME_ROLES } from '../clean-dom.js';
-import type { Block } from './blocks.js';
-import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
 import type { TextStats } from './text-stats.js';
 
 export const FEATURES = [
-  'log_tokens', 'link_density', 'log_links', 'avg_token_chars', 'ends_sentence', 'comma_rate', 'stopword_rate',
-  'capital_rate', 'digit_rate', 'images',
-  'tag_p', 'tag_li', 'tag_cell', 'heading_level', 'tag_pre', 'tag_div', 'tag_blockquote', 'tag_dd_dt', 'tag_other',
-  'depth', 'row_position', 'token_position',
-  'in_nav', 'in_header', 'in_footer', 'in_aside', 'in_form', 'in_main', 'in_article', 'in_li', 'in_table', 'in_link_block',
-  'in_section', 'in_figure', 'in_blockquote', 'role_chrome',
-  'hint_bad_distance', 'hint_bad_count', 'hint_content_distance', 'hint_post_distance',
-  'up1_log_words', 'up1_link_density', 'up2_log_words', 'up2_link_density', 'up3_log_words', 'up3_link_density',
-  'up5_log_words', 'up5_link_density', 'up1_word_share', 'up3_word_share',
-  'repeat_max', 'repeat_level', 'repeat_self',
-  'duplicate_text', 'duplicate_before',
-  'prev_log_tokens', 'prev_link_density', 'next_log_tokens', 'next_link_density',
-  'page_log_tokens', 'page_link_density', 'page_log_rows', 'sd_article', 'sd_product', 'sd_posts', 'sd_list',
-  'in_cleaned', 'cleaned_share', 'prev_in_cleaned', 'next_in_cleaned',
-  'lex_nearest', 'lex_nearest_level', 'lex_min', 'lex_max', 'lex_self',
-  'title_overlap', 'after_h1', 'from_largest', 'text_legal', 'text_social', 'text_date', 'text_price', 'text_meta',
-  'repeat_group_share', 'repeat_item_words', 'under_related', 'under_discussion', 'rows_since_heading',
+  'log_tokens',
+  'link_density',
+  'log_links',
+  'avg_token_chars',
+  'ends_sentence',
+  'comma_rate',
+  'stopword_rate',
+  'capital_rate',
+  'digit_rate',
+  'images',
+  'tag_p',
+  'tag_li',
+  'tag_cell',
+  'heading_level',
+  'tag_pre',
+  'tag_div',
+  'tag_blockquote',
+  'tag_dd_dt',
+  'tag_other',
+  'depth',
+  'row_position',
+  'token_position',
+  'in_nav',
+  'in_header',
+  'in_footer',
+  'in_aside',
+  'in_form',
+  'in_main',
+  'in_article',
+  'in_li',
+  'in_table',
+  'in_link_block',
+  'in_section',
+  'in_figure',
+  'in_blockquote',
+  'role_chrome',
+  'hint_bad_distance',
+  'hint_bad_count',
+  'hint_content_distance',
+  'hint_post_distance',
+  'up1_log_words',
+  'up1_link_density',
+  'up2_log_words',
+  'up2_link_density',
+  'up3_log_words',
+  'up3_link_density',
+  'up5_log_words',
+  'up5_link_density',
+  'up1_word_share',
+  'up3_word_share',
+  'repeat_max',
+  'repeat_level',
+  'repeat_self',
+  'duplicate_text',
+  'duplicate_before',
+  'prev_log_tokens',
+  'prev_link_density',
+  'next_log_tokens',
+  'next_link_density',
+  'page_log_tokens',
+  'page_link_density',
+  'page_log_rows',
+  'sd_article',
+  'sd_product',
+  'sd_posts',
+  'sd_list',
+  'in_cleaned',
+  'cleaned_share',
+  'prev_in_cleaned',
+  'next_in_cleaned',
+  'lex_nearest',
+  'lex_nearest_level',
+  'lex_min',
+  'lex_max',
+  'lex_self',
+  'title_overlap',
+  'after_h1',
+  'from_largest',
+  'text_legal',
+  'text_social',
+  'text_date',
+  'text_price',
+  'text_meta',
+  'repeat_group_share',
+  'repeat_item_words',
+  'under_related',
+  'under_discussion',
+  'rows_since_heading',
 ] as const;
 
 const F = Object.fromEntries(FEATURES.map((n, i) => [n, i])) as Record<(typeof FEATURES)[number], number>;
 
 const STOPWORDS = new Set(
-  ('the a an and or but of to in on at for with by from as is are was were be been being it its this that these those ' +
+  (
+    'the a an and or but of to in on at for with by from as is are was were be been being it its this that these those ' +
     'he she they we you i his her their our your my not no so if then than there which who whom what when where how ' +
     'can could will would should may might must do does did has have had also more most such into about over after before ' +
-    'between through during under while all any some each other only very just').split(' '),
+    'between through during under while all any some each other only very just'
+  ).split(' '),
 );
 
-const CONTENT_HINT = /(?:^|[-_\s])(content|article|entry|story|body|text|main|prose|markdown|description|details?|product|recipe|post-?content|page-?content)(?:[-_\s]|$)/i;
-const POST_HINT = /(?:^|[-_\s])(comments?|reply|replies|message|answers?|question|thread|posts?|topic|review|reviews|card|item|result|listing|teaser)(?:[-_\s]|$)/i;
+const CONTENT_HINT =
+  /(?:^|[-_\s])(content|article|entry|story|body|text|main|prose|markdown|description|details?|product|recipe|post-?content|page-?content)(?:[-_\s]|$)/i;
+const POST_HINT =
+  /(?:^|[-_\s])(comments?|reply|replies|message|answers?|question|thread|posts?|topic|review|reviews|card|item|result|listing|teaser)(?:[-_\s]|$)/i;
 // Phrases that mark a line's kind whatever the markup: legal and cookie notices, share bars,
 // dates, prices, and the metadata lines of posts and comments.
 const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
 const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
-const DATE = /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
+const DATE =
+  /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
 const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
 // The heading a block sits under says what the section is: "You may also like" holds cards that
 // are not the page's, "Comments" holds posts that may be.
-const RELATED = /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
+const RELATED =
+  /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
 const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
-const META = /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
-const INSIDE_TAGS = new Set(['nav', 'header', 'footer', 'aside', 'form', 'main', 'article', 'li', 'table', 'a', 'section', 'figure', 'blockquote']);
+const META =
+  /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
+const INSIDE_TAGS = new Set([
+  'nav',
+  'header',
+  'footer',
+  'aside',
+  'form',
+  'main',
+  'article',
+  'li',
+  'table',
+  'a',
+  'section',
+  'figure',
+  'blockquote',
+]);
 const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
 const POST_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question', 'Answer', 'Comment', 'SocialMediaPosting']);
 
@@ -172,7 +264,20 @@ export function blockFeatures(
   const repeats = (el: Element) => group(el)[0] - 1;
   // What the per-row walk up the tree reads of each ancestor, read once per element (many rows
   // share their ancestors; attribute reads are the walk's cost).
-  type Inside = 'nav' | 'header' | 'footer' | 'aside' | 'form' | 'main' | 'article' | 'li' | 'table' | 'a' | 'section' | 'figure' | 'blockquote';
+  type Inside =
+    | 'nav'
+    | 'header'
+    | 'footer'
+    | 'aside'
+    | 'form'
+    | 'main'
+    | 'article'
+    | 'li'
+    | 'table'
+    | 'a'
+    | 'section'
+    | 'figure'
+    | 'blockquote';
   interface AncestorInfo {
     inside: Inside | null;
     main: boolean;
@@ -287,7 +392,22 @@ export function blockFeatures(
     let repeatMax = 0;
     let repeatLevel = 99;
     let repeatEl: Element | null = null;
-    const inside = { nav: 0, header: 0, footer: 0, aside: 0, form: 0, main: 0, article: 0, li: 0, table: 0, a: 0, section: 0, figure: 0, blockquote: 0, role: 0 };
+    const inside = {
+      nav: 0,
+      header: 0,
+      footer: 0,
+      aside: 0,
+      form: 0,
+      main: 0,
+      article: 0,
+      li: 0,
+      table: 0,
+      a: 0,
+      section: 0,
+      figure: 0,
+      blockquote: 0,
+      role: 0,
+    };
     let lexNearest = NaN;
     let lexLevel = 99;
     let lexMin = 0;

@@ -3,8 +3,8 @@
 // is left empty is pruned, so headings, lists, tables and code keep their structure for turndown.
 // Blocks with no text (a <figure> holding only an image) follow the nearest text block.
 
-import { BLOCK_ATTR, type Block } from './blocks.js';
 import { descendants } from '../dom-utils.js';
+import { BLOCK_ATTR, type Block } from './blocks.js';
 
 /**
  * `blocks`: every block of the page in id order, `el` inside `root`; `kept`: ids of kept text

@@ -41,7 +41,10 @@ export interface ModelFile {
 
 /** Names the two stages' feature lists: a model trained on other lists is not used. */
 export function featureHash(): string {
-  return createHash('sha256').update(`${FEATURES.join(',')}|${CONTEXT_FEATURES.join(',')}`).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(`${FEATURES.join(',')}|${CONTEXT_FEATURES.join(',')}`)
+    .digest('hex')
+    .slice(0, 16);
 }
 
 export const modelFileUrl = (): URL => new URL('./block-model.json', import.meta.url);

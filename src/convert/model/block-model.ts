@@ -5,9 +5,9 @@
 // feature list) rule-based clean-up (boilerplate.ts) decides alone.
 
 import { CONTEXT_FEATURES, contextFeatures } from './block-context.js';
-import { FEATURES, type BlockRows, type Lexicon } from './block-features.js';
-import { predictRaw, type GbdtModel } from './gbdt.js';
-import { readModelFile, type Calibration } from './block-model-file.js';
+import { type BlockRows, FEATURES, type Lexicon } from './block-features.js';
+import { type Calibration, readModelFile } from './block-model-file.js';
+import { type GbdtModel, predictRaw } from './gbdt.js';
 
 export type { Calibration };
 
@@ -45,7 +45,11 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassif
   const first = new Float64Array(n);
   for (let r = 0; r < n; r++) first[r] = predictRaw(c.stageOne, rows.x, r * cols);
   if (!c.stageTwo) return first;
-  const context = contextFeatures(rows, first, rows.blocks.map((b) => b.tokens));
+  const context = contextFeatures(
+    rows,
+    first,
+    rows.blocks.map((b) => b.tokens),
+  );
   const cc = CONTEXT_FEATURES.length;
   const both = new Float32Array(cols + cc);
   const out = new Float64Array(n);
@@ -115,7 +119,12 @@ export function keptBlocks(rows: BlockRows, c: BlockClassifier = defaultClassifi
     rows.blocks.forEach((b, r) => cleaned(r) === 1 && kept.add(b.id));
     return kept;
   }
-  const keep = selectRows(scores, rows.blocks.map((b) => b.tokens), c.calibration, rows.offersProduct);
+  const keep = selectRows(
+    scores,
+    rows.blocks.map((b) => b.tokens),
+    c.calibration,
+    rows.offersProduct,
+  );
   keepLeadingTitle(rows, keep);
   keepCodeAfterContent(rows, keep);
   keepSectionHeadings(rows, keep);

@@ -2,8 +2,8 @@
 // 4090", "Size M"), a form's options. They are found while the inputs still exist (clean-up
 // removes every <input>), and a kept block whose whole text is such a label is dropped.
 
-import type { Block } from './blocks.js';
 import { descendants, tagOf } from '../dom-utils.js';
+import type { Block } from './blocks.js';
 import { wordsOf } from './text-stats.js';
 
 const CHOICE = /^(?:checkbox|radio)$/i;

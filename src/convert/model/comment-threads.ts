@@ -19,14 +19,28 @@ import { classTokens } from './class-tokens.js';
  * Class/id words of a comment container (several languages). Not "reply": forums name their posts
  * so (`forum-post-reply`, `h-reply-post-box`).
  */
-const COMMENT_NAME = /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|kommentare?|commentaires?|comentarios?|komentarze|disqus|dsq)(?:[-_\s]|$)/i;
+const COMMENT_NAME =
+  /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|kommentare?|commentaires?|comentarios?|komentarze|disqus|dsq)(?:[-_\s]|$)/i;
 /**
  * Class/id words of a thread's or a shop's posts named comments: forum boards, discussions,
  * testimonials, reviews (whole words: WordPress marks every comment `thread-odd`).
  */
-const THREAD_WORDS = new Set(['forum', 'forums', 'discussion', 'discussions', 'board', 'topic', 'topics', 'testimonial', 'testimonials', 'review', 'reviews']);
+const THREAD_WORDS = new Set([
+  'forum',
+  'forums',
+  'discussion',
+  'discussions',
+  'board',
+  'topic',
+  'topics',
+  'testimonial',
+  'testimonials',
+  'review',
+  'reviews',
+]);
 /** A name that states whether comments are open, not a container of them (a body or entry class). */
-const COMMENT_STATE = /(?:^|[-_\s])(?:(?:has|no|with|allow|enable)[-_]?comments?|comments?[-_](?:open|closed|enabled|disabled|allowed|on|off))(?:[-_\s]|$)/gi;
+const COMMENT_STATE =
+  /(?:^|[-_\s])(?:(?:has|no|with|allow|enable)[-_]?comments?|comments?[-_](?:open|closed|enabled|disabled|allowed|on|off))(?:[-_\s]|$)/gi;
 /** A block of prose: this many words or more, few of them links. */
 const PROSE_TOKENS = 12;
 
@@ -59,7 +73,9 @@ export function dropCommentThreads(rows: BlockRows, kept: Set<number>, declared:
       const w = walked[i]!;
       const n = w.localName === 'body' || w.localName === 'html' ? '' : names(w);
       const thread = up.thread || (n.length > 1 && classTokens(w).some((t) => THREAD_WORDS.has(t)));
-      const comment = thread ? null : up.comment ?? (n.length > 1 && !holdsTitle.has(w) && COMMENT_NAME.test(n.replace(COMMENT_STATE, ' ')) ? w : null);
+      const comment = thread
+        ? null
+        : (up.comment ?? (n.length > 1 && !holdsTitle.has(w) && COMMENT_NAME.test(n.replace(COMMENT_STATE, ' ')) ? w : null));
       memo.set(w, (up = { comment, thread, entry: comment !== null && (up.entry || w.localName === 'article') }));
     }
     // Without a declared story, a post in an <article> of its own is a thread's (a link aggregator's

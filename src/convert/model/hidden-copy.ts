@@ -5,8 +5,8 @@
 // Linear: the walk up to a hidden ancestor is memoised per element, and the visible text is joined
 // once, only when a kept block is hidden.
 
-import type { Block } from './blocks.js';
 import { memoizedAncestorTest } from '../dom-utils.js';
+import type { Block } from './blocks.js';
 
 const DISPLAY_NONE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
 

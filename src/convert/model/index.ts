@@ -1,14 +1,14 @@
 // The main-content model: text blocks and their features, the two-stage GBDT and its weights
 // (block-model.json, read on first use), rule-based boilerplate, and the article rules applied after it.
 export { adjustStory } from './article-tail.js';
-export { dropHiddenCopies } from './hidden-copy.js';
-export { blockFeatures } from './block-features.js';
 export type { BlockRows, Lexicon } from './block-features.js';
+export { blockFeatures } from './block-features.js';
 export { keepBlocks } from './block-filter.js';
-export { defaultClassifier, keptBlocks } from './block-model.js';
 export type { BlockClassifier } from './block-model.js';
-export { segmentBlocks } from './blocks.js';
+export { defaultClassifier, keptBlocks } from './block-model.js';
 export type { Block } from './blocks.js';
+export { segmentBlocks } from './blocks.js';
 export { findBoilerplate, insideAny } from './boilerplate.js';
 export { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
+export { dropHiddenCopies } from './hidden-copy.js';
 export { computeTextStats, wordsOf } from './text-stats.js';

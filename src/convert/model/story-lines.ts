@@ -54,7 +54,10 @@ const READ_ALSO_WORDS = 8;
 export function dropReadAlso(rows: BlockRows, kept: Set<number>): void {
   for (const b of rows.blocks) {
     if (!kept.has(b.id)) continue;
-    if ((b.tokens <= CONTROL_WORDS && (COMMENT_LINE.test(b.text) || CREDIT_LINE.test(b.text))) || (b.tokens <= PROMO_WORDS && PROMO_LINE.test(b.text))) {
+    if (
+      (b.tokens <= CONTROL_WORDS && (COMMENT_LINE.test(b.text) || CREDIT_LINE.test(b.text))) ||
+      (b.tokens <= PROMO_WORDS && PROMO_LINE.test(b.text))
+    ) {
       kept.delete(b.id);
       continue;
     }

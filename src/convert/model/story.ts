@@ -2,8 +2,8 @@
 // the largest kept block that holds half of the kept words, the entries (<article>, hentry, Article
 // microdata) that mark one story or a list of them, and whether the page declares one story.
 
-import type { BlockRows } from './block-features.js';
 import { declaresArticle, NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
+import type { BlockRows } from './block-features.js';
 
 /** The story on the page: the smallest container around the largest kept block with half the kept words. */
 export interface Story {

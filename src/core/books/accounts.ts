@@ -1,11 +1,11 @@
 // Organizations, credits grants, API keys and usage: the admin side of the engine.
 
-import { InvalidRequestError, type FieldProblem } from '../../errors.js';
+import { type FieldProblem, InvalidRequestError } from '../../errors.js';
+import type { KeyEvents } from '../../ports/key-events.js';
 import type { KeyStore } from '../../ports/key-store.js';
 import type { Ledger } from '../../ports/ledger.js';
 import type { Clock, OrganizationInfo, UsageResponse } from '../../types/index.js';
-import { KeyCache, keyDigest, lookupKey, newApiKey, type KeyCacheOptions } from './api-keys.js';
-import type { KeyEvents } from '../../ports/key-events.js';
+import { KeyCache, type KeyCacheOptions, keyDigest, lookupKey, newApiKey } from './api-keys.js';
 import { unknownOrganization } from './credits.js';
 
 const MAX_ID_LENGTH = 128;

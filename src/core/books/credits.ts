@@ -4,12 +4,12 @@
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
 // earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
-import { channels, traced, withParent, type CallTraceContext, type ChargeTraceContext } from '../../channels.js';
+import { type CallTraceContext, type ChargeTraceContext, channels, traced, withParent } from '../../channels.js';
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
-import { timeOrderedIds } from './request-id.js';
 import type { HoldOptions } from '../call.js';
+import { timeOrderedIds } from './request-id.js';
 
 export type { HoldOptions };
 

@@ -5,7 +5,7 @@
 
 import { createHash } from 'node:crypto';
 import { IdempotencyInProgressError, InvalidRequestError, LedgerUnavailableError } from '../../errors.js';
-import { UNSTORED_ANSWER, type Ledger, type RequestKind } from '../../ports/ledger.js';
+import { type Ledger, type RequestKind, UNSTORED_ANSWER } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
 import type { Call } from '../call.js';
 import type { HoldOptions } from './credits.js';
@@ -40,7 +40,9 @@ export function checkIdempotencyKey(key: unknown): asserts key is string | undef
 
 /** SHA-256 hex of the call's kind and its parsed parameters: defaults given or left out are the same call. */
 export function callFingerprint(kind: RequestKind, params: object): string {
-  return createHash('sha256').update(`${kind}\n${canonicalJson(params)}`).digest('hex');
+  return createHash('sha256')
+    .update(`${kind}\n${canonicalJson(params)}`)
+    .digest('hex');
 }
 
 /**

@@ -6,11 +6,11 @@
 // stuck behind its own organization's backlog fails alone as `timeout` instead of holding its request
 // to the request deadline; the request's deadline and the caller still stop it too.
 
-import type { Renderer } from '../../ports/renderer.js';
-import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
+import { type CallTraceContext, channels, type PageTraceContext, traced, withParent } from '../../channels.js';
 import { decodeBody, decodeBodyInSlices } from '../../fetch/charset.js';
 import { handOver, isHandedOver } from '../../fetch/owned-bytes.js';
-import { channels, traced, withParent, type CallTraceContext, type PageTraceContext } from '../../channels.js';
+import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
+import type { Renderer } from '../../ports/renderer.js';
 import { timeLimit } from '../../signals.js';
 import { nextTurn } from '../../turns.js';
 import type { PageMetadata } from '../../types/index.js';
@@ -28,7 +28,15 @@ export interface PageLoader {
   load(
     url: string,
     options: { signal?: AbortSignal },
-  ): Promise<{ url: string; finalUrl: string; status: number; mimeType: string; body: Uint8Array; contentType?: string; contentLanguage?: string }>;
+  ): Promise<{
+    url: string;
+    finalUrl: string;
+    status: number;
+    mimeType: string;
+    body: Uint8Array;
+    contentType?: string;
+    contentLanguage?: string;
+  }>;
 }
 
 /**
@@ -184,7 +192,12 @@ export async function loadPage(deps: PageSourceDeps, request: PageRequest): Prom
     }
     const converted = await convertDocument(deps, task, doc.status, limit);
     if (converted.markdown.trim() === '') throw emptyPage(doc.status);
-    return { ok: true, ...page, text: withinPageCap(converted.markdown, deps.maxBytes, doc.status), ...withFinalUrl(converted, doc.finalUrl) };
+    return {
+      ok: true,
+      ...page,
+      text: withinPageCap(converted.markdown, deps.maxBytes, doc.status),
+      ...withFinalUrl(converted, doc.finalUrl),
+    };
   } catch (error) {
     // The request's end or the page's own limit, whichever stopped it (the page's clock may be stopped).
     const stopped = limit.request.aborted ? limit.request : limit.signal.aborted ? limit.signal : undefined;
@@ -212,8 +225,14 @@ async function keptBytes(task: ConversionRequest): Promise<ConversionRequest> {
 
 /** The conversion request of a fetched document (its body, type, URL and Content-Language). */
 export function conversionRequest(doc: FetchedDocument): ConversionRequest {
-  const body: DocumentBody = 'text' in doc ? { text: doc.text } : { bytes: doc.bytes, ...(doc.contentType !== undefined ? { contentType: doc.contentType } : {}) };
-  return { mimeType: doc.mimeType, finalUrl: doc.finalUrl, ...body, ...(doc.contentLanguage !== undefined ? { contentLanguage: doc.contentLanguage } : {}) };
+  const body: DocumentBody =
+    'text' in doc ? { text: doc.text } : { bytes: doc.bytes, ...(doc.contentType !== undefined ? { contentType: doc.contentType } : {}) };
+  return {
+    mimeType: doc.mimeType,
+    finalUrl: doc.finalUrl,
+    ...body,
+    ...(doc.contentLanguage !== undefined ? { contentLanguage: doc.contentLanguage } : {}),
+  };
 }
 
 /** A document's text, decoded on the host a slice at a time (the event loop keeps its turns). */
@@ -253,7 +272,10 @@ async function readMetadata(deps: PageSourceDeps, task: ConversionRequest, page:
 }
 
 /** The page as fetched (bytes) or rendered in stealth mode (text). Throws per-URL failures. */
-export async function fetchDocument(deps: PageSourceDeps, request: { url: string; stealth: boolean; signal: AbortSignal }): Promise<FetchedDocument> {
+export async function fetchDocument(
+  deps: PageSourceDeps,
+  request: { url: string; stealth: boolean; signal: AbortSignal },
+): Promise<FetchedDocument> {
   const { signal } = request;
   if (!request.stealth) {
     const { body, ...doc } = await deps.loader.load(request.url, { signal });

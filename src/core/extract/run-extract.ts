@@ -2,25 +2,24 @@
 // Order: stealth date → free repeats → reserve the worst case (402) → fetch under the request
 // deadline (504, nothing charged) → settle 1 (or 5 with stealth) per charged success → open windows.
 
+import type { CallTraceContext } from '../../channels.js';
 import { ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
-import type { CacheStore } from '../../ports/cache.js';
-import type { Clock, ExtractResponse, ExtractResultItem, PageMetadata } from '../../types/index.js';
-import { extractUrlPrice, REPEAT_WINDOW_MS } from '../books/index.js';
-import type { Credits } from '../books/index.js';
-import type { RepeatWindows } from '../books/index.js';
-import type { Flights } from '../../ports/flights.js';
 import { parseFetchableUrl } from '../../fetch/url-check.js';
+import type { CacheStore } from '../../ports/cache.js';
+import type { Flights } from '../../ports/flights.js';
+import type { Clock, ExtractResponse, ExtractResultItem, PageMetadata } from '../../types/index.js';
+import type { Credits, RepeatWindows } from '../books/index.js';
+import { extractUrlPrice, REPEAT_WINDOW_MS } from '../books/index.js';
+import type { Call } from '../call.js';
+import { type PagePart, type PartOffload, pageParts, readsInParts } from '../read-parts.js';
 import { timingSince } from '../timing.js';
 import { clockDeadline, DeadlineError } from './deadline.js';
 import { answerBudget, answerFullMessage, fitAnswer } from './output-bounds.js';
+import { pageCacheKey } from './page-cache-key.js';
 import type { PageOutcome } from './page-outcome.js';
-import { loadPage, withPageLimit, type PageSourceDeps } from './page-source.js';
+import { loadPage, type PageSourceDeps, withPageLimit } from './page-source.js';
 import type { ExtractParams } from './params.js';
 import { mapLimit } from './pool.js';
-import { pageCacheKey } from './page-cache-key.js';
-import type { Call } from '../call.js';
-import { pageParts, readsInParts, type PagePart, type PartOffload } from '../read-parts.js';
-import type { CallTraceContext } from '../../channels.js';
 
 /**
  * A delivered page kept for free repeats (content cache). Its links are kept whether or not the
@@ -207,18 +206,32 @@ function withinAnswer(
     return ((parts?.get(key)?.text ?? o.text).length + links) * keys.filter((k) => k === key).length;
   });
   const fits = fitAnswer(sizes, budget);
-  return outcomes.map((o, i) => (fits[i] || !o.ok ? o : { ok: false, type: 'too_large', statusCode: o.status, error: answerFullMessage(budget) }));
+  return outcomes.map((o, i) =>
+    fits[i] || !o.ok ? o : { ok: false, type: 'too_large', statusCode: o.status, error: answerFullMessage(budget) },
+  );
 }
 
 /** A free repeat is served from its organization's content cache while it holds the page; otherwise fetched again. */
 async function fetchTarget(
-  deps: ExtractDeps, t: Target, params: ExtractParams, request: { signal: AbortSignal; org: string }, call: CallTraceContext | undefined,
+  deps: ExtractDeps,
+  t: Target,
+  params: ExtractParams,
+  request: { signal: AbortSignal; org: string },
+  call: CallTraceContext | undefined,
 ): Promise<PageOutcome> {
   if (t.free) {
     const cached = await deps.pageCache.get(pageCacheKey(request.org, t.key));
     if (cached?.metadata) {
       const finalUrl = cached.metadata.final_url ?? t.url;
-      return { ok: true, status: cached.status, finalUrl, mimeType: '', text: cached.text, metadata: cached.metadata, links: cached.links ?? [] };
+      return {
+        ok: true,
+        status: cached.status,
+        finalUrl,
+        mimeType: '',
+        text: cached.text,
+        metadata: cached.metadata,
+        links: cached.links ?? [],
+      };
     }
   }
   // Links are always collected: the cached page keeps them for a repeat that asks.

@@ -1,12 +1,23 @@
 // include_content: the top result pages fetched through the extract pipeline under one deadline.
 
+import type { CallTraceContext } from '../../channels.js';
 import type { Clock, ContentError, PageMetadata, SearchResultItem } from '../../types/index.js';
 import { clockDeadline } from './deadline.js';
 import { answerBudget, fitAnswer, withinPageCap } from './output-bounds.js';
 import { contentErrorOf, failureOutcome, isBotChallenge } from './page-outcome.js';
-import { conversionRequest, convertWithin, documentHead, fetchDocument, noteFetched, withFinalUrl, withPageLimit, type FetchedDocument, type PageLimit, type PageSourceDeps } from './page-source.js';
+import {
+  conversionRequest,
+  convertWithin,
+  documentHead,
+  type FetchedDocument,
+  fetchDocument,
+  noteFetched,
+  type PageLimit,
+  type PageSourceDeps,
+  withFinalUrl,
+  withPageLimit,
+} from './page-source.js';
 import { mapLimit } from './pool.js';
-import type { CallTraceContext } from '../../channels.js';
 
 export interface ContentFetchDeps {
   pages: PageSourceDeps;
@@ -34,8 +45,13 @@ export async function fetchContents(
   const targets = results.slice(0, count);
   const deadline = clockDeadline(deps.clock, deps.deadlineMs, signal);
   try {
-    const loaded = await mapLimit(targets, deps.concurrency, (item) => pageContent(deps.pages, item.url, { signal: deadline.signal, org }, trace));
-    const fits = fitAnswer(loaded.map((c) => ('content' in c ? c.content.length : 0)), answerBudget(deps.pages.maxBytes));
+    const loaded = await mapLimit(targets, deps.concurrency, (item) =>
+      pageContent(deps.pages, item.url, { signal: deadline.signal, org }, trace),
+    );
+    const fits = fitAnswer(
+      loaded.map((c) => ('content' in c ? c.content.length : 0)),
+      answerBudget(deps.pages.maxBytes),
+    );
     const contents = loaded.map((c, i): PageContent => (fits[i] ? c : { error: 'too_large' }));
     const items = results.map((item, i) => {
       const c = contents[i];
@@ -50,7 +66,12 @@ export async function fetchContents(
 
 type PageContent = { content: string; metadata: PageMetadata } | { error: ContentError };
 
-function pageContent(pages: PageSourceDeps, url: string, request: { signal: AbortSignal; org: string }, call: CallTraceContext | undefined): Promise<PageContent> {
+function pageContent(
+  pages: PageSourceDeps,
+  url: string,
+  request: { signal: AbortSignal; org: string },
+  call: CallTraceContext | undefined,
+): Promise<PageContent> {
   return withPageLimit(pages, request, (page) => limitedPageContent(pages, url, page), {
     url,
     call,

@@ -8,8 +8,8 @@
 // the call is still pending then. Either way the timeout fires `timeoutMs` after the call started.
 
 import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../../types/index.js';
-import { ClockTimer } from './timer.js';
 import { SourceError, SourceTimeoutError } from './source-error.js';
+import { ClockTimer } from './timer.js';
 
 export type AttemptVerdict =
   | { kind: 'answer'; answer: SourceAnswer; latencyMs: number }

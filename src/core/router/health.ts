@@ -179,9 +179,7 @@ export class SourceHealthTracker {
       errorRate: round(this.errorRate(now), 4),
       latencyMs: Math.round(this.#latency ?? 0),
       consecutiveFailures: this.#consecutiveFailures,
-      ...(state === 'open' && this.#openUntil !== undefined
-        ? { suspendedUntil: new Date(this.#openUntil).toISOString() }
-        : {}),
+      ...(state === 'open' && this.#openUntil !== undefined ? { suspendedUntil: new Date(this.#openUntil).toISOString() } : {}),
     };
   }
 

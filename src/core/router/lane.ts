@@ -3,11 +3,11 @@
 // source may be retried. Never throws. When a retry runs is the router's call: only once no untried
 // source is left, so a failure hands over to the next source at once (docs/router.md, "Retries").
 
+import { type CallTraceContext, channels, type SourceTraceContext, traced, withParent } from '../../channels.js';
 import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.js';
+import { type AttemptInput, type AttemptVerdict, runAttempt } from './attempt.js';
+import { type SourceHealthTracker, suspensionFor } from './health.js';
 import type { ResolvedRouterOptions } from './options.js';
-import { suspensionFor, type SourceHealthTracker } from './health.js';
-import { runAttempt, type AttemptInput, type AttemptVerdict } from './attempt.js';
-import { channels, traced, withParent, type CallTraceContext, type SourceTraceContext } from '../../channels.js';
 
 export interface LaneResult {
   /** cancelled: the router stopped the lane (hedge lost, deadline, caller) before it finished. */
@@ -60,8 +60,14 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
     }
   }
   const verdict = await tracedAttempt(lane, {
-    source: lane.source, query: lane.query, limit: lane.limit, clock,
-    timeoutMs: options.attemptTimeoutMs, controller: lane.controller, signal: lane.signal, onWait: lane.onWait,
+    source: lane.source,
+    query: lane.query,
+    limit: lane.limit,
+    clock,
+    timeoutMs: options.attemptTimeoutMs,
+    controller: lane.controller,
+    signal: lane.signal,
+    onWait: lane.onWait,
   });
   const now = clock.now();
   const attempt = lane.attempt;
@@ -94,9 +100,15 @@ function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVer
       if (context) {
         context.latencyMs = verdict.latencyMs;
         context.outcome =
-          verdict.kind === 'answer' ? (verdict.answer.results.length > 0 ? 'answered' : 'empty')
-          : verdict.kind === 'cancelled' ? 'cancelled'
-          : verdict.timedOut ? 'timeout' : 'failed';
+          verdict.kind === 'answer'
+            ? verdict.answer.results.length > 0
+              ? 'answered'
+              : 'empty'
+            : verdict.kind === 'cancelled'
+              ? 'cancelled'
+              : verdict.timedOut
+                ? 'timeout'
+                : 'failed';
       }
       return verdict;
     },
@@ -110,7 +122,10 @@ function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVer
  * that would end at or after the deadline.
  */
 function retryDue(
-  options: ResolvedRouterOptions, lane: LaneInput, verdict: AttemptVerdict & { kind: 'failed' }, now: number,
+  options: ResolvedRouterOptions,
+  lane: LaneInput,
+  verdict: AttemptVerdict & { kind: 'failed' },
+  now: number,
 ): number | undefined {
   if (lane.attempt > options.retries || verdict.timedOut) return undefined;
   if (lane.tracker.state(now) !== 'closed' || suspensionFor(verdict.error, options) !== undefined) return undefined;
@@ -136,8 +151,12 @@ function report(
   if (!options.onSourceAttempt) return;
   try {
     options.onSourceAttempt({
-      source: lane.source.id, outcome: event.outcome, latencyMs: event.latencyMs, hedged: lane.hedged,
-      attempt: event.attempt, ...(event.error === undefined ? {} : { error: event.error }),
+      source: lane.source.id,
+      outcome: event.outcome,
+      latencyMs: event.latencyMs,
+      hedged: lane.hedged,
+      attempt: event.attempt,
+      ...(event.error === undefined ? {} : { error: event.error }),
     });
   } catch {
     // An observer's bug must not change a search's outcome.

@@ -118,8 +118,11 @@ export function resolveRouterOptions(sources: unknown, options: RouterOptions): 
     hedging: options.hedging ?? d.hedging,
     hedgePercentile: number('hedgePercentile', options.hedgePercentile, d.hedgePercentile, (n) => n > 0 && n <= 1, 'in (0, 1]'),
     failureThreshold: number(
-      'breaker.failureThreshold', b.failureThreshold, d.failureThreshold,
-      (n) => n >= 1 && Number.isInteger(n), 'an integer of at least 1',
+      'breaker.failureThreshold',
+      b.failureThreshold,
+      d.failureThreshold,
+      (n) => n >= 1 && Number.isInteger(n),
+      'an integer of at least 1',
     ),
     coolDownMs: number('breaker.coolDownMs', b.coolDownMs, d.coolDownMs, nonNegative, 'a non-negative number'),
     suspendMs: number('breaker.suspendMs', b.suspendMs, d.suspendMs, nonNegative, 'a non-negative number'),

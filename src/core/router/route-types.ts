@@ -1,8 +1,8 @@
 // What the router reports back to the search core: one outcome per source consulted.
 // The core decides success / confirmed empty / unconfirmed empty / 503 from these alone.
 
-import type { SearchQuery, SourceHealth, SourceResult } from '../../types/index.js';
 import type { CallTraceContext } from '../../channels.js';
+import type { SearchQuery, SourceHealth, SourceResult } from '../../types/index.js';
 
 export interface SourceOutcome {
   /** The source's id. */

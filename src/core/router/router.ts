@@ -5,15 +5,15 @@
 // aborted. See docs/router.md for the policy and the rule for which sources count as routed to.
 
 import type { SearchQuery, SearchSource, SourceHealth } from '../../types/index.js';
-import type { RouteOptions, RouteResult, Router, SourceOutcome } from './route-types.js';
-import { resolveRouterOptions, type ResolvedRouterOptions, type RouterOptions } from './options.js';
 import { SourceHealthTracker } from './health.js';
-import { rankSources, type RankedSource } from './order.js';
-import { runLane, type LaneResult } from './lane.js';
+import { type LaneResult, runLane } from './lane.js';
+import { type ResolvedRouterOptions, type RouterOptions, resolveRouterOptions } from './options.js';
+import { type RankedSource, rankSources } from './order.js';
+import type { RouteOptions, RouteResult, Router, SourceOutcome } from './route-types.js';
 import { RouteDeadlineError } from './source-error.js';
 import { ClockTimer } from './timer.js';
 
-export type { RouterOptions, SourceAttemptEvent, BreakerOptions } from './options.js';
+export type { BreakerOptions, RouterOptions, SourceAttemptEvent } from './options.js';
 export { ROUTER_DEFAULTS } from './options.js';
 
 /** The Router port plus an operator hook. */
@@ -54,9 +54,12 @@ interface Lane {
 export function createRouter(sources: SearchSource[], options: RouterOptions): SearchRouter {
   const opts = resolveRouterOptions(sources, options);
   const entries: RankedSource[] = sources.map((source, index) => ({
-    source, index,
+    source,
+    index,
     tracker: new SourceHealthTracker(source.id, {
-      failureThreshold: opts.failureThreshold, coolDownMs: opts.coolDownMs, suspendMs: opts.suspendMs,
+      failureThreshold: opts.failureThreshold,
+      coolDownMs: opts.coolDownMs,
+      suspendMs: opts.suspendMs,
       hedgePercentile: opts.hedgePercentile,
     }),
   }));
@@ -74,7 +77,10 @@ export function createRouter(sources: SearchSource[], options: RouterOptions): S
 }
 
 async function route(
-  opts: ResolvedRouterOptions, entries: RankedSource[], query: SearchQuery, routeOptions: RouteOptions,
+  opts: ResolvedRouterOptions,
+  entries: RankedSource[],
+  query: SearchQuery,
+  routeOptions: RouteOptions,
 ): Promise<RouteResult> {
   const { clock } = opts;
   if (!query || typeof query !== 'object' || typeof query.q !== 'string') {
@@ -117,9 +123,20 @@ async function route(
       markWaiting('waiting');
     };
     lane.done = runLane(opts, {
-      source: run.entry.source, tracker: run.entry.tracker, query, limit, hedged, attempt: run.attempts + 1, notBefore,
+      source: run.entry.source,
+      tracker: run.entry.tracker,
+      query,
+      limit,
+      hedged,
+      attempt: run.attempts + 1,
+      notBefore,
       role: hedged ? 'hedge' : run.attempts > 0 ? 'retry' : runs[0] === run ? 'primary' : 'fallback',
-      controller, signal: controller.signal, onWait: onLaneWait, deadlineAt, lostHedge: () => lane.lost, call: routeOptions.trace,
+      controller,
+      signal: controller.signal,
+      onWait: onLaneWait,
+      deadlineAt,
+      lostHedge: () => lane.lost,
+      call: routeOptions.trace,
     }).then((result) => ({ lane, result }));
     active.push(lane);
   };
@@ -147,8 +164,7 @@ async function route(
     }
     return false;
   };
-  const canHedge = () =>
-    opts.hedging && active.length === 1 && !stopped && queue.some((e) => e.tracker.available(clock.now()));
+  const canHedge = () => opts.hedging && active.length === 1 && !stopped && queue.some((e) => e.tracker.available(clock.now()));
 
   try {
     startNext(false);

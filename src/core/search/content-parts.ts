@@ -4,7 +4,7 @@
 // repeat with another budget is still free and cut afresh.
 
 import type { SearchResultItem } from '../../types/index.js';
-import { pageParts, type Offload } from '../read-parts.js';
+import { type Offload, pageParts } from '../read-parts.js';
 import { parseQuery } from './query.js';
 
 /** The results as delivered under `maxChars` (as they are without it); `offload` as pageParts takes it. */

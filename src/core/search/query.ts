@@ -38,7 +38,10 @@ export function parseQuery(raw: string): SearchQuery {
 
 /** `site:` values compare as lower-case hosts (or host/path) without scheme or trailing slash. */
 function siteValue(value: string): string {
-  return value.toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//u, '').replace(/\/+$/u, '');
+  return value
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//u, '')
+    .replace(/\/+$/u, '');
 }
 
 /** The sameness key of a query text: collapsed, NFKC-normalized, case-folded. */

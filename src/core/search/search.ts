@@ -2,24 +2,22 @@
 // Order: free repeat (no credits needed) → reserve worst case (402) → confirmed-empty cache →
 // route → decide success / confirmed empty / unconfirmed empty / 503 → settle.
 
-import { SearchUnavailableError } from '../../errors.js';
-import type { EmptySearchResponse, SearchResponse, SearchResultItem } from '../../types/index.js';
-import type { Clock } from '../../types/index.js';
-import { searchPrice, searchReserve } from '../books/index.js';
-import { emptyMessage, judgeEmpty, type EmptyVerdict } from './confirmation.js';
-import type { Credits } from '../books/index.js';
-import type { ConfirmedEmptyCache } from './empty-cache.js';
-import { parseQuery, queryText, searchKey } from './query.js';
-import type { RepeatWindows } from '../books/index.js';
-import type { Router } from '../router/index.js';
-import type { SearchParams } from './params.js';
-import { emptyResponse, successResponse, toResultItems, type ContentCounts } from './response.js';
-import type { Flights } from '../../ports/flights.js';
-import type { Call } from '../call.js';
 import type { CallTraceContext } from '../../channels.js';
-import { timingSince } from '../timing.js';
-import { withContentParts } from './content-parts.js';
+import { SearchUnavailableError } from '../../errors.js';
+import type { Flights } from '../../ports/flights.js';
+import type { Clock, EmptySearchResponse, SearchResponse, SearchResultItem } from '../../types/index.js';
+import type { Credits, RepeatWindows } from '../books/index.js';
+import { searchPrice, searchReserve } from '../books/index.js';
+import type { Call } from '../call.js';
 import type { PartOffload } from '../read-parts.js';
+import type { Router } from '../router/index.js';
+import { timingSince } from '../timing.js';
+import { type EmptyVerdict, emptyMessage, judgeEmpty } from './confirmation.js';
+import { withContentParts } from './content-parts.js';
+import type { ConfirmedEmptyCache } from './empty-cache.js';
+import type { SearchParams } from './params.js';
+import { parseQuery, queryText, searchKey } from './query.js';
+import { type ContentCounts, emptyResponse, successResponse, toResultItems } from './response.js';
 
 /** include_content hook: adds content/content_error to the first `count` results. */
 export type ContentFetcher = (
@@ -78,7 +76,13 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
   // Looked up while the reservation is made (two stores, two round trips at once); unused on a 402.
   const confirmedEmpty = deps.empties.find(text);
   confirmedEmpty.catch(() => {}); // awaited below, unless the reservation fails first
-  const hold = await deps.credits.hold(org, 'search', searchReserve(params.includeContent, params.contentResults), call.billing, call.trace);
+  const hold = await deps.credits.hold(
+    org,
+    'search',
+    searchReserve(params.includeContent, params.contentResults),
+    call.billing,
+    call.trace,
+  );
   try {
     const content = params.includeContent ? { requested: 0, delivered: 0 } : undefined;
     const cached = await confirmedEmpty;
@@ -92,7 +96,11 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     }
 
     const query = parseQuery(params.q);
-    const route = await deps.router.route(query, { limit: deps.resultsPerSearch, ...(signal ? { signal } : {}), ...(call.trace ? { trace: call.trace } : {}) });
+    const route = await deps.router.route(query, {
+      limit: deps.resultsPerSearch,
+      ...(signal ? { signal } : {}),
+      ...(call.trace ? { trace: call.trace } : {}),
+    });
     if (route.outcomes.every((o) => o.status === 'failed')) {
       // No source finished (or none could be asked): 503, never charged, counted as answered.
       await hold.release(true);
@@ -154,4 +162,5 @@ async function fromSnapshot(
   return emptyResponse(query, { credits: 0, fromCache: true, verified: true, message }, timing, snapshot.content);
 }
 
-const offloadOf = (deps: SearchDeps, call: Call) => (deps.partOffload ? { run: deps.partOffload, org: call.org, signal: call.signal } : undefined);
+const offloadOf = (deps: SearchDeps, call: Call) =>
+  deps.partOffload ? { run: deps.partOffload, org: call.org, signal: call.signal } : undefined;

@@ -4,7 +4,7 @@
 // cache trust what `get` returns (their expiry is checked by the core against the Clock).
 
 import type { CacheStore } from '../../ports/cache.js';
-import { suiteKit, type ConformanceOptions } from './suite-kit.js';
+import { type ConformanceOptions, suiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
 export interface CacheStoreHandle<V> {

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { keyDigest, lookupKey, newApiKey } from '../../core/books/index.js';
 import type { KeyStore } from '../../ports/key-store.js';
-import { suiteKit, type ConformanceOptions } from './suite-kit.js';
+import { type ConformanceOptions, suiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
 /** The organizations the suite files keys under; a store that checks them must know them. */

@@ -2,12 +2,11 @@
 // counters, unknown organizations and bad amounts.
 
 import { randomUUID } from 'node:crypto';
-import { Accounts } from '../../core/books/index.js';
-import { Credits } from '../../core/books/index.js';
+import { Accounts, Credits } from '../../core/books/index.js';
 import type { KeyStore } from '../../ports/key-store.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
-import { NOW, type LedgerSubject } from './ledger-subject.js';
+import { type LedgerSubject, NOW } from './ledger-subject.js';
 import { rejectionOf, type SuiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
@@ -57,7 +56,9 @@ export function ledgerBookTests(kit: SuiteKit, s: LedgerSubject): void {
     await s.ledger.createOrganization('acme', 5, NOW);
     expect(await s.ledger.reserve({ id: randomUUID(), organization: 'acme', amount: 3 }, NOW)).toEqual({ ok: true });
     expect(await s.ledger.reserve({ id: randomUUID(), organization: 'acme', amount: 3 }, NOW)).toEqual({
-      ok: false, reason: 'insufficient_credits', available: 2,
+      ok: false,
+      reason: 'insufficient_credits',
+      available: 2,
     });
     expect((await reserve(s.ledger, 'acme', 2)).ok).toBe(true); // exactly what is left
     expect(await availableCredits(s.ledger, 'acme')).toBe(0);
@@ -68,10 +69,14 @@ export function ledgerBookTests(kit: SuiteKit, s: LedgerSubject): void {
     await s.ledger.createOrganization('acme', 5, NOW);
     await s.ledger.createOrganization('broke', 0, NOW);
     expect(await s.ledger.reserve({ id: randomUUID(), organization: 'acme', amount: 6 }, NOW)).toEqual({
-      ok: false, reason: 'insufficient_credits', available: 5,
+      ok: false,
+      reason: 'insufficient_credits',
+      available: 5,
     });
     expect(await s.ledger.reserve({ id: randomUUID(), organization: 'broke', amount: 1 }, NOW)).toEqual({
-      ok: false, reason: 'insufficient_credits', available: 0,
+      ok: false,
+      reason: 'insufficient_credits',
+      available: 0,
     });
     expect((await reserve(s.ledger, 'acme', 5)).ok).toBe(true);
     expect(await s.ledger.usage('acme')).toEqual({ balance: 5, used: 0, requests: { search: 0, extract: 0 }, free: 0 });
@@ -142,7 +147,8 @@ export function ledgerBookTests(kit: SuiteKit, s: LedgerSubject): void {
 
   kit.test('an unknown organization: reserve refuses it, lookups are null, settle charges nothing and creates nothing', async () => {
     expect(await s.ledger.reserve({ id: randomUUID(), organization: 'nobody', amount: 1 }, NOW)).toEqual({
-      ok: false, reason: 'unknown_organization',
+      ok: false,
+      reason: 'unknown_organization',
     });
     expect(await s.ledger.usage('nobody')).toBeNull();
     expect(await s.ledger.settle({ id: randomUUID(), organization: 'nobody', kind: 'search', charged: 1, answered: true })).toBe(0);

@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { RequestKind } from '../../ports/ledger.js';
 import { availableCredits, reserve, settle } from './ledger-books.js';
-import { NOW, type LedgerSubject } from './ledger-subject.js';
-import { seededRandom, type SuiteKit } from './suite-kit.js';
+import { type LedgerSubject, NOW } from './ledger-subject.js';
+import { type SuiteKit, seededRandom } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
 export function ledgerConcurrencyTests(kit: SuiteKit, s: LedgerSubject): void {

@@ -4,21 +4,22 @@
 
 import { randomUUID } from 'node:crypto';
 import {
+  type ClaimOutcome,
   DEFAULT_MAX_STORED_ANSWER_BYTES,
   IDEMPOTENCY_TTL_MS,
-  UNSTORED_ANSWER,
-  type ClaimOutcome,
   type IdempotencyClaim,
   type Ledger,
+  UNSTORED_ANSWER,
 } from '../../ports/ledger.js';
 import { availableCredits, reserve } from './ledger-books.js';
-import { NOW, type LedgerSubject } from './ledger-subject.js';
+import { type LedgerSubject, NOW } from './ledger-subject.js';
 import { rejectionOf, type SuiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
 const FIRST = 'a'.repeat(64);
 const OTHER = 'b'.repeat(64);
-const ANSWER = '{"success":true,"results":[{"url":"https://example.com/","markdown":"# Ünïcode \\"quoted\\"\\n"}],"metadata":{"credits_used":3}}';
+const ANSWER =
+  '{"success":true,"results":[{"url":"https://example.com/","markdown":"# Ünïcode \\"quoted\\"\\n"}],"metadata":{"credits_used":3}}';
 
 const use = (key: string, fingerprint = FIRST, organization = 'acme'): IdempotencyClaim => ({ organization, key, fingerprint });
 
@@ -99,7 +100,9 @@ export function ledgerIdempotencyTests(kit: SuiteKit, s: LedgerSubject): void {
     expect(await s.ledger.claim(use('released', OTHER), NOW + 1)).toEqual(claimed);
     // A free settlement (a free repeat: no reservation) with the key marks nothing either.
     expect(await s.ledger.claim(use('free'), NOW)).toEqual(claimed);
-    expect(await s.ledger.settle({ id: randomUUID(), organization: 'acme', kind: 'search', charged: 0, answered: true, idempotencyKey: 'free' })).toBe(0);
+    expect(
+      await s.ledger.settle({ id: randomUUID(), organization: 'acme', kind: 'search', charged: 0, answered: true, idempotencyKey: 'free' }),
+    ).toBe(0);
     await s.ledger.finishClaim('acme', 'free', null, NOW);
     expect(await s.ledger.claim(use('free'), NOW + 1)).toEqual(claimed);
     expect(await s.ledger.usage('acme')).toEqual({ balance: 8, used: 2, requests: { search: 2, extract: 1 }, free: 2 });
@@ -173,22 +176,25 @@ export function ledgerIdempotencyTests(kit: SuiteKit, s: LedgerSubject): void {
     expect(outcomes.filter((o) => o.state === 'in_progress')).toHaveLength(19);
   });
 
-  kit.test('a claim running on another live instance: in_progress here, never ended by this one; taken once that instance closes', async (t) => {
-    needs(t, 'another');
-    await s.ledger.createOrganization('acme', 10, NOW);
-    const other = await s.another();
-    expect(await other.claim(use('theirs'), NOW)).toEqual(claimed);
-    expect(await other.claim(use('paid'), NOW)).toEqual(claimed);
-    await chargeUnder(other, 'paid', 2, 2);
-    expect(await s.ledger.claim(use('theirs'), NOW + 1)).toEqual(inProgress);
-    await s.ledger.finishClaim('acme', 'theirs', null, NOW + 1); // not this instance's claim: no effect
-    await s.ledger.finishClaim('acme', 'paid', ANSWER, NOW + 1);
-    expect(await s.ledger.claim(use('theirs'), NOW + 2)).toEqual(inProgress);
-    expect(await s.ledger.claim(use('paid'), NOW + 2)).toEqual(inProgress);
-    await s.close(other); // closed cleanly with both claims unfinished
-    expect(await s.ledger.claim(use('theirs'), NOW + 3)).toEqual(claimed);
-    expect(await s.ledger.claim(use('paid'), NOW + 3)).toEqual({ state: 'paid', charged: 2 });
-  });
+  kit.test(
+    'a claim running on another live instance: in_progress here, never ended by this one; taken once that instance closes',
+    async (t) => {
+      needs(t, 'another');
+      await s.ledger.createOrganization('acme', 10, NOW);
+      const other = await s.another();
+      expect(await other.claim(use('theirs'), NOW)).toEqual(claimed);
+      expect(await other.claim(use('paid'), NOW)).toEqual(claimed);
+      await chargeUnder(other, 'paid', 2, 2);
+      expect(await s.ledger.claim(use('theirs'), NOW + 1)).toEqual(inProgress);
+      await s.ledger.finishClaim('acme', 'theirs', null, NOW + 1); // not this instance's claim: no effect
+      await s.ledger.finishClaim('acme', 'paid', ANSWER, NOW + 1);
+      expect(await s.ledger.claim(use('theirs'), NOW + 2)).toEqual(inProgress);
+      expect(await s.ledger.claim(use('paid'), NOW + 2)).toEqual(inProgress);
+      await s.close(other); // closed cleanly with both claims unfinished
+      expect(await s.ledger.claim(use('theirs'), NOW + 3)).toEqual(claimed);
+      expect(await s.ledger.claim(use('paid'), NOW + 3)).toEqual({ state: 'paid', charged: 2 });
+    },
+  );
 
   kit.test('after a restart: an unfinished unpaid claim is claimed again, a paid one is paid, a finished one replays', async (t) => {
     needs(t, 'reopen');
@@ -205,51 +211,57 @@ export function ledgerIdempotencyTests(kit: SuiteKit, s: LedgerSubject): void {
     expect(await ledger.usage('acme')).toEqual({ balance: 6, used: 4, requests: { search: 0, extract: 1 }, free: 0 });
   });
 
-  kit.test('finishClaim with UNSTORED_ANSWER stores nothing: a retry gets paid (a free rerun, reporting the charge), one at a time, and may store its answer', async () => {
-    await s.ledger.createOrganization('acme', 10, NOW);
-    for (const key of ['free', 'charged']) expect(await s.ledger.claim(use(key), NOW)).toEqual(claimed);
-    await chargeUnder(s.ledger, 'charged', 2, 2);
-    for (const key of ['free', 'charged']) await s.ledger.finishClaim('acme', key, UNSTORED_ANSWER, NOW + 1);
-    expect(await s.ledger.claim(use('free'), NOW + 2)).toEqual({ state: 'paid', charged: 0 });
-    expect(await s.ledger.claim(use('free'), NOW + 3)).toEqual(inProgress); // its rerun is running
-    expect(await s.ledger.claim(use('free', OTHER), NOW + 3)).toEqual(mismatch);
-    await s.ledger.finishClaim('acme', 'free', null, NOW + 4); // the rerun failed: still a free rerun next time
-    expect(await s.ledger.claim(use('free'), NOW + 5)).toEqual({ state: 'paid', charged: 0 });
-    expect(await s.ledger.claim(use('charged'), NOW + 5)).toEqual({ state: 'paid', charged: 2 });
-    await s.ledger.finishClaim('acme', 'charged', ANSWER, NOW + 6);
-    expect(await s.ledger.claim(use('charged'), NOW + 7)).toEqual(replay());
-    expect(await s.ledger.usage('acme')).toMatchObject({ balance: 8, used: 2 });
-  });
+  kit.test(
+    'finishClaim with UNSTORED_ANSWER stores nothing: a retry gets paid (a free rerun, reporting the charge), one at a time, and may store its answer',
+    async () => {
+      await s.ledger.createOrganization('acme', 10, NOW);
+      for (const key of ['free', 'charged']) expect(await s.ledger.claim(use(key), NOW)).toEqual(claimed);
+      await chargeUnder(s.ledger, 'charged', 2, 2);
+      for (const key of ['free', 'charged']) await s.ledger.finishClaim('acme', key, UNSTORED_ANSWER, NOW + 1);
+      expect(await s.ledger.claim(use('free'), NOW + 2)).toEqual({ state: 'paid', charged: 0 });
+      expect(await s.ledger.claim(use('free'), NOW + 3)).toEqual(inProgress); // its rerun is running
+      expect(await s.ledger.claim(use('free', OTHER), NOW + 3)).toEqual(mismatch);
+      await s.ledger.finishClaim('acme', 'free', null, NOW + 4); // the rerun failed: still a free rerun next time
+      expect(await s.ledger.claim(use('free'), NOW + 5)).toEqual({ state: 'paid', charged: 0 });
+      expect(await s.ledger.claim(use('charged'), NOW + 5)).toEqual({ state: 'paid', charged: 2 });
+      await s.ledger.finishClaim('acme', 'charged', ANSWER, NOW + 6);
+      expect(await s.ledger.claim(use('charged'), NOW + 7)).toEqual(replay());
+      expect(await s.ledger.usage('acme')).toMatchObject({ balance: 8, used: 2 });
+    },
+  );
 
-  kit.test('stored answers are capped per organization (default 64 MiB): past the cap a retry reruns free; other organizations and expired keys unaffected', async () => {
-    const MiB = 1024 * 1024;
-    const big = (i: number) => `{"n":${i},"pad":"${'x'.repeat(8 * MiB - 20)}"}`;
-    expect(DEFAULT_MAX_STORED_ANSWER_BYTES).toBe(64 * MiB);
-    await s.ledger.createOrganization('acme', 100, NOW);
-    await s.ledger.createOrganization('other', 100, NOW);
-    const fits = Math.floor(DEFAULT_MAX_STORED_ANSWER_BYTES / Buffer.byteLength(big(0)));
-    for (let i = 0; i <= fits; i++) {
-      expect(await s.ledger.claim(use(`k${i}`), NOW)).toEqual(claimed);
-      await chargeUnder(s.ledger, `k${i}`, 1, 1);
-      await s.ledger.finishClaim('acme', `k${i}`, big(i), NOW);
-    }
-    expect(await s.ledger.claim(use('k0'), NOW + 1)).toEqual(replay(big(0)));
-    expect(await s.ledger.claim(use(`k${fits - 1}`), NOW + 1)).toEqual(replay(big(fits - 1)));
-    // Past the cap: answered, charged once, not stored.
-    expect(await s.ledger.claim(use(`k${fits}`), NOW + 1)).toEqual({ state: 'paid', charged: 1 });
-    await s.ledger.finishClaim('acme', `k${fits}`, null, NOW + 1);
-    // Another organization stores as usual.
-    expect(await s.ledger.claim(use('k0', FIRST, 'other'), NOW + 1)).toEqual(claimed);
-    await s.ledger.finishClaim('other', 'k0', big(0), NOW + 1);
-    expect(await s.ledger.claim(use('k0', FIRST, 'other'), NOW + 2)).toEqual(replay(big(0)));
-    // A key forgotten after 24 h gives its bytes back.
-    const later = NOW + IDEMPOTENCY_TTL_MS;
-    expect(await s.ledger.claim(use('k0'), later)).toEqual(claimed);
-    await s.ledger.finishClaim('acme', 'k0', null, later);
-    expect(await s.ledger.claim(use('fresh'), later)).toEqual(claimed);
-    await s.ledger.finishClaim('acme', 'fresh', big(1), later);
-    expect(await s.ledger.claim(use('fresh'), later + 1)).toEqual(replay(big(1)));
-  });
+  kit.test(
+    'stored answers are capped per organization (default 64 MiB): past the cap a retry reruns free; other organizations and expired keys unaffected',
+    async () => {
+      const MiB = 1024 * 1024;
+      const big = (i: number) => `{"n":${i},"pad":"${'x'.repeat(8 * MiB - 20)}"}`;
+      expect(DEFAULT_MAX_STORED_ANSWER_BYTES).toBe(64 * MiB);
+      await s.ledger.createOrganization('acme', 100, NOW);
+      await s.ledger.createOrganization('other', 100, NOW);
+      const fits = Math.floor(DEFAULT_MAX_STORED_ANSWER_BYTES / Buffer.byteLength(big(0)));
+      for (let i = 0; i <= fits; i++) {
+        expect(await s.ledger.claim(use(`k${i}`), NOW)).toEqual(claimed);
+        await chargeUnder(s.ledger, `k${i}`, 1, 1);
+        await s.ledger.finishClaim('acme', `k${i}`, big(i), NOW);
+      }
+      expect(await s.ledger.claim(use('k0'), NOW + 1)).toEqual(replay(big(0)));
+      expect(await s.ledger.claim(use(`k${fits - 1}`), NOW + 1)).toEqual(replay(big(fits - 1)));
+      // Past the cap: answered, charged once, not stored.
+      expect(await s.ledger.claim(use(`k${fits}`), NOW + 1)).toEqual({ state: 'paid', charged: 1 });
+      await s.ledger.finishClaim('acme', `k${fits}`, null, NOW + 1);
+      // Another organization stores as usual.
+      expect(await s.ledger.claim(use('k0', FIRST, 'other'), NOW + 1)).toEqual(claimed);
+      await s.ledger.finishClaim('other', 'k0', big(0), NOW + 1);
+      expect(await s.ledger.claim(use('k0', FIRST, 'other'), NOW + 2)).toEqual(replay(big(0)));
+      // A key forgotten after 24 h gives its bytes back.
+      const later = NOW + IDEMPOTENCY_TTL_MS;
+      expect(await s.ledger.claim(use('k0'), later)).toEqual(claimed);
+      await s.ledger.finishClaim('acme', 'k0', null, later);
+      expect(await s.ledger.claim(use('fresh'), later)).toEqual(claimed);
+      await s.ledger.finishClaim('acme', 'fresh', big(1), later);
+      expect(await s.ledger.claim(use('fresh'), later + 1)).toEqual(replay(big(1)));
+    },
+  );
 
   kit.test('claim and finishClaim after close reject', async () => {
     await s.ledger.createOrganization('acme', 10, NOW);

@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Ledger } from '../../ports/ledger.js';
 import { availableCredits, reserve, settle } from './ledger-books.js';
-import { NOW, type LedgerSubject } from './ledger-subject.js';
+import { type LedgerSubject, NOW } from './ledger-subject.js';
 import { rejectionOf, type SuiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
@@ -81,8 +81,17 @@ export function ledgerLifecycleTests(kit: SuiteKit, s: LedgerSubject): void {
     const { id } = await reserve(s.ledger, 'acme', 2);
     const closed = s.ledger;
     await s.close(closed);
-    await within(2_000, rejectionOf(() => closed.reserve({ id: randomUUID(), organization: 'acme', amount: 1 }, NOW), 'reserve after close'));
-    await within(2_000, rejectionOf(() => closed.settle({ id, organization: 'acme', kind: 'search', charged: 1, answered: true }), 'settle after close'));
-    await within(2_000, rejectionOf(() => closed.usage('acme'), 'usage after close'));
+    await within(
+      2_000,
+      rejectionOf(() => closed.reserve({ id: randomUUID(), organization: 'acme', amount: 1 }, NOW), 'reserve after close'),
+    );
+    await within(
+      2_000,
+      rejectionOf(() => closed.settle({ id, organization: 'acme', kind: 'search', charged: 1, answered: true }), 'settle after close'),
+    );
+    await within(
+      2_000,
+      rejectionOf(() => closed.usage('acme'), 'usage after close'),
+    );
   });
 }

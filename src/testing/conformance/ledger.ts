@@ -9,7 +9,7 @@ import { ledgerConcurrencyTests } from './ledger-concurrency.js';
 import { ledgerIdempotencyTests } from './ledger-idempotency.js';
 import { ledgerLifecycleTests } from './ledger-lifecycle.js';
 import type { LedgerHandle, LedgerSubject } from './ledger-subject.js';
-import { suiteKit, type ConformanceOptions } from './suite-kit.js';
+import { type ConformanceOptions, suiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
 export type { LedgerHandle, LedgerSubject } from './ledger-subject.js';
@@ -21,11 +21,7 @@ export type { LedgerHandle, LedgerSubject } from './ledger-subject.js';
  * handle, the restart and multi-instance tests are skipped. `knownGaps` lists test titles expected to fail.
  * @throws {Error} when called outside a vitest worker.
  */
-export function describeLedgerConformance(
-  name: string,
-  makeLedger: () => Promise<LedgerHandle>,
-  options: ConformanceOptions = {},
-): void {
+export function describeLedgerConformance(name: string, makeLedger: () => Promise<LedgerHandle>, options: ConformanceOptions = {}): void {
   const { describe, beforeEach, afterEach } = vitestApi();
   describe(`Ledger conformance: ${name}`, () => {
     let handle: LedgerHandle | undefined;

@@ -3,7 +3,7 @@
 // the edges are checked to the millisecond without waiting.
 
 import type { RateLimiter, RateLimitPolicy } from '../../ports/rate-limiter.js';
-import { suiteKit, type ConformanceOptions } from './suite-kit.js';
+import { type ConformanceOptions, suiteKit } from './suite-kit.js';
 import { vitestApi } from './vitest-api.js';
 
 export interface RateLimiterHandle {
@@ -45,11 +45,13 @@ export function describeRateLimiterConformance(
       const handle = await makeLimiter(policy);
       const entry = { handle, limiters: [handle.limiter] };
       open.push(entry);
-      const another = handle.openAnother && (async () => {
-        const limiter = await handle.openAnother!();
-        entry.limiters.push(limiter);
-        return limiter;
-      });
+      const another =
+        handle.openAnother &&
+        (async () => {
+          const limiter = await handle.openAnother!();
+          entry.limiters.push(limiter);
+          return limiter;
+        });
       return { limiter: handle.limiter, another };
     };
     /** Takes `n` requests one after another at `now`; resolves how many were admitted. */

@@ -4,8 +4,8 @@
 // run stays green while the gap is documented next to the adapter, and turns red the day the adapter
 // is fixed, so the gap can't outlive the bug. Unknown titles in `knownGaps` fail the suite (typos).
 
-import { vitestApi } from './vitest-api.js';
 import { seededRandom } from '../seeded-random.js';
+import { vitestApi } from './vitest-api.js';
 
 export interface ConformanceOptions {
   /** Titles of this suite's tests the adapter is known to fail (they run as expected failures). */

@@ -9,7 +9,9 @@ const loaded: Vitest | undefined = process.env['VITEST'] ? await import('vitest'
 
 export function vitestApi(): Vitest {
   if (!loaded) {
-    throw new Error('websift/testing: the describe*Conformance suites register vitest tests; call them from a test file run by `vitest run`');
+    throw new Error(
+      'websift/testing: the describe*Conformance suites register vitest tests; call them from a test file run by `vitest run`',
+    );
   }
   return loaded;
 }

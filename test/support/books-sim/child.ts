@@ -4,7 +4,7 @@
 // answer. At the end of stdin it lets its calls finish, closes the engine and exits.
 
 import { createInterface } from 'node:readline';
-import { runCall, simEngine, type SimCall, type SimStorage } from './world.js';
+import { runCall, type SimCall, type SimStorage, simEngine } from './world.js';
 
 const { storage, origin } = JSON.parse(process.argv[2]!) as { storage: SimStorage; origin: string };
 const engine = simEngine(storage, origin);

@@ -10,7 +10,7 @@
 // invariants (docs/operating.md, "Books under faults"). The seed fixes the schedule (which call, which
 // fault, when the child dies, by call count); how calls interleave with a fault still depends on timing.
 
-import { spawn, type ChildProcess } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,12 +18,12 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import { contentPrice } from '../../../src/core/books/billing.js';
-import { seededRandom, startPageServer, type PageServer } from '../../../src/testing/index.js';
+import { type PageServer, seededRandom, startPageServer } from '../../../src/testing/index.js';
 import type { Engine } from '../../../src/types/index.js';
 import { dropSchema, freshSchema, postgresProxy } from '../postgres.js';
 import type { TcpProxy } from '../tcp-proxy.js';
-import { postgresBooks, sqliteBooks, type BooksReader, type BooksState } from './books.js';
-import { pageRoutes, runCall, simEngine, type SimAnswer, type SimCall, type SimStorage } from './world.js';
+import { type BooksReader, type BooksState, postgresBooks, sqliteBooks } from './books.js';
+import { pageRoutes, runCall, type SimAnswer, type SimCall, type SimStorage, simEngine } from './world.js';
 
 export interface SimOptions {
   ledger: 'sqlite' | 'postgres';
@@ -69,13 +69,19 @@ const GRANT = 10_000_000;
 const CHILD = fileURLToPath(new URL('./child.ts', import.meta.url));
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-const debug = process.env['WEBSIFT_SIM_DEBUG'] ? (line: string) => console.error(`[sim ${new Date().toISOString()}] ${line}`) : () => undefined;
+const debug = process.env['WEBSIFT_SIM_DEBUG']
+  ? (line: string) => console.error(`[sim ${new Date().toISOString()}] ${line}`)
+  : () => undefined;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** One line per run: what the issue asks to print per seed. */
 export function summary(r: SimReport): string {
-  const faults = Object.entries(r.faults).map(([k, v]) => `${k} ${v}`).join(', ');
-  const statuses = Object.entries(r.statuses).map(([k, v]) => `${k}:${v}`).join(' ');
+  const faults = Object.entries(r.faults)
+    .map(([k, v]) => `${k} ${v}`)
+    .join(', ');
+  const statuses = Object.entries(r.statuses)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(' ');
   return `seed=${r.seed} ledger=${r.ledger} calls=${r.calls} [${statuses}] replays=${r.replays} faults=${Object.values(r.faults).reduce((a, b) => a + b, 0)} (${faults}) kills=${r.kills} charged=${r.charged} told=${r.told} unseen=${r.unseen} (≤${r.unseenCredits} credits) violations=${r.violations.length} ${(r.ms / 1000).toFixed(1)}s`;
 }
 
@@ -160,7 +166,9 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
       told.set(call.org, told.get(call.org)! + answer.credits);
       answeredKeys.push(call.key!);
     } else if (answer.credits !== k.told) {
-      violations.push(`key ${call.key} (${call.op} ${JSON.stringify(call.params)}): first told ${k.told} credits, then ${answer.credits} (${answer.replay ? 'replay' : 'rerun'}) on ${where}`);
+      violations.push(
+        `key ${call.key} (${call.op} ${JSON.stringify(call.params)}): first told ${k.told} credits, then ${answer.credits} (${answer.replay ? 'replay' : 'rerun'}) on ${where}`,
+      );
     }
   };
 
@@ -191,12 +199,31 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     if (proxy) {
       const p = proxy;
       const kinds = ['reset', 'partition', 'lose-reply', 'outage'] as const;
-      const kind = kinds[(faultTurn++) % kinds.length]!; // in turn: a few faults already see every kind
+      const kind = kinds[faultTurn++ % kinds.length]!; // in turn: a few faults already see every kind
       const ms = 100 + chaosInt(1_400);
-      if (kind === 'reset') strike(kind, async () => { await p.stop(); await p.start(); });
-      if (kind === 'partition') strike(kind, async () => { p.mode = 'partition'; await sleep(ms); p.mode = 'forward'; });
-      if (kind === 'lose-reply') strike(kind, async () => { p.loseNextReply(); await sleep(ms); p.mode = 'forward'; });
-      if (kind === 'outage') strike(kind, async () => { await p.stop(); await sleep(ms); await p.start(); });
+      if (kind === 'reset')
+        strike(kind, async () => {
+          await p.stop();
+          await p.start();
+        });
+      if (kind === 'partition')
+        strike(kind, async () => {
+          p.mode = 'partition';
+          await sleep(ms);
+          p.mode = 'forward';
+        });
+      if (kind === 'lose-reply')
+        strike(kind, async () => {
+          p.loseNextReply();
+          await sleep(ms);
+          p.mode = 'forward';
+        });
+      if (kind === 'outage')
+        strike(kind, async () => {
+          await p.stop();
+          await sleep(ms);
+          await p.start();
+        });
     } else {
       // Held past lockWaitMs: writes give up (503, holds released later); within it: writes wait, then pass.
       const past = faultTurn++ % 2 === 0;
@@ -304,7 +331,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     }
     if (retries.size > 0) await sleep(100); // 409: the dead owner's claim comes free (SQLite at once, PostgreSQL after its lease)
   }
-  for (const key of retries) violations.push(`key ${key} (${JSON.stringify(keyed.get(key)!.call)}) never answered: its retries still fail after ${settleMs} ms`);
+  for (const key of retries)
+    violations.push(`key ${key} (${JSON.stringify(keyed.get(key)!.call)}) never answered: its retries still fail after ${settleMs} ms`);
 
   debug(`retries drained`);
   // Background retries of the ledger (settlements and claim finishes the outage missed) end within the bound.
@@ -313,7 +341,8 @@ export async function simulate(options: SimOptions): Promise<SimReport> {
     await sleep(100);
     state = await books.read();
   }
-  if (state.pendingHolds > 0) violations.push(`${state.pendingHolds} holds still pending with every instance idle: ${state.pendingDetail.join('; ')}`);
+  if (state.pendingHolds > 0)
+    violations.push(`${state.pendingHolds} holds still pending with every instance idle: ${state.pendingDetail.join('; ')}`);
   if (state.runningClaims > 0) violations.push(`${state.runningClaims} claims still running under a live, idle instance`);
   const charged = checkBooks(state, told, unseenCredits, violations);
   await engine.close();
@@ -393,7 +422,10 @@ class Child {
   ) {}
 
   static async start(storage: SimStorage, origin: string, onAnswer: (call: SimCall, answer: SimAnswer) => void): Promise<Child> {
-    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify({ storage, origin })], { cwd: ROOT, stdio: ['pipe', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, ['--import', 'tsx', CHILD, JSON.stringify({ storage, origin })], {
+      cwd: ROOT,
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     // 'close': after its last line of output was read.
     const exited = new Promise<void>((resolve) => proc.once('close', () => resolve()));
     const child = new Child(proc, exited);

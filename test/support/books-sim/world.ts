@@ -3,9 +3,9 @@
 // one call's answer is recorded. Deterministic: a query always answers the same results.
 
 import { createEngine, isIdempotentReplay, isWebsiftError } from '../../../src/index.js';
+import type { PageRoute } from '../../../src/testing/index.js';
 import { scriptedSource } from '../../../src/testing/index.js';
 import type { Engine } from '../../../src/types/index.js';
-import type { PageRoute } from '../../../src/testing/index.js';
 
 /** Where the books live: a SQLite file, or a PostgreSQL URL (through the fault proxy) and its schema. */
 export interface SimStorage {
@@ -32,8 +32,13 @@ export type SimAnswer = { ok: true; status: 200; credits: number; replay: boolea
 export function pageRoutes(): Record<string, PageRoute> {
   const routes: Record<string, PageRoute> = { '/gone': { status: 404, body: 'gone' } };
   for (let i = 0; i < PAGES; i++) {
-    const paragraphs = Array.from({ length: 6 }, (_, p) => `<p>Paragraph ${p} of page ${i}: the ledger keeps exact books of every credit, and every answer says what it charged.</p>`);
-    routes[`/p/${i}`] = { body: `<!doctype html><html><head><title>Page ${i}</title></head><body><article><h1>Page ${i}</h1>${paragraphs.join('')}</article></body></html>` };
+    const paragraphs = Array.from(
+      { length: 6 },
+      (_, p) => `<p>Paragraph ${p} of page ${i}: the ledger keeps exact books of every credit, and every answer says what it charged.</p>`,
+    );
+    routes[`/p/${i}`] = {
+      body: `<!doctype html><html><head><title>Page ${i}</title></head><body><article><h1>Page ${i}</h1>${paragraphs.join('')}</article></body></html>`,
+    };
   }
   return routes;
 }
@@ -44,7 +49,11 @@ export function simEngine(storage: SimStorage, origin: string): Engine {
     const match = /^q(\d+)$/.exec(query.q);
     if (!match) return { results: [], noResultsNotice: true };
     const i = Number(match[1]);
-    const results = Array.from({ length: 3 + (i % 4) }, (_, r) => ({ title: `Result ${r} of ${query.q}`, url: `${origin}/p/${(i + r) % PAGES}`, snippet: `snippet ${r}` }));
+    const results = Array.from({ length: 3 + (i % 4) }, (_, r) => ({
+      title: `Result ${r} of ${query.q}`,
+      url: `${origin}/p/${(i + r) % PAGES}`,
+      snippet: `snippet ${r}`,
+    }));
     return { results };
   });
   return createEngine({
