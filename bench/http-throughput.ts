@@ -10,7 +10,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,6 +19,7 @@ import { parseArgs } from 'node:util';
 import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler, type FetchHandler } from '../src/http/index.js';
 import { scriptedSource } from '../src/testing/index.js';
+import { type ClientJob, type ClientReport, runClient } from './lib/load-client.js';
 
 const { values } = parseArgs({
   options: {
@@ -40,40 +40,6 @@ if (DURABILITY !== 'full' && DURABILITY !== 'normal') throw new Error(`--durabil
 const onFile = values.durability !== undefined || values.database !== undefined;
 const scratch = onFile && values.database === undefined ? mkdtempSync(join(tmpdir(), 'websift-http-bench-')) : undefined;
 const DATABASE = scratch ? join(scratch, 'bench.db') : values.database;
-
-interface ClientJob {
-  url: string;
-  headers: Record<string, string>;
-  seconds: number;
-  connections: number;
-}
-interface ClientReport {
-  total: number;
-  seconds: number;
-  failed: number;
-}
-
-/** The child's part: one autocannon run (by duration: with a request count it stops only on its 1 s tick). */
-async function runClient(job: string): Promise<never> {
-  const { url, headers, seconds, connections } = JSON.parse(job) as ClientJob;
-  type Autocannon = (options: Record<string, unknown>) => Promise<{
-    requests: { total: number };
-    duration: number;
-    non2xx: number;
-    errors: number;
-    timeouts: number;
-  }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  // idReplacement: each [<id>] in the URL becomes a fresh id, i.e. a new query per request.
-  const result = await autocannon({ url, headers, duration: seconds, connections, idReplacement: true });
-  const report: ClientReport = {
-    total: result.requests.total,
-    seconds: result.duration,
-    failed: result.non2xx + result.errors + result.timeouts,
-  };
-  process.stdout.write(JSON.stringify(report));
-  process.exit(0);
-}
 
 const RESULTS = Array.from({ length: 10 }, (_, i) => ({
   title: `Result ${i}`,

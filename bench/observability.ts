@@ -12,7 +12,6 @@
 
 import { execFile } from 'node:child_process';
 import { tracingChannel } from 'node:diagnostics_channel';
-import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { trace } from '@opentelemetry/api';
@@ -26,6 +25,7 @@ import { websiftMetrics } from '../src/metrics/index.js';
 import { websiftTracing } from '../src/otel/index.js';
 import { scriptedSource } from '../src/testing/index.js';
 import { dropSchema, freshSchema, postgresProxy } from '../test/support/postgres.js';
+import { type ClientJob, type ClientReport, runClient } from './lib/load-client.js';
 
 const { values } = parseArgs({
   options: {
@@ -42,31 +42,6 @@ const SECONDS = Number(values.seconds ?? 2);
 const CONNECTIONS = Number(values.connections ?? 16);
 const ROUNDS = Number(values.rounds ?? 7);
 const OUTAGES = Number(values.outages ?? 5);
-
-interface ClientJob {
-  url: string;
-  headers: Record<string, string>;
-  seconds: number;
-  connections: number;
-}
-interface ClientReport {
-  total: number;
-  seconds: number;
-  failed: number;
-}
-
-async function runClient(job: string): Promise<never> {
-  const { url, headers, seconds, connections } = JSON.parse(job) as ClientJob;
-  type Autocannon = (
-    options: Record<string, unknown>,
-  ) => Promise<{ requests: { total: number }; duration: number; non2xx: number; errors: number; timeouts: number }>;
-  const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
-  const result = await autocannon({ url, headers, duration: seconds, connections, idReplacement: true });
-  process.stdout.write(
-    JSON.stringify({ total: result.requests.total, seconds: result.duration, failed: result.non2xx + result.errors + result.timeouts }),
-  );
-  process.exit(0);
-}
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
