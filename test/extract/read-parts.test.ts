@@ -56,6 +56,8 @@ beforeAll(async () => {
       '/topics': html(topicsPage),
       // Over HOST_PASSAGE_CHARS of Markdown: its query passages are picked on a conversion worker.
       '/big-topics': html(topicsPage.replace('</article>', `${filler(80)}</article>`)),
+      // About 1 MB of Markdown: ranking it on a worker takes long enough to let the deadline pass meanwhile.
+      '/huge-topics': html(topicsPage.replace('</article>', `${filler(2500)}</article>`)),
     },
     (server) => ({
       sources: [
@@ -225,6 +227,22 @@ describe('query', () => {
     expect(passagesContentLength(md(res.results[0]))).toBeLessThanOrEqual(700);
     expect(res.results[0]).toMatchObject({ total_chars: full!.length, truncated: true });
   });
+
+  it('the request deadline passing while passages are ranked delivers the page cut from start_char, not a 504', async () => {
+    const url = fresh('/huge-topics');
+    const [full] = await fullContents([url]);
+    await s.engine.extract({ urls: [url] }, ORG); // charged and cached: the repeat below has only the ranking to do
+    const call = s.engine.extract({ urls: [url], query: 'worker bees nectar pollen hive', max_chars: 700 }, ORG);
+    // The free repeat fetches nothing and converts nothing: the pool's only work is the ranking.
+    while (s.engine.stats().conversion.converting + s.engine.stats().conversion.queued === 0) await new Promise((r) => setImmediate(r));
+    await s.clock.advance(30_000);
+    const res = await call;
+    const r = res.results[0]!;
+    expect(r).toMatchObject({ success: true, total_chars: full!.length, truncated: true });
+    expect(pieceOf(md(r), full!, 0).length).toBeGreaterThan(0); // the top of the page, as a cut from 0 gives it
+    expect(md(r)).not.toContain(topicText('Honeybees'));
+    expect(res.metadata).toMatchObject({ credits_used: 0, cached_free: 1 });
+  }, 60_000);
 
   it('keeps to max_chars, and another query on the same page is a free repeat', async () => {
     const url = fresh('/topics');
