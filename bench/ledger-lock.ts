@@ -46,6 +46,9 @@ const holder = spawn(
   ],
   { stdio: ['ignore', 'pipe', 'inherit'], cwd: process.cwd() },
 );
+// Listened for now: the holder often exits before the charge below returns, and a promise on an 'exit' that
+// already happened never settles (Node then ends the process with code 13 and prints nothing).
+const holderExited = new Promise<void>((resolve) => holder.once('exit', () => resolve()));
 await new Promise<void>((resolve) => holder.stdout.once('data', () => resolve()));
 
 let turns = 0;
@@ -72,7 +75,7 @@ try {
 }
 counting = false;
 stall = Math.max(stall, performance.now() - last);
-await new Promise<void>((resolve) => holder.on('exit', () => resolve()));
+await holderExited;
 console.log(`lock held ${HOLD_MS} ms by another process; unlocked charge ${baseline.toFixed(1)} ms`);
 console.log(`charge while locked: ${outcome} after ${ms.toFixed(0)} ms`);
 console.log(`event loop: longest stall ${stall.toFixed(0)} ms, ${turns} turns while it waited`);
