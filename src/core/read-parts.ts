@@ -3,7 +3,7 @@
 // query passages). Applied to the content as delivered, after every charging decision: the cached page
 // and the stored search answer keep the full content, so a repeat with other parts is still a repeat.
 
-import { type PagePart, type PartOptions, pagePart, shareBudget } from '../passages/index.js';
+import { DEFAULT_PASSAGE_CHARS, type PagePart, type PartOptions, pagePart, shareBudget } from '../passages/index.js';
 
 /**
  * Cuts one page's part off the event loop (the engine's: a conversion worker, in the organization's
@@ -27,9 +27,6 @@ export interface Offload {
  */
 export const HOST_PASSAGE_CHARS = 32 * 1024;
 
-/** Characters of passages per page when `query` is given without `max_chars`. */
-export const DEFAULT_QUERY_CHARS = 2000;
-
 /** The reading-in-parts parameters of a call (each absent when not given). */
 export interface PartRequest {
   maxChars?: number;
@@ -45,7 +42,7 @@ export function readsInParts(request: PartRequest): boolean {
 /**
  * Each page's options, in order, given the full contents' lengths: `max_chars` shared fairly over
  * what each page has left after `start_char` (a short page's unused share goes to the others).
- * `query` without `max_chars`: DEFAULT_QUERY_CHARS per page.
+ * `query` without `max_chars`: DEFAULT_PASSAGE_CHARS per page.
  */
 export function partOptions(lengths: readonly number[], request: PartRequest): PartOptions[] {
   const start = request.startChar ?? 0;
@@ -60,7 +57,7 @@ export function partOptions(lengths: readonly number[], request: PartRequest): P
     );
     return shares.map((maxChars) => ({ ...base, maxChars }));
   }
-  return lengths.map(() => (request.query !== undefined ? { ...base, maxChars: DEFAULT_QUERY_CHARS } : base));
+  return lengths.map(() => (request.query !== undefined ? { ...base, maxChars: DEFAULT_PASSAGE_CHARS } : base));
 }
 
 /**

@@ -28,8 +28,8 @@ export interface PagePart {
   nextStart?: number;
 }
 
-/** The budget of query passages when the caller gives none (the engine passes its own default). */
-const DEFAULT_PASSAGE_CHARS = 2_000;
+/** Characters of query passages per page when the caller gives no max_chars (the engine passes it explicitly: read-parts.ts). */
+export const DEFAULT_PASSAGE_CHARS = 2_000;
 
 /** A whole count of characters; absent (or not a finite number: no bound) as undefined. The schema checks the API's values. */
 const count = (x: number | undefined): number | undefined =>

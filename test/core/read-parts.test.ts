@@ -3,9 +3,9 @@
 // plain cuts stay on the host, and a failed offload still delivers the page, cut from start_char.
 
 import { describe, expect, it } from 'vitest';
-import { DEFAULT_QUERY_CHARS, HOST_PASSAGE_CHARS, type PartOffload, pageParts, partOptions } from '../../src/core/read-parts.js';
+import { HOST_PASSAGE_CHARS, type PartOffload, pageParts, partOptions } from '../../src/core/read-parts.js';
 import { passageQuery } from '../../src/core/search/content-parts.js';
-import { pagePart } from '../../src/passages/index.js';
+import { DEFAULT_PASSAGE_CHARS, pagePart } from '../../src/passages/index.js';
 
 const words = (n: number, word: string) => Array.from({ length: n }, (_, i) => `${word}${i % 7}`).join(' ');
 /** A Markdown page of sections; one of them about `topic`. */
@@ -31,8 +31,8 @@ describe('partOptions', () => {
     expect(partOptions([100, 5000, 5000], { maxChars: 3000 }).map((o) => o.maxChars)).toEqual([100, 1450, 1450]);
     expect(partOptions([600, 5000], { maxChars: 1000, startChar: 500 }).map((o) => o.maxChars)).toEqual([100, 900]);
     expect(partOptions([10, 10], { query: 'x' })).toEqual([
-      { query: 'x', maxChars: DEFAULT_QUERY_CHARS },
-      { query: 'x', maxChars: DEFAULT_QUERY_CHARS },
+      { query: 'x', maxChars: DEFAULT_PASSAGE_CHARS },
+      { query: 'x', maxChars: DEFAULT_PASSAGE_CHARS },
     ]);
     expect(partOptions([10], { startChar: 3 })).toEqual([{ startChar: 3 }]);
   });
@@ -78,7 +78,7 @@ describe('pageParts', () => {
       { run: failing.run, org: 'acme' },
     );
     expect(failing.calls).toHaveLength(1);
-    expect(parts.get('p')).toEqual(pagePart(long, 'markdown', { startChar: 10, maxChars: DEFAULT_QUERY_CHARS }));
+    expect(parts.get('p')).toEqual(pagePart(long, 'markdown', { startChar: 10, maxChars: DEFAULT_PASSAGE_CHARS }));
   });
 
   it('a key given twice gets one part, the smaller share', async () => {
