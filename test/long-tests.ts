@@ -3,7 +3,7 @@
 // or starts many processes: 4 `websift serve` instances taking 20,000 calls under SIGKILLs (~510 s),
 // the books simulation's killed child instances and network faults, the quality guard's conversion of
 // 280 WCXB pages, the packed tarball installed from the registry into a scratch project and compiled
-// (minutes, and the network). `npx vitest run <file>` still runs any of them alone. test/docs/test-commands.test.ts
+// (minutes, and the network), pools closed at 100 points of their workers' start (~40 s). `npx vitest run <file>` still runs any of them alone. test/docs/test-commands.test.ts
 // checks that every entry names a file.
 
 export const LONG_TESTS: readonly string[] = [
@@ -11,4 +11,5 @@ export const LONG_TESTS: readonly string[] = [
   'test/scale/books-simulation.test.ts',
   'test/convert/quality-regression.test.ts',
   'test/package/consumer.test.ts',
+  'test/conversion/close-while-loading.test.ts',
 ];

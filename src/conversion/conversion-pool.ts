@@ -8,7 +8,7 @@
 // when websift read them itself.
 
 import { availableParallelism } from 'node:os';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Piscina } from 'piscina';
 import type { ConvertibleDocument } from '../convert/document-to-markdown.js';
 import { isHandedOver } from '../fetch/owned-bytes.js';
@@ -221,14 +221,17 @@ function workerTask(doc: WorkerTask): { task: WorkerTask; transferList: ArrayBuf
 }
 
 /**
- * The worker module: compiled JavaScript in the package; run from the TypeScript source, a bundle
- * named by WEBSIFT_CONVERSION_WORKER (the test suite builds one) or else the source through tsx.
+ * The worker: a CommonJS entry (cjs/conversion-worker.cjs: why it is not the module itself is said
+ * there) that imports the converter module named in workerData — compiled JavaScript in the package;
+ * run from the TypeScript source, a bundle named by WEBSIFT_CONVERSION_WORKER (the test suite builds
+ * one) or else the source through tsx.
  */
-function workerEntry(): { filename: string; execArgv?: string[] } {
+function workerEntry(): { filename: string; workerData: { websiftConversionWorker: string }; execArgv: string[] } {
+  const filename = fileURLToPath(new URL('../../cjs/conversion-worker.cjs', import.meta.url));
   const source = import.meta.url.endsWith('.ts');
   const bundle = source ? process.env['WEBSIFT_CONVERSION_WORKER'] : undefined;
   // JavaScript workers get no flags of the host (a loader such as tsx would be loaded again per worker).
-  if (bundle) return { filename: pathToFileURL(bundle).href, execArgv: [] };
-  const filename = new URL(`./conversion-worker.${source ? 'ts' : 'js'}`, import.meta.url).href;
-  return { filename, execArgv: source ? ['--import', 'tsx'] : [] };
+  if (bundle) return { filename, workerData: { websiftConversionWorker: pathToFileURL(bundle).href }, execArgv: [] };
+  const module = new URL(`./conversion-worker.${source ? 'ts' : 'js'}`, import.meta.url).href;
+  return { filename, workerData: { websiftConversionWorker: module }, execArgv: source ? ['--import', 'tsx'] : [] };
 }

@@ -32,6 +32,7 @@ describe('the published package', () => {
       'dist/index.d.ts',
       'dist/cli/main.js',
       'dist/conversion/conversion-worker.js',
+      'cjs/conversion-worker.cjs',
       'dist/convert/model/block-model.json',
       'dist/mcp/index.js',
       'cjs/testing.cjs',
