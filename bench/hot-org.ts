@@ -7,12 +7,16 @@
 //   bare 1 org    a bare pg loop of the one-call statements the ledger sent before (reserve, settle_traced)
 //   bare 32 orgs  the same, each of the 32 streams on an organization of its own
 // Every search is a new query, charged 1. Backend waits: pg_stat_activity sampled every 10 ms, rows of
-// this run's connections only (their application_name), during every variant.
+// this run's connections only (their application_name), during every variant. Also per search: the
+// statements that commit a charge (reserve/settle/books_many: one transaction, one WAL fsync each), the
+// CPU of this process (engine + pg client + the load loop) and of this run's PostgreSQL backends (from
+// /proc), so the figures can be read apart from the machine's load.
 //   npx tsx bench/hot-org.ts [--seconds 3] [--rounds 5] [--concurrency 32]
 // Needs PostgreSQL (WEBSIFT_TEST_DATABASE_URL) and Redis (WEBSIFT_TEST_REDIS_URL); runs in its own schemas
 // and key prefix, removed at the end.
 
 import { randomUUID } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
@@ -91,6 +95,30 @@ const variants: Record<string, (stream: number) => Promise<void>> = {
 };
 const names = Object.keys(variants);
 
+// Committing statements: every pg.Pool#query of this process (the ledgers' pools are pg.Pools of this module).
+let commits = 0;
+const poolQuery = pg.Pool.prototype.query;
+pg.Pool.prototype.query = function (this: pg.Pool, ...args: unknown[]) {
+  if (/\.(reserve|settle_traced|books_many)\(/.test(String(args[0]))) commits++;
+  return (poolQuery as (...a: unknown[]) => unknown).apply(this, args);
+} as typeof poolQuery;
+
+/** CPU ms so far of this run's PostgreSQL backends (USER_HZ 100), by pid. */
+async function backendCpu(): Promise<Map<number, number>> {
+  const { rows } = await sampler.query('SELECT pid FROM pg_stat_activity WHERE application_name = $1', [APP]);
+  const out = new Map<number, number>();
+  for (const { pid } of rows) {
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      out.set(pid, (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return out;
+}
+
 // Wait sampling: one client of its own (not counted: another application_name).
 const sampler = new pg.Client({ connectionString: POSTGRES_URL });
 await sampler.connect();
@@ -113,6 +141,7 @@ async function sampleWhile(into: Waits, until: Promise<unknown>): Promise<void> 
   }
 }
 
+let searches = 0;
 async function run(work: (stream: number) => Promise<void>, seconds: number): Promise<number> {
   let done = 0;
   const end = performance.now() + seconds * 1000;
@@ -122,6 +151,7 @@ async function run(work: (stream: number) => Promise<void>, seconds: number): Pr
       while (performance.now() < end) {
         await work(stream);
         done++;
+        searches++;
       }
     }),
   );
@@ -141,18 +171,34 @@ try {
   console.log(`one organization, ${CONCURRENCY} in flight, ${SECONDS} s per variant per round, ${ROUNDS} rounds; load ${load()}`);
   for (const name of names) await run(variants[name]!, 0.5); // warm-up: connections, plans, JIT
   const rates: Record<string, number[]> = Object.fromEntries(names.map((n) => [n, []]));
+  const cost = Object.fromEntries(names.map((n) => [n, { searches: 0, commits: 0, nodeMs: 0, pgMs: 0 }]));
   for (let round = 0; round < ROUNDS; round++) {
     const order = names.map((_, i) => names[(i + round) % names.length]!);
     for (const name of order) {
+      const [s0, c0, cpu0, pg0] = [searches, commits, process.cpuUsage(), await backendCpu()];
       const measuring = run(variants[name]!, SECONDS);
       await sampleWhile(waits[name]!, measuring);
       rates[name]!.push(await measuring);
+      const [cpu1, pg1] = [process.cpuUsage(cpu0), await backendCpu()];
+      const c = cost[name]!;
+      c.searches += searches - s0;
+      c.commits += commits - c0;
+      c.nodeMs += (cpu1.user + cpu1.system) / 1000;
+      for (const [pid, ms] of pg1) c.pgMs += ms - (pg0.get(pid) ?? ms);
     }
     console.log(`round ${round + 1}: ${names.map((n) => `${n} ${rates[n]!.at(-1)!.toFixed(0)}`).join(' | ')}  (load ${load()})`);
   }
-  console.log('\nvariant | searches/s median [min–max] | backends active: share of samples by wait (top 4)');
+  console.log('\nvariant | searches/s median [min–max] | searches per commit | CPU µs per search: this process / PostgreSQL backends');
   for (const name of names) {
+    const c = cost[name]!;
+    const per = (ms: number) => ((ms * 1000) / c.searches).toFixed(0);
     const xs = rates[name]!;
+    console.log(
+      `${name} | ${median(xs).toFixed(0)} [${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}] | ${(c.searches / c.commits).toFixed(2)} | ${per(c.nodeMs)} / ${per(c.pgMs)}`,
+    );
+  }
+  console.log('\nvariant | backends active: share of samples by wait (top 4)');
+  for (const name of names) {
     const w = waits[name]!;
     const total = [...w].filter(([k]) => k !== '#samples').reduce((a, [, v]) => a + v, 0);
     const top = [...w]
@@ -163,7 +209,7 @@ try {
       .join(', ');
     const lock = [...w].filter(([k]) => k.startsWith('Lock:')).reduce((a, [, v]) => a + v, 0);
     console.log(
-      `${name} | ${median(xs).toFixed(0)} [${Math.min(...xs).toFixed(0)}–${Math.max(...xs).toFixed(0)}] | Lock ${((lock / Math.max(1, total)) * 100).toFixed(0)}%; ${top}; mean active ${(total / Math.max(1, w.get('#samples') ?? 1)).toFixed(1)}`,
+      `${name} | Lock ${((lock / Math.max(1, total)) * 100).toFixed(0)}%; ${top}; mean active ${(total / Math.max(1, w.get('#samples') ?? 1)).toFixed(1)}`,
     );
   }
   console.log(`load at the end: ${load()}`);
