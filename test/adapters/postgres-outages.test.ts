@@ -77,6 +77,43 @@ describe.skipIf(!available)('PostgreSQL books through network faults', () => {
     expect(await ledger.settle({ id, organization: 'acme', kind: 'search', charged: 3, answered: true })).toBe(0);
   });
 
+  // Group commit (books-batch.ts): calls of one organization that queued behind a statement go in one
+  // statement; the first call goes alone, and the reply of the group after it is the one lost here.
+  it('a group of settlements whose reply is lost: each call is read back with its own charge, charged once', async () => {
+    const { schema, proxy, org } = await setup();
+    const ledger = postgresLedger({ connectionString: postgresUrlOn(proxy.port), schema });
+    cleanup.push(() => ledger.close());
+    await ledger.createOrganization('acme', 10, NOW);
+    const ids = Array.from({ length: 5 }, () => randomUUID());
+    for (const id of ids) expect(await ledger.reserve({ id, organization: 'acme', amount: 2 }, NOW)).toEqual({ ok: true });
+    await new Promise((r) => setImmediate(r)); // the organization's lane idle again: the first settlement goes alone
+    const settle = (id: string, charged: number) => ledger.settle({ id, organization: 'acme', kind: 'search', charged, answered: true });
+    const first = settle(ids[0]!, 1);
+    const group = ids.slice(1).map((id, i) => settle(id, i % 3));
+    void first.then(() => proxy.loseNextReply()); // before the group leaves (it waits for the first's answer)
+    expect(await Promise.all([first, ...group])).toEqual([1, 0, 1, 2, 0]);
+    expect(proxy.repliesLost).toBe(1);
+    expect(await org()).toEqual({ balance: 6, reserved: 0, used: 4, search_requests: 5, free_requests: 2 });
+    expect(await Promise.all(ids.map((id) => settle(id, 2)))).toEqual([0, 0, 0, 0, 0]);
+  });
+
+  it('a group of reserves whose reply is lost answers 503 to each, and every hold it made is released', async () => {
+    const { schema, proxy, org } = await setup();
+    const ledger = postgresLedger({ connectionString: postgresUrlOn(proxy.port), schema });
+    cleanup.push(() => ledger.close());
+    await ledger.createOrganization('acme', 10, NOW);
+    const reserve = () => ledger.reserve({ id: randomUUID(), organization: 'acme', amount: 2 }, NOW);
+    const first = reserve();
+    const group = Array.from({ length: 3 }, reserve);
+    void first.then(() => proxy.loseNextReply());
+    expect(await first).toEqual({ ok: true });
+    for (const error of await Promise.all(group.map(rejection))) expect(error).toBeInstanceOf(LedgerUnavailableError);
+    expect(proxy.repliesLost).toBe(1);
+    // The group committed; its holds are released once the database answers again (here: the next call).
+    expect(await ledger.usage('acme')).toBeTruthy();
+    expect(await eventually(org, (o) => o.reserved === 2)).toMatchObject({ balance: 10, reserved: 2, used: 0 });
+  });
+
   it('without a key, a settlement whose outcome stays unknown answers a 503 that charges nothing: a charge that committed is refunded once the database is back, also against a late copy', async () => {
     const { schema, proxy, org } = await setup();
     const ledger = postgresLedger({ connectionString: postgresUrlOn(proxy.port), schema });

@@ -1,6 +1,8 @@
 // The Ledger on PostgreSQL, for many websift instances sharing one set of books. Every operation is
 // one statement, most of them a call of a function from sql-functions.ts or sql-outcomes.ts: a charged request costs two
-// round trips (reserve, settle), each a short transaction of its own. Each ledger is one instance with
+// round trips (reserve, settle), each a short transaction of its own. Reserves and unkeyed settlements
+// of one organization that arrive while its previous statement runs go together in the next one
+// (books-batch.ts): one row lock and one fsync for all of them. Each ledger is one instance with
 // a lease (instance-lease.ts): its holds and claims are released by the others if it dies. Finished
 // reservation ids and expired claims are pruned in bounded chunks by the heartbeat, never per request.
 // Connection failures reject with LedgerUnavailableError (503, retryable; nothing was charged). A
@@ -12,6 +14,7 @@ import { type ClaimOutcome, IDEMPOTENCY_TTL_MS, type Ledger, type Settlement, ty
 import type { OrganizationInfo } from '../../types/index.js';
 import { finishTaskName, RetryQueue, releaseOf, releaseTaskName } from '../retry-queue.js';
 import { checkCredits } from '../sqlite/amounts.js';
+import { BooksBatch } from './books-batch.js';
 import { closedError, handleFrom, type PostgresHandle, type PostgresOptions } from './database.js';
 import { InstanceLease } from './instance-lease.js';
 import { mayHaveRun } from './unavailable.js';
@@ -81,6 +84,12 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
     st.idempotencyKey ?? null,
   ];
   const SETTLE_PARAMS = '$1, $2, $3::boolean, $4::bigint, $5::boolean, $6::bigint, $7';
+
+  // One organization's reserves and unkeyed settlements, grouped into one statement per flight.
+  const batch = new BooksBatch(db, lease.id, clock);
+
+  /** A settlement as the caller made it: keyed ones lock their claim row too, so they go one by one. */
+  const settleFirst = (st: Settlement): Promise<number> => (st.idempotencyKey === undefined ? batch.settle(st) : settleOnce(st));
 
   async function settleOnce(st: Settlement): Promise<number> {
     const rows = await db.query(`SELECT ${s}.settle_traced(${SETTLE_PARAMS}) AS charged`, settleArgs(st));
@@ -159,29 +168,18 @@ export function postgresLedger(source: PostgresHandle | PostgresOptions): Postgr
       run(async () => {
         checkCredits('reserve: amount', r.amount, 1);
         await lease.ensure();
-        // Dated by the ledger's Clock (the trace is pruned against it), like the SQLite ledger.
-        const rows = await lostReply(
-          db.query(`SELECT o_ok, o_reason, o_available FROM ${s}.reserve($1, $2, $3::bigint, $4::uuid, $5::bigint)`, [
-            r.id,
-            r.organization,
-            r.amount,
-            lease.id,
-            clock.now(),
-          ]),
+        return lostReply(
+          batch.reserve({ id: r.id, organization: r.organization, amount: r.amount }),
           // The call answers 503, so a hold that did commit is released (its id finished: a late copy of
           // the reserve then fails on it), or it would hold credits under this live instance until close.
           () => later.add(releaseTaskName(r.id), () => settleOnce(releaseOf({ id: r.id, organization: r.organization, kind: 'search' }))),
         );
-        const row = rows[0]!;
-        if (row['o_ok'] === true) return { ok: true } as const;
-        if (row['o_reason'] === 'unknown_organization') return { ok: false, reason: 'unknown_organization' } as const;
-        return { ok: false, reason: 'insufficient_credits', available: num(row['o_available']) } as const;
       }),
     settle: (st) =>
       run(async () => {
         checkCredits('settle: charged', st.charged, 0);
         try {
-          return await settleOnce(st);
+          return await settleFirst(st);
         } catch (error) {
           if (!(error instanceof LedgerUnavailableError)) throw error;
           if (mayHaveRun(error)) {

@@ -5,6 +5,7 @@
 // so a reservation or a settlement is one statement: one round trip, one short transaction.
 
 import type { PostgresPool, PostgresPoolClient } from './driver.js';
+import { batchFunctions } from './sql-batches.js';
 import { ledgerFunctions } from './sql-functions.js';
 import { outcomeFunctions } from './sql-outcomes.js';
 
@@ -92,6 +93,9 @@ const migrations: readonly ((s: string, name: string) => string)[] = [
       SELECT organization, sum(octet_length(response))::bigint AS bytes FROM ${s}.idempotency_claims
       WHERE response IS NOT NULL GROUP BY organization) c WHERE c.organization = o.id;
     ${outcomeFunctions(s)}`,
+  // 3: group commit of one organization's reserves and settlements (sql-batches.ts), so a hot
+  // organization's searches share a row lock and an fsync instead of queueing one by one (issue 33).
+  (s) => batchFunctions(s),
 ];
 
 /** Version of the websift schema this release creates and upgrades to (the number of its migrations). */

@@ -88,6 +88,42 @@ export function ledgerConcurrencyTests(kit: SuiteKit, s: LedgerSubject): void {
     expect(await availableCredits(s.ledger, 'acme')).toBe(7);
   });
 
+  // A ledger may group concurrent calls of one organization (the PostgreSQL one does: group commit);
+  // one id twice among them, or a refusal among grants, must come out as if they ran one by one.
+  kit.test('parallel reserves and settlements of one id among others: held once, charged and counted once', async () => {
+    await s.ledger.createOrganization('acme', 20, NOW);
+    const ids = Array.from({ length: 10 }, () => randomUUID());
+    // Others first, so that a ledger grouping calls has the copies of one id in one group.
+    const holds = await Promise.all([
+      ...ids.map((id) => s.ledger.reserve({ id, organization: 'acme', amount: 1 }, NOW)),
+      ...Array.from({ length: 5 }, () => s.ledger.reserve({ id: 'dup', organization: 'acme', amount: 3 }, NOW).catch(() => undefined)),
+    ]);
+    expect(holds.slice(0, 10).every((o) => o?.ok)).toBe(true);
+    expect(await availableCredits(s.ledger, 'acme')).toBe(7); // 'dup' held once: 20 - 10 - 3
+    const charges = await Promise.all([
+      ...ids.map((id) => settle(s.ledger, id, 1, 'extract')),
+      ...Array.from({ length: 3 }, () => settle(s.ledger, 'dup', 3)),
+      settle(s.ledger, randomUUID(), 0), // a free repeat among them
+    ]);
+    expect(charges.slice(0, 10)).toEqual(ids.map(() => 1));
+    expect(charges.slice(10, 13).sort()).toEqual([0, 0, 3]);
+    expect(charges[13]).toBe(0);
+    expect(await s.ledger.usage('acme')).toEqual({ balance: 7, used: 13, requests: { search: 2, extract: 10 }, free: 1 });
+    expect(await availableCredits(s.ledger, 'acme')).toBe(7);
+  });
+
+  kit.test('parallel reserves: one too big for what is left does not keep a smaller one out', async () => {
+    await s.ledger.createOrganization('acme', 5, NOW);
+    const outcomes = await Promise.all(
+      [4, 4, 1].map((amount) => s.ledger.reserve({ id: randomUUID(), organization: 'acme', amount }, NOW)),
+    );
+    const granted = [4, 4, 1].filter((_, i) => outcomes[i]!.ok).sort();
+    expect(granted).toEqual([1, 4]);
+    const refused = outcomes.find((o) => !o.ok);
+    expect(refused?.ok === false && refused.reason === 'insufficient_credits' && refused.available <= 1).toBe(true);
+    expect(await availableCredits(s.ledger, 'acme')).toBe(0);
+  });
+
   kit.test('settling a reservation twice charges and counts it once', async () => {
     await s.ledger.createOrganization('acme', 10, NOW);
     const once = await reserve(s.ledger, 'acme', 3);
