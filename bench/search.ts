@@ -20,6 +20,7 @@ import { openSqlite } from '../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../src/adapters/sqlite/ledger.js';
 import { systemClock } from '../src/adapters/system-clock.js';
 import type { RepeatEntry } from '../src/core/books/index.js';
+import { timeOrderedIds } from '../src/core/books/request-id.js';
 import { createRouter } from '../src/core/router/router.js';
 import { parseQuery } from '../src/core/search/query.js';
 import { createEngine, type Engine } from '../src/index.js';
@@ -95,13 +96,16 @@ async function engineOf(name: string, storage: Storage): Promise<Engine> {
   return engine;
 }
 
-/** The ledger alone: one reserve and one charging settle per search. */
-async function ledgerOf(name: string, durability?: 'full' | 'normal') {
-  const ledger = sqliteLedger(openSqlite(durability ? { database: join(scratch, `${name}.db`), durability } : {}));
+/** The ledger alone: one reserve and one charging settle per search (time-ordered ids, as the engine makes). */
+async function ledgerOf(name: string, durability?: 'full' | 'normal', withoutPendingIndex = false) {
+  const store = openSqlite(durability ? { database: join(scratch, `${name}.db`), durability } : {});
+  if (withoutPendingIndex) store.db.exec('DROP INDEX reservations_pending');
+  const ledger = sqliteLedger(store);
   closers.push(() => ledger.close());
   await ledger.createOrganization('bench', 1e12, 0);
+  const ids = timeOrderedIds(systemClock);
   return async (_: number) => {
-    const id = `r${serial++}`;
+    const id = ids();
     await ledger.reserve({ id, organization: 'bench', amount: 1 }, 0);
     await ledger.settle({ id, organization: 'bench', kind: 'search', charged: 1, answered: true });
   };
@@ -167,6 +171,10 @@ const VARIANTS: Record<string, Variant> = {
   },
   ledgerMemory: { label: 'part: ledger reserve + settle, in memory', make: () => ledgerOf('ledgerMemory') },
   ledgerNormal: { label: 'part: ledger reserve + settle, file, normal', make: () => ledgerOf('ledgerNormal', 'normal') },
+  ledgerNormalNoIndex: {
+    label: 'part: ledger reserve + settle, file, normal, pending-reservations index dropped (reference)',
+    make: () => ledgerOf('ledgerNormalNoIndex', 'normal', true),
+  },
   ledgerFull: { label: 'part: ledger reserve + settle, file, full', make: () => ledgerOf('ledgerFull', 'full') },
   storePartitioned: {
     label: 'part: repeat store get + set, full partition (partitioned)',
