@@ -1,6 +1,8 @@
 // HTTP throughput: requests/s and server CPU µs per request of GET /api/search through createNodeHandler
 // and through createFetchHandler (behind a minimal node:http ⇄ Request/Response adapter, as a host would
-// run it), beside a bare node:http JSON echo, all in this process. The load client (autocannon's API)
+// run it), beside a bare node:http JSON echo and a Fastify route that authenticates and calls
+// engine.search itself (the floor a hand-written framework route sets), all in this process. The engine's
+// repeat partition is filled (10,000 charged searches) before anything is timed: the steady state. The load client (autocannon's API)
 // runs in a child process (this file with --client), so the server's figures hold none of its work.
 //   npx tsx bench/http-throughput.ts [--seconds 2] [--connections 16] [--rounds 7]
 //                                    [--durability full|normal] [--database file]
@@ -16,6 +18,8 @@ import { join } from 'node:path';
 import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
+import { DEFAULT_MAX_PER_PARTITION } from '../src/adapters/partitioned-lru-store.js';
 import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler, type FetchHandler } from '../src/http/index.js';
 import { scriptedSource } from '../src/testing/index.js';
@@ -111,8 +115,21 @@ const engine = createEngine({
 });
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const key = await engine.admin.createApiKey('bench');
+// Steady state: a full repeat partition, so every charged request evicts a window, as in a long-running server.
+for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
 const viaNode = await listen(createNodeHandler(engine));
 const viaFetch = await listen(onNode(createFetchHandler(engine)));
+
+/** The same search as a Fastify route would serve it: bearer key, engine.search, the answer as JSON (Fastify's serializer). */
+const fastify = Fastify();
+fastify.get('/api/search', async (request, reply) => {
+  const header = request.headers.authorization;
+  const identity = header?.startsWith('Bearer ') ? await engine.authenticate(header.slice(7)) : null;
+  if (!identity) return reply.code(401).send({ error: 'unauthorized' });
+  return engine.search({ q: (request.query as { q: string }).q }, { organization: identity.organization });
+});
+await fastify.listen({ port: 0, host: '127.0.0.1' });
+const viaFastify = { port: (fastify.server.address() as AddressInfo).port };
 const auth = { authorization: `Bearer ${key}` };
 
 const VARIANTS = {
@@ -120,9 +137,11 @@ const VARIANTS = {
   // Same query every time: after the first, free repeats (cache path, no source call).
   'node-repeat': () => load(viaNode.port, '/api/search?q=same+query', auth),
   'fetch-repeat': () => load(viaFetch.port, '/api/search?q=same+query', auth),
+  'fastify-repeat': () => load(viaFastify.port, '/api/search?q=same+query', auth),
   // A new query every time: routed to the source and charged (reserve + settle in the ledger).
   'node-distinct': () => load(viaNode.port, '/api/search?q=term+[<id>]', auth),
   'fetch-distinct': () => load(viaFetch.port, '/api/search?q=term+[<id>]', auth),
+  'fastify-distinct': () => load(viaFastify.port, '/api/search?q=term+[<id>]', auth),
 };
 type Variant = keyof typeof VARIANTS;
 const variants = Object.keys(VARIANTS) as Variant[];
@@ -131,6 +150,8 @@ const ratios = Object.fromEntries(variants.map((v) => [v, [] as { rps: number; c
   Variant,
   { rps: number; cpu: number }[]
 >;
+/** Per round: the node handler's server CPU per request over the Fastify route's (target ≤ 1). */
+const nodeVsFastify = { repeat: [] as number[], distinct: [] as number[] };
 for (const v of variants) await VARIANTS[v](); // warm-up
 // Rounds interleave the variants (in rotating order), so a burst of load elsewhere on the machine hits
 // each variant alike; each round's ratios are taken against that round's bare figures.
@@ -144,8 +165,11 @@ for (let round = 0; round < ROUNDS; round++) {
     samples[v].push(figures[v]);
     ratios[v].push({ rps: figures[v].rps / figures.bare.rps, cpu: figures[v].cpuUs / figures.bare.cpuUs });
   }
+  nodeVsFastify.repeat.push(figures['node-repeat'].cpuUs / figures['fastify-repeat'].cpuUs);
+  nodeVsFastify.distinct.push(figures['node-distinct'].cpuUs / figures['fastify-distinct'].cpuUs);
 }
 for (const s of [bare, viaNode, viaFetch]) s.server.close();
+await fastify.close();
 await engine.close();
 if (scratch) rmSync(scratch, { recursive: true, force: true });
 
@@ -160,6 +184,8 @@ const NAMES: Record<Variant, string> = {
   'fetch-repeat': 'fetch handler, repeated query (free repeat)',
   'node-distinct': 'node handler, distinct queries (charged)',
   'fetch-distinct': 'fetch handler, distinct queries (charged)',
+  'fastify-repeat': 'Fastify route + engine.search, repeated query',
+  'fastify-distinct': 'Fastify route + engine.search, distinct queries',
 };
 const ledgerMode = DATABASE === undefined ? 'SQLite in memory (nothing to fsync)' : `SQLite file, durability ${DURABILITY}`;
 console.log(
@@ -179,3 +205,6 @@ for (const v of variants) {
     )} |`,
   );
 }
+console.log(
+  `\nnode handler CPU / Fastify route CPU, per round: repeated ${spread(nodeVsFastify.repeat, times)}, distinct ${spread(nodeVsFastify.distinct, times)}`,
+);

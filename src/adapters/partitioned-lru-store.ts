@@ -32,16 +32,51 @@ export const DEFAULT_MAX_PER_PARTITION = 10_000;
 /** Expired partitions are looked for at most this often (clock time): a pass costs one step per partition. */
 export const SWEEP_INTERVAL_MS = 60_000;
 
-interface Entry<V> {
+/** An entry, linked into its partition's recency list (least recently used at the head). */
+interface Node<V> {
+  key: string;
   value: V;
   expiresAt: number;
+  prev: Node<V> | undefined;
+  next: Node<V> | undefined;
 }
 
-interface Partition<V> {
-  /** In least-recently-used-first order (a read or write moves the entry to the end). */
-  entries: Map<string, Entry<V>>;
+// Recency is a doubly linked list beside the Map, not the Map's insertion order: moving an entry to the
+// end by delete + set, and finding the least recently used by iterating, left deleted slots at the front
+// of V8's ordered hash table that every later iteration stepped over, so a write to a full partition cost
+// ~5 µs (10× lru-cache's). Here a read or write is a Map lookup and a few pointer moves, whatever the size.
+class Partition<V> {
+  readonly nodes = new Map<string, Node<V>>();
+  head: Node<V> | undefined;
+  tail: Node<V> | undefined;
   /** The latest deadline of any entry it was given: past it, the whole partition is dead. */
   expiresAt: number;
+
+  constructor(now: number) {
+    this.expiresAt = now;
+  }
+
+  unlink(node: Node<V>): void {
+    if (node.prev) node.prev.next = node.next;
+    else this.head = node.next;
+    if (node.next) node.next.prev = node.prev;
+    else this.tail = node.prev;
+    node.prev = node.next = undefined;
+  }
+
+  /** Appends at the most recently used end. */
+  append(node: Node<V>): void {
+    node.prev = this.tail;
+    node.next = undefined;
+    if (this.tail) this.tail.next = node;
+    else this.head = node;
+    this.tail = node;
+  }
+
+  remove(node: Node<V>): void {
+    this.unlink(node);
+    this.nodes.delete(node.key);
+  }
 }
 
 export function partitionedLruStore<V>(options: PartitionedLruOptions): PartitionedLruStore<V> {
@@ -64,43 +99,55 @@ export function partitionedLruStore<V>(options: PartitionedLruOptions): Partitio
     },
     get size() {
       let n = 0;
-      for (const partition of partitions.values()) n += partition.entries.size;
+      for (const partition of partitions.values()) n += partition.nodes.size;
       return n;
     },
     async get(key) {
       const now = clock.now();
       sweep(now);
-      const entries = partitions.get(partitionOf(key))?.entries;
-      const entry = entries?.get(key);
-      if (!entries || !entry) return undefined;
-      entries.delete(key);
-      if (entry.expiresAt <= now) return undefined;
-      entries.set(key, entry); // most recently used
-      return entry.value;
+      const partition = partitions.get(partitionOf(key));
+      const node = partition?.nodes.get(key);
+      if (!partition || !node) return undefined;
+      if (node.expiresAt <= now) {
+        partition.remove(node);
+        return undefined;
+      }
+      if (node !== partition.tail) {
+        partition.unlink(node);
+        partition.append(node); // most recently used
+      }
+      return node.value;
     },
     async set(key, value, ttlMs) {
       const now = clock.now();
       sweep(now);
       const id = partitionOf(key);
       let partition = partitions.get(id);
-      if (!partition) partitions.set(id, (partition = { entries: new Map(), expiresAt: now }));
+      if (!partition) partitions.set(id, (partition = new Partition<V>(now)));
       const expiresAt = now + Math.max(0, ttlMs || 0);
-      const { entries } = partition;
-      entries.delete(key);
-      entries.set(key, { value, expiresAt });
+      const { nodes } = partition;
+      const node = nodes.get(key);
+      if (node) {
+        node.value = value;
+        node.expiresAt = expiresAt;
+        partition.unlink(node);
+        partition.append(node);
+      } else {
+        const added: Node<V> = { key, value, expiresAt, prev: undefined, next: undefined };
+        nodes.set(key, added);
+        partition.append(added);
+      }
       partition.expiresAt = Math.max(partition.expiresAt, expiresAt);
       // From the least recently used end: drop what has expired, then what is over the bound.
-      for (const [k, e] of entries) {
-        if (entries.size <= max && e.expiresAt > now) break;
-        entries.delete(k);
-      }
+      for (let h = partition.head; h && (nodes.size > max || h.expiresAt <= now); h = partition.head) partition.remove(h);
     },
     async delete(key) {
       const id = partitionOf(key);
       const partition = partitions.get(id);
-      if (!partition) return;
-      partition.entries.delete(key);
-      if (partition.entries.size === 0) partitions.delete(id);
+      const node = partition?.nodes.get(key);
+      if (!partition || !node) return;
+      partition.remove(node);
+      if (partition.nodes.size === 0) partitions.delete(id);
     },
     async close() {
       partitions.clear();

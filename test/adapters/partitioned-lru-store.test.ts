@@ -36,6 +36,31 @@ describe('partitionedLruStore', () => {
     expect([await store.get('p/1'), await store.get('p/3')]).toEqual([1, 3]);
   });
 
+  it('a write to a held key replaces its value and deadline and makes it the most recently used', async () => {
+    const clock = new ManualClock();
+    const store = partitionedLruStore<number>({ clock, partitionOf: byPrefix, maxPerPartition: 2 });
+    await store.set('p/1', 1, 1000);
+    await store.set('p/2', 2, 1000);
+    await store.set('p/1', 10, 5000); // p/2 is now the least recently used
+    await store.set('p/3', 3, 5000);
+    expect([await store.get('p/2'), store.size]).toEqual([undefined, 2]);
+    await clock.advance(2000);
+    expect([await store.get('p/1'), await store.get('p/3')]).toEqual([10, 3]);
+  });
+
+  it('a read of an expired entry drops it; the rest of the order is kept', async () => {
+    const clock = new ManualClock();
+    const store = partitionedLruStore<number>({ clock, partitionOf: byPrefix, maxPerPartition: 3 });
+    await store.set('p/short', 0, 10);
+    await store.set('p/a', 1, 1000);
+    await store.set('p/b', 2, 1000);
+    await clock.advance(10);
+    expect([await store.get('p/short'), store.size]).toEqual([undefined, 2]);
+    await store.set('p/c', 3, 1000);
+    await store.set('p/d', 4, 1000); // over the bound: p/a, the least recently used left, goes
+    expect([await store.get('p/a'), await store.get('p/b'), await store.get('p/c'), await store.get('p/d')]).toEqual([undefined, 2, 3, 4]);
+  });
+
   it('expires entries against the injected clock at now + ttl', async () => {
     const clock = new ManualClock();
     const store = partitionedLruStore<string>({ clock, partitionOf: byPrefix });

@@ -1,7 +1,7 @@
 // A client that goes away cancels the engine call: both bindings hand the engine a signal that aborts
 // on disconnect, the reply is not written, and nothing is reported as a server error.
 
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { Agent, createServer, request as httpRequest, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
@@ -91,6 +91,45 @@ describe('client disconnect cancels the engine call', () => {
     await res.text();
     await new Promise((r) => setTimeout(r, 20));
     expect(calls[0]!.signal!.aborted).toBe(false);
+  });
+
+  it('node:http: the requests of one kept-alive connection share its signal (built once per connection); another connection gets its own', async () => {
+    const { engine, key, calls } = await recordingEngine();
+    const server = createServer(createNodeHandler(engine));
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const usage = (a: Agent | false) =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/usage', agent: a, headers: { authorization: `Bearer ${key}` } });
+        req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode!)));
+        req.on('error', reject);
+        req.end();
+      });
+    expect([await usage(agent), await usage(agent), await usage(false)]).toEqual([200, 200, 200]);
+    agent.destroy();
+    const [first, second, other] = calls.map((c) => c.signal!);
+    expect(first).toBe(second);
+    expect(other).not.toBe(first);
+    expect([first!.aborted, other!.aborted]).toEqual([false, false]);
+  });
+
+  it('node:http: after a client went away, the next request gets a signal that is not aborted', async () => {
+    const { engine, key, calls, started } = await recordingEngine();
+    const server = createServer(createNodeHandler(engine));
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const req = httpRequest({ host: '127.0.0.1', port, path: '/api/search?q=slow', headers: { authorization: `Bearer ${key}` } });
+    req.on('error', () => {});
+    req.end();
+    await started;
+    req.destroy();
+    await aborted(calls[0]!.signal!);
+    const res = await fetch(`http://127.0.0.1:${port}/api/usage`, { headers: { authorization: `Bearer ${key}` } });
+    expect(res.status).toBe(200);
+    expect(calls[1]!.signal!.aborted).toBe(false);
   });
 
   it('fetch handler: the request signal is the call signal; an aborted request is answered without a 500', async () => {
