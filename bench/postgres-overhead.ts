@@ -10,7 +10,10 @@
 // median and range over the rounds of the wall time per search of each, and of their per-round ratio.
 // Also the round trips per charged search of both (every pg.Pool#query and ioredis sendCommand of the
 // process, counted over 500 searches one at a time; commands inside a Lua script are not round trips).
-//   npx tsx bench/postgres-overhead.ts [--searches 1000] [--rounds 5]
+//   npx tsx bench/postgres-overhead.ts [--searches 1000] [--rounds 5] [--separate] [--sync on|off]
+// --separate: the engine gets the one-key adapters injected (redisRateLimiter, redisFlights,
+// redisCacheStore), i.e. the six Redis round trips per search of the path before the combined scripts,
+// against the same floor. --sync: only that setting of synchronous_commit.
 // Needs PostgreSQL (WEBSIFT_TEST_DATABASE_URL) and Redis (WEBSIFT_TEST_REDIS_URL); runs in schemas and a
 // key prefix of its own, removed at the end.
 
@@ -21,10 +24,13 @@ import pg from 'pg';
 import { ENTER_COMMAND, ENTER_LUA, LEAVE_COMMAND, LEAVE_LUA } from '../src/adapters/redis/search-scripts.js';
 import { gcraInterval } from '../src/core/rate-limit.js';
 import { createEngine } from '../src/engine/create-engine.js';
+import { redisCacheStore, redisFlights, redisRateLimiter } from '../src/redis/index.js';
 import { scriptedSource } from '../src/testing/index.js';
 import { POSTGRES_URL, REDIS_URL, uniqueName } from '../test/support/services.js';
 
-const { values } = parseArgs({ options: { searches: { type: 'string' }, rounds: { type: 'string' } } });
+const { values } = parseArgs({
+  options: { searches: { type: 'string' }, rounds: { type: 'string' }, separate: { type: 'boolean' }, sync: { type: 'string' } },
+});
 const SEARCHES = Number(values.searches ?? 1000);
 const ROUNDS = Number(values.rounds ?? 5);
 if (!(ROUNDS >= 5)) throw new RangeError('--rounds: at least 5 (a median and a range need them)');
@@ -130,14 +136,28 @@ async function run(synchronousCommit: 'on' | 'off') {
   const url = `${POSTGRES_URL}${POSTGRES_URL.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c synchronous_commit=${synchronousCommit}`)}`;
   const schema = uniqueName(`ws_overhead_${synchronousCommit}`);
   const s = `"${schema}"`;
+  const on = (sub: string) => ({ url: REDIS_URL, prefix: `${prefix}${sub}` });
+  const ports = values.separate
+    ? ([
+        redisRateLimiter(RATE, on('')),
+        redisFlights(on('')),
+        redisCacheStore<never>(on('repeat:')),
+        redisCacheStore<never>(on('empty:')),
+      ] as const)
+    : undefined;
   const engine = createEngine({
     database: url,
     postgres: { schema },
     redis: REDIS_URL,
     redisPrefix: prefix,
-    rateLimit: RATE,
     sources: [source],
+    ...(ports
+      ? { rateLimiter: ports[0], flights: ports[1], caches: { repeats: ports[2], confirmedEmpty: ports[3] } }
+      : { rateLimit: RATE }),
   });
+  const closeSeparate = async () => {
+    await Promise.all((ports ?? []).map((port) => port.close?.()));
+  };
   await engine.admin.createOrganization('bench', { credits: 1e12 });
   const pool = new pg.Pool({ connectionString: url, max: 10 }); // the ledger's pool: pg's default of 10
   floorPools.add(pool);
@@ -243,6 +263,7 @@ async function run(synchronousCommit: 'on' | 'off') {
     }
   } finally {
     await engine.close();
+    await closeSeparate();
     await pool.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
     await pool.end();
     const keys = await redis.keys(`${prefix}*`);
@@ -251,5 +272,9 @@ async function run(synchronousCommit: 'on' | 'off') {
   }
 }
 
-console.log(`${SEARCHES} searches per measurement, ${ROUNDS} rounds; median (min–max) over rounds`);
-for (const mode of ['on', 'off'] as const) await run(mode);
+const modes = values.sync === undefined ? (['on', 'off'] as const) : ([values.sync] as ('on' | 'off')[]);
+if (modes.some((m) => m !== 'on' && m !== 'off')) throw new TypeError('--sync: on or off');
+console.log(
+  `${SEARCHES} searches per measurement, ${ROUNDS} rounds; median (min–max) over rounds; engine: ${values.separate ? 'separate one-key adapters (6 Redis round trips)' : 'combined scripts'}`,
+);
+for (const mode of modes) await run(mode);
