@@ -7,6 +7,11 @@ import { untilAborted } from '../signals.js';
 export class SingleFlight implements Flights {
   readonly #running = new Map<string, Promise<unknown>>();
 
+  /** True while a task of `key` runs in this process (a new one would wait for it). */
+  has(key: string): boolean {
+    return this.#running.has(key);
+  }
+
   /** A caller that aborts while waiting for the task ahead of it stops waiting (rejects with the reason). */
   async run<T>(key: string, task: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     for (let prior = this.#running.get(key); prior; prior = this.#running.get(key)) {

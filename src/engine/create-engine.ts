@@ -10,7 +10,14 @@ import { parseExtractParams } from '../core/extract/params.js';
 import { type ExtractDeps, runExtract } from '../core/extract/run-extract.js';
 import { admit } from '../core/rate-limit.js';
 import { createRouter } from '../core/router/index.js';
-import { ConfirmedEmptyCache, parseSearchParams, runSearch, type SearchDeps, type SearchSnapshot } from '../core/search/index.js';
+import {
+  type Admission,
+  ConfirmedEmptyCache,
+  parseSearchParams,
+  runSearch,
+  type SearchDeps,
+  type SearchSnapshot,
+} from '../core/search/index.js';
 import { stampError } from '../core/timing.js';
 import { UnauthorizedError, WebsiftError } from '../errors.js';
 import type { CallContext, Engine, ExtractResponse, SearchAnswer } from '../types/index.js';
@@ -20,6 +27,8 @@ import { readinessOf } from './readiness.js';
 import { createStorage } from './storage.js';
 
 export type { EngineOptions } from './options.js';
+
+type Work<T> = (organization: string, start: number, admission: Admission) => Promise<T>;
 
 function callTraceContext(kind: 'search' | 'extract', ctx: CallContext): CallTraceContext {
   const request = (ctx as (CallContext & TracedCallContext) | undefined)?.[REQUEST_TRACE];
@@ -63,6 +72,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
     empties: new ConfirmedEmptyCache(storage.empties, clock),
     resultsPerSearch: options.resultsPerSearch ?? DEFAULT_RESULTS_PER_SEARCH,
     flights,
+    ...(storage.coordination ? { coordination: storage.coordination } : {}),
     contentFetcher: options.contentFetcher ?? extraction.contentFetcher,
     partOffload: extraction.partOffload,
   };
@@ -100,16 +110,20 @@ export function createEngine(options: EngineOptions = {}): Engine {
     }
   }
 
-  /** Every call on behalf of an organization: checked, rate limited, errors stamped with timing. */
-  function guarded<T>(ctx: CallContext, work: (organization: string, start: number) => Promise<T>): Promise<T> {
-    const call = guardedCall(ctx, work);
+  /**
+   * Every call on behalf of an organization: checked, rate limited, errors stamped with timing. With
+   * `ownAdmission` the work takes the rate limit itself (`admission`): a coordinated search joins the take
+   * to its other Redis reads.
+   */
+  function guarded<T>(ctx: CallContext, work: Work<T>, ownAdmission = false): Promise<T> {
+    const call = guardedCall(ctx, work, ownAdmission);
     inFlight.add(call);
     const forget = () => inFlight.delete(call);
     call.then(forget, forget);
     return call;
   }
 
-  async function guardedCall<T>(ctx: CallContext, work: (organization: string, start: number) => Promise<T>): Promise<T> {
+  async function guardedCall<T>(ctx: CallContext, work: Work<T>, ownAdmission: boolean): Promise<T> {
     const start = clock.now();
     try {
       if (closed) throw new Error('websift: the engine is closed');
@@ -119,8 +133,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       ctx.signal?.throwIfAborted();
       await accounts.require(organization);
-      if (limiter) await admit(limiter, organization, clock.now());
-      return await work(organization, start);
+      const now = clock.now();
+      const admission: Admission = { now, admit: async () => (limiter ? admit(limiter, organization, now) : undefined) };
+      if (!ownAdmission) await admission.admit();
+      return await work(organization, start, admission);
     } catch (error) {
       throw stampError(error, clock, start);
     }
@@ -164,12 +180,28 @@ export function createEngine(options: EngineOptions = {}): Engine {
   return {
     search: (params, ctx) =>
       tracedCall('search', ctx, (trace) =>
-        guarded(ctx, (org, start) => {
-          const parsed = parseSearchParams(params);
-          const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
-          const call = { org, start, signal: ctx.signal, trace };
-          return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) => runSearch(searchDeps, parsed, c));
-        }),
+        guarded(
+          ctx,
+          async (org, start, admission) => {
+            // Coordinated: the rate limit is taken with the search's first Redis reads (one round trip).
+            // Not with an idempotency key: its claim in the ledger comes between the two.
+            const coordinated = searchDeps.coordination !== undefined && ctx.idempotencyKey === undefined;
+            if (!coordinated) await admission.admit();
+            let parsed: ReturnType<typeof parseSearchParams>;
+            try {
+              parsed = parseSearchParams(params);
+            } catch (error) {
+              if (coordinated) await admission.admit(); // a bad request is rate limited before it is refused, as always
+              throw error;
+            }
+            const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
+            const call = { org, start, signal: ctx.signal, trace };
+            return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) =>
+              runSearch(searchDeps, parsed, c, coordinated ? admission : undefined),
+            );
+          },
+          true,
+        ),
       ),
     extract: (params, ctx) =>
       tracedCall('extract', ctx, (trace) =>

@@ -10,9 +10,10 @@ import { postgresKeyStore } from '../adapters/postgres/key-store.js';
 import { postgresLedger } from '../adapters/postgres/ledger.js';
 import { redisCacheStore } from '../adapters/redis/cache-store.js';
 import { DEFAULT_PREFIX, RedisConnection } from '../adapters/redis/client.js';
-import { redisFlights } from '../adapters/redis/flights.js';
+import { createRedisFlights } from '../adapters/redis/flights.js';
 import { redisKeyEvents } from '../adapters/redis/key-events.js';
 import { redisRateLimiter } from '../adapters/redis/rate-limiter.js';
+import { redisSearchCoordination } from '../adapters/redis/search-coordination.js';
 import { openSqlite, type SqliteDatabase } from '../adapters/sqlite/database.js';
 import { sqliteKeyStore } from '../adapters/sqlite/key-store.js';
 import { sqliteLedger } from '../adapters/sqlite/ledger.js';
@@ -28,6 +29,7 @@ import type { KeyEvents } from '../ports/key-events.js';
 import type { KeyStore } from '../ports/key-store.js';
 import type { Ledger } from '../ports/ledger.js';
 import type { RateLimiter } from '../ports/rate-limiter.js';
+import type { SearchCoordination } from '../ports/search-coordination.js';
 import type { Clock } from '../types/index.js';
 import type { EngineOptions } from './options.js';
 import type { Probe } from './readiness.js';
@@ -45,6 +47,8 @@ export interface Storage {
   limiter: RateLimiter | undefined;
   keyEvents: KeyEvents | undefined;
   flights: Flights;
+  /** A search's rate limit, flight and cache reads in one round trip: only when all of them are this Redis. */
+  coordination: SearchCoordination | undefined;
   /** Readiness checks of the services built here (engine/readiness.ts): `database`, `redis`. */
   probes: Record<string, Probe>;
   /** Closes what was built here (never an injected port). */
@@ -61,10 +65,8 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
   const on = (prefix: string) => ({ url: redis!, prefix: `${options.redisPrefix ?? DEFAULT_PREFIX}${prefix}` });
   // Built before any database is opened: a limiter refuses a bad policy.
   let limiter = options.rateLimiter;
-  if (!limiter && options.rateLimit !== false) {
-    const policy = options.rateLimit ?? DEFAULT_RATE_LIMIT;
-    limiter = redis ? own(redisRateLimiter(policy, on(''))) : new InProcessRateLimiter(policy);
-  }
+  const policy = options.rateLimit === false ? undefined : (options.rateLimit ?? DEFAULT_RATE_LIMIT);
+  if (!limiter && policy) limiter = redis ? own(redisRateLimiter(policy, on(''))) : new InProcessRateLimiter(policy);
   const probes: Record<string, Probe> = {};
   const database = options.database;
   const postgres = database !== undefined && isPostgresUrl(database);
@@ -110,7 +112,21 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
   const empties = caches.confirmedEmpty ?? own(redis ? redisCacheStore<ConfirmedEmpty>(on('empty:')) : lruCacheStore<ConfirmedEmpty>());
   const pages = caches.pages ?? (redis ? own(redisCacheStore<CachedPage>({ ...on('page:'), maxValueBytes: REDIS_PAGE_BYTES })) : undefined);
   const keyEvents = options.keyEvents ?? (redis ? own(redisKeyEvents(on(''))) : undefined);
-  const flights = options.flights ?? (redis ? own(redisFlights({ ...on(''), clock })) : new SingleFlight());
+  const redisFlights = redis && !options.flights ? own(createRedisFlights({ ...on(''), clock })) : undefined;
+  const flights = options.flights ?? redisFlights ?? new SingleFlight();
+  // The combined scripts read and write the others' keys: only when this engine built every one of them.
+  const coordinated = redisFlights && !options.rateLimiter && !caches.repeats && !caches.confirmedEmpty;
+  const coordination = coordinated
+    ? own(
+        redisSearchCoordination({
+          ...on(''),
+          flights: redisFlights,
+          policy,
+          windowsPrefix: on('repeat:').prefix,
+          emptiesPrefix: on('empty:').prefix,
+        }),
+      )
+    : undefined;
 
   return {
     ledger: ledger!,
@@ -121,6 +137,7 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
     limiter,
     keyEvents,
     flights,
+    coordination,
     probes,
     async close() {
       // The books first (a ledger releases its holds), then the rest; the SQLite file last.

@@ -19,6 +19,30 @@ export interface RedisCacheStoreOptions extends RedisConnectionOptions {
 const DEFAULT_MAX_VALUE_BYTES = 1024 * 1024;
 const DEFAULT_MAX_TTL_MS = 60 * 60 * 1000;
 
+/** The Redis key of a cache entry (one place: the search scripts read and write the same entries). */
+export const cacheKey = (prefix: string, key: string) => `${prefix}cache:${key}`;
+
+/** Whole milliseconds in [1, maxTtl]: PX takes integers, and a key without expiry is never written. */
+export const cachePx = (ttlMs: number, maxTtl = DEFAULT_MAX_TTL_MS) =>
+  Number.isFinite(ttlMs) ? Math.min(maxTtl, Math.max(1, Math.ceil(ttlMs))) : maxTtl;
+
+/** A value's stored text, or undefined when it is too large to share (then the key's older value must go). */
+export function cacheText(value: unknown, maxBytes = DEFAULT_MAX_VALUE_BYTES): string | undefined {
+  const text = JSON.stringify(value);
+  return text === undefined || Buffer.byteLength(text) > maxBytes ? undefined : text;
+}
+
+/** A stored text as a value; not JSON (another writer under our prefix) is a miss, told to onError. */
+export function cacheValue<V>(text: string | null | undefined, onError: (error: unknown) => void): V | undefined {
+  if (text === null || text === undefined) return undefined;
+  try {
+    return JSON.parse(text) as V;
+  } catch (error) {
+    onError(error);
+    return undefined;
+  }
+}
+
 /**
  * A `CacheStore` on Redis, shared by every instance: pass it as `createEngine({ caches: { repeats,
  * confirmedEmpty, pages } })` (one prefix each), or set `redis` on createEngine to get all of them.
@@ -34,9 +58,8 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
   const maxTtl = options.maxTtlMs ?? DEFAULT_MAX_TTL_MS;
   if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new RangeError('redisCacheStore: maxValueBytes must be a positive integer');
   if (!(Number.isFinite(maxTtl) && maxTtl >= 1)) throw new RangeError('redisCacheStore: maxTtlMs must be at least 1');
-  const keyOf = (key: string) => `${connection.prefix}cache:${key}`;
-  /** Whole milliseconds in [1, maxTtl]: PX takes integers, and a key without expiry is never written. */
-  const pxOf = (ttlMs: number) => (Number.isFinite(ttlMs) ? Math.min(maxTtl, Math.max(1, Math.ceil(ttlMs))) : maxTtl);
+  const keyOf = (key: string) => cacheKey(connection.prefix, key);
+  const pxOf = (ttlMs: number) => cachePx(ttlMs, maxTtl);
   const absorb = (error: unknown) => connection.onError(error);
 
   async function remove(key: string): Promise<void> {
@@ -56,18 +79,12 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
         absorb(error);
         return undefined;
       }
-      if (text === null) return undefined;
-      try {
-        return JSON.parse(text) as V;
-      } catch (error) {
-        absorb(error); // not ours (another writer under our prefix): a miss
-        return undefined;
-      }
+      return cacheValue<V>(text, absorb);
     },
     async set(key, value, ttlMs) {
-      const text = JSON.stringify(value);
+      const text = cacheText(value, maxBytes);
       // Too large to share: skipped, and the older value goes so a get never answers a stale one.
-      if (text === undefined || Buffer.byteLength(text) > maxBytes) return remove(key);
+      if (text === undefined) return remove(key);
       try {
         await (await connection.client()).set(keyOf(key), text, 'PX', pxOf(ttlMs));
       } catch (error) {

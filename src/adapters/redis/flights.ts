@@ -51,6 +51,22 @@ type ReleaseClient = RedisClientLike &
   Record<typeof RENEW_COMMAND, (lock: string, token: string, ms: number) => Promise<number>>;
 const defined = new WeakSet<RedisClientLike>();
 
+/** What the search scripts (search-coordination.ts) share with the flights: the queue, the lock, the hold. */
+export interface RedisFlights extends Flights {
+  /** This process's queue of identical requests (taken before any Redis lock). */
+  readonly local: SingleFlight;
+  /** The Redis lock of a flight key. */
+  lockOf(key: string): string;
+  /** The channel a release is announced on. */
+  readonly channel: string;
+  /** Lock lifetime without renewal. */
+  readonly leaseMs: number;
+  /** Waits for the lock of `key` across instances and runs `task` holding it (no local queueing: the caller is in it). */
+  across<T>(key: string, task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T>;
+  /** Runs `task` holding `lock` (renewed meanwhile), then awaits `finish` (which must release it; its failure is told to onError). */
+  holding<T>(lock: string, token: string, task: () => Promise<T>, finish: (lock: string, token: string) => Promise<unknown>): Promise<T>;
+}
+
 /**
  * Single flight across instances: identical requests of one organization wait for each other through
  * Redis (a lease plus an announcement), so a repeat is answered free from the first one's window instead
@@ -60,6 +76,11 @@ const defined = new WeakSet<RedisClientLike>();
  * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
  */
 export function redisFlights(options: RedisFlightsOptions): Flights {
+  return createRedisFlights(options);
+}
+
+/** redisFlights, with what the search scripts share (search-coordination.ts). */
+export function createRedisFlights(options: RedisFlightsOptions): RedisFlights {
   const connection = new RedisConnection(options, 'redisFlights');
   const clock = options.clock ?? systemClock;
   const leaseMs = options.leaseMs ?? 5_000;
@@ -104,8 +125,10 @@ export function redisFlights(options: RedisFlightsOptions): Flights {
     }
   }
 
+  const lockOf = (key: string) => `${connection.prefix}flight:${createHash('sha256').update(key).digest('hex')}`;
+
   async function acrossInstances<T>(key: string, task: () => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const lock = `${connection.prefix}flight:${createHash('sha256').update(key).digest('hex')}`;
+    const lock = lockOf(key);
     const token = randomUUID();
     try {
       let held = await tryLock(lock, token);
@@ -118,6 +141,16 @@ export function redisFlights(options: RedisFlightsOptions): Flights {
       connection.onError(error); // can't coordinate: run now, as a single instance would
       return task();
     }
+    // The release is not awaited: the answer need not wait for it (failed, the lease frees the lock).
+    return holding(lock, token, task, async (l, t) => void release(l, t).catch(connection.onError));
+  }
+
+  async function holding<T>(
+    lock: string,
+    token: string,
+    task: () => Promise<T>,
+    finish: (lock: string, token: string) => Promise<unknown>,
+  ): Promise<T> {
     // Renewal is a real-time matter (Redis expires the lock in real time), not a Clock rule.
     const renewal = setInterval(
       () => {
@@ -132,7 +165,7 @@ export function redisFlights(options: RedisFlightsOptions): Flights {
       return await task();
     } finally {
       clearInterval(renewal);
-      release(lock, token).catch(connection.onError); // failed: the lease frees it
+      await finish(lock, token).catch(connection.onError); // failed: the lease frees it
     }
   }
 
@@ -151,6 +184,12 @@ export function redisFlights(options: RedisFlightsOptions): Flights {
   }
 
   return {
+    local,
+    lockOf,
+    channel,
+    leaseMs,
+    across: acrossInstances,
+    holding,
     run: (key, task, signal) => local.run(key, () => acrossInstances(key, task, signal), signal),
     async close() {
       await subscription?.close();

@@ -29,6 +29,15 @@ type GcraClient = RedisClientLike &
 
 const defined = new WeakSet<RedisClientLike>();
 
+/** The organization's GCRA key (one place: the search scripts take the same limit). */
+export const rateKey = (prefix: string, organization: string) => `${prefix}rate:${organization}`;
+
+/** The GCRA script's reply as a decision: `[1]` admitted, `[0, ms until admitted]` refused. */
+export function rateDecision(reply: [number, string?]): RateDecision {
+  if (reply[0] === 1) return { ok: true };
+  return { ok: false, retryAfter: retryAfterSeconds(Number(reply[1]), 0) };
+}
+
 /**
  * The per-organization rate limit (GCRA) on Redis: N instances together admit exactly `policy`. Pass it
  * as `createEngine({ rateLimiter })` (not together with `rateLimit`). When Redis can't answer, a take
@@ -65,14 +74,13 @@ export function redisRateLimiter(policy: RateLimitPolicy, options: RedisRateLimi
       let reply: [number, string?];
       try {
         const at = redisTime ? '' : String(now);
-        reply = await (await script())[GCRA_COMMAND](`${connection.prefix}rate:${organization}`, at, interval, limit);
+        reply = await (await script())[GCRA_COMMAND](rateKey(connection.prefix, organization), at, interval, limit);
       } catch (error) {
         if (fallback === 'refuse') throw error;
         connection.onError(error);
         return { ok: true };
       }
-      if (reply[0] === 1) return { ok: true };
-      return { ok: false, retryAfter: retryAfterSeconds(Number(reply[1]), 0) };
+      return rateDecision(reply);
     },
     close: () => connection.close(),
   };

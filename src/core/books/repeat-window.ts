@@ -35,22 +35,30 @@ export class RepeatWindows<T> {
     this.#kind = kind;
   }
 
-  /** Keep in step with repeatWindowPartition. */
-  #key(organization: string, key: string): string {
+  /** The store's key of a window. Keep in step with repeatWindowPartition. */
+  storeKey(organization: string, key: string): string {
     return `${this.#kind}\u0000${organization}\u0000${key}`;
   }
 
   /** The charged answer when `organization` is inside the window of `key`; the window is not extended. */
   async find(organization: string, key: string): Promise<RepeatEntry<T> | undefined> {
-    const entry = await this.#store.get(this.#key(organization, key));
-    if (!entry) return undefined;
-    // Free while strictly less than 5 minutes have passed since the charged request.
-    return this.#clock.now() < entry.chargedAt + REPEAT_WINDOW_MS ? (entry as RepeatEntry<T>) : undefined;
+    const entry = await this.#store.get(this.storeKey(organization, key));
+    return entry && this.fresh(entry) ? (entry as RepeatEntry<T>) : undefined;
+  }
+
+  /** Free while strictly less than 5 minutes have passed since the charged request. */
+  fresh(entry: RepeatEntry): boolean {
+    return this.#clock.now() < entry.chargedAt + REPEAT_WINDOW_MS;
   }
 
   /** Opens (or re-opens, after expiry) the window of a charged request made at `chargedAt`. */
   async open(organization: string, key: string, chargedAt: number, value: T): Promise<void> {
-    const ttl = Math.max(1, chargedAt + REPEAT_WINDOW_MS - this.#clock.now());
-    await this.#store.set(this.#key(organization, key), { chargedAt, value }, ttl);
+    const { entry, ttlMs } = this.entryOf(chargedAt, value);
+    await this.#store.set(this.storeKey(organization, key), entry, ttlMs);
+  }
+
+  /** A window's stored entry and the store's expiry hint (a coordinated search writes it itself). */
+  entryOf(chargedAt: number, value: T): { entry: RepeatEntry<T>; ttlMs: number } {
+    return { entry: { chargedAt, value }, ttlMs: Math.max(1, chargedAt + REPEAT_WINDOW_MS - this.#clock.now()) };
   }
 }

@@ -23,7 +23,11 @@ export class ConfirmedEmptyCache {
   }
 
   async find(queryText: string): Promise<ConfirmedEmpty | undefined> {
-    const entry = await this.#store.get(queryText);
+    return this.fresh(await this.#store.get(queryText));
+  }
+
+  /** `entry` (read from the store by someone else) while its 15 minutes last, else undefined. */
+  fresh(entry: ConfirmedEmpty | undefined): ConfirmedEmpty | undefined {
     if (!entry) return undefined;
     return this.#clock.now() < entry.confirmedAt + CONFIRMED_EMPTY_TTL_MS ? entry : undefined;
   }

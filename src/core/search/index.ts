@@ -5,5 +5,5 @@ export { isNoResults } from './answer.js';
 export type { ConfirmedEmpty } from './empty-cache.js';
 export { ConfirmedEmptyCache } from './empty-cache.js';
 export { parseSearchParams, requireObjectBody } from './params.js';
-export type { ContentFetcher, SearchDeps, SearchSnapshot } from './search.js';
+export type { Admission, ContentFetcher, SearchDeps, SearchSnapshot } from './search.js';
 export { runSearch } from './search.js';

@@ -5,8 +5,9 @@
 import type { CallTraceContext } from '../../channels.js';
 import { SearchUnavailableError } from '../../errors.js';
 import type { Flights } from '../../ports/flights.js';
+import type { SearchCoordination, SearchEntry } from '../../ports/search-coordination.js';
 import type { Clock, EmptySearchResponse, SearchResponse, SearchResultItem } from '../../types/index.js';
-import type { Credits, RepeatWindows } from '../books/index.js';
+import type { Credits, RepeatEntry, RepeatWindows } from '../books/index.js';
 import { searchPrice, searchReserve } from '../books/index.js';
 import type { Call } from '../call.js';
 import type { PartOffload } from '../read-parts.js';
@@ -14,7 +15,7 @@ import type { Router } from '../router/index.js';
 import { timingSince } from '../timing.js';
 import { type EmptyVerdict, emptyMessage, judgeEmpty } from './confirmation.js';
 import { withContentParts } from './content-parts.js';
-import type { ConfirmedEmptyCache } from './empty-cache.js';
+import type { ConfirmedEmpty, ConfirmedEmptyCache } from './empty-cache.js';
 import type { SearchParams } from './params.js';
 import { parseQuery, queryText, searchKey } from './query.js';
 import { type ContentCounts, emptyResponse, successResponse, toResultItems } from './response.js';
@@ -43,6 +44,8 @@ export interface SearchDeps {
   empties: ConfirmedEmptyCache;
   resultsPerSearch: number;
   flights: Flights;
+  /** Asks the shared store in one round trip what the ports ask one by one (Redis); optional. */
+  coordination?: SearchCoordination;
   contentFetcher: ContentFetcher;
   /** Cuts long pages' query passages off the event loop (max_chars); without it, on the host. */
   partOffload?: PartOffload;
@@ -50,11 +53,36 @@ export interface SearchDeps {
 
 type Answer = SearchResponse | EmptySearchResponse;
 
-export async function runSearch(deps: SearchDeps, params: SearchParams, call: Call): Promise<Answer> {
+/** The rate-limit take the engine left to the search (so a coordinated one joins it to its other reads). */
+export interface Admission {
+  /** Clock time of the take. */
+  now: number;
+  /** Takes it alone: RateLimitError / RateLimiterUnavailableError, as the engine's guard. */
+  admit(): Promise<void>;
+}
+
+const PLAIN: SearchEntry = { kind: 'plain' };
+
+export async function runSearch(deps: SearchDeps, params: SearchParams, call: Call, admission?: Admission): Promise<Answer> {
   const key = searchKey(params.q, params);
   // Identical requests of one organization run one at a time, so a repeat arriving while the
   // charged request is in flight becomes a free repeat instead of a second charge.
-  return deps.flights.run(`${call.org}\u0000${key}`, () => searchOnce(deps, params, call, key), call.signal);
+  const flightKey = `${call.org}\u0000${key}`;
+  if (admission && deps.coordination) {
+    const { repeats } = deps;
+    const request = {
+      organization: call.org,
+      now: admission.now,
+      flightKey,
+      windowKey: repeats.storeKey(call.org, key),
+      fresh: (window: unknown) => repeats.fresh(window as RepeatEntry),
+      emptyKey: queryText(params.q),
+    };
+    const started = deps.coordination.start(request, (entry) => searchOnce(deps, params, call, key, entry), call.signal);
+    if (started) return started;
+  }
+  await admission?.admit();
+  return deps.flights.run(flightKey, () => searchOnce(deps, params, call, key, PLAIN), call.signal);
 }
 
 /**
@@ -62,10 +90,22 @@ export async function runSearch(deps: SearchDeps, params: SearchParams, call: Ca
  * rejects with the signal's reason, nothing charged. Once settlement has begun the answer is delivered
  * (and charged, and its repeat window opened) whatever the signal says.
  */
-async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, key: string): Promise<Answer> {
+async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, key: string, entry: SearchEntry): Promise<Answer> {
   const { clock } = deps;
   const { org, start, signal } = call;
-  const repeat = await deps.repeats.find(org, key);
+  // What the coordination found on entering (a window inside its time; none, with the flight's lock), or ask.
+  const repeat =
+    entry.kind === 'window'
+      ? (entry.window as RepeatEntry<SearchSnapshot>)
+      : entry.kind === 'held'
+        ? undefined
+        : await deps.repeats.find(org, key);
+  /** Opens the window: written as the lock is released when coordinated (one round trip), else now. */
+  const openWindow = async (snapshot: SearchSnapshot) => {
+    if (entry.kind !== 'held') return deps.repeats.open(org, key, start, snapshot);
+    const { entry: window, ttlMs } = deps.repeats.entryOf(start, snapshot);
+    entry.open(window, ttlMs);
+  };
   if (repeat) {
     const hold = await deps.credits.hold(org, 'search', 0, call.billing, call.trace);
     await hold.settle(0);
@@ -74,7 +114,8 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
 
   const text = queryText(params.q);
   // Looked up while the reservation is made (two stores, two round trips at once); unused on a 402.
-  const confirmedEmpty = deps.empties.find(text);
+  const confirmedEmpty =
+    entry.kind === 'held' ? Promise.resolve(deps.empties.fresh(entry.empty as ConfirmedEmpty | undefined)) : deps.empties.find(text);
   confirmedEmpty.catch(() => {}); // awaited below, unless the reservation fails first
   const hold = await deps.credits.hold(
     org,
@@ -89,7 +130,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     if (cached) {
       const credits = await hold.settle(searchPrice('confirmed_empty'));
       const snapshot: SearchSnapshot = { kind: 'empty', notices: cached.notices, ...(content ? { content } : {}) };
-      await deps.repeats.open(org, key, start, snapshot);
+      await openWindow(snapshot);
       const verdict: EmptyVerdict = { confirmed: true, notices: cached.notices };
       const message = emptyMessage(verdict, 'charged_from_cache');
       return emptyResponse(params.q, { credits, fromCache: true, verified: true, message }, timingSince(clock, start), content);
@@ -120,7 +161,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
       const credits = await hold.settle(searchPrice('success', counts?.delivered));
       // The snapshot keeps the full content: a repeat with another max_chars is cut afresh.
       const snapshot: SearchSnapshot = { kind: 'success', results, ...(counts ? { content: counts } : {}) };
-      if (credits > 0) await deps.repeats.open(org, key, start, snapshot);
+      if (credits > 0) await openWindow(snapshot);
       const delivered = await withContentParts(results, params.q, params.maxChars, offloadOf(deps, call));
       return successResponse(params.q, delivered, { credits, fromCache: false }, timingSince(clock, start), counts);
     }
@@ -135,7 +176,7 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     await deps.empties.add(text, { confirmedAt: start, notices: verdict.notices });
     const credits = await hold.settle(searchPrice('confirmed_empty'));
     const snapshot: SearchSnapshot = { kind: 'empty', notices: verdict.notices, ...(content ? { content } : {}) };
-    if (credits > 0) await deps.repeats.open(org, key, start, snapshot);
+    if (credits > 0) await openWindow(snapshot);
     const message = emptyMessage(verdict, 'charged');
     return emptyResponse(params.q, { credits, fromCache: false, verified: true, message }, timingSince(clock, start), content);
   } catch (error) {

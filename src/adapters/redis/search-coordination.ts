@@ -1,0 +1,124 @@
+// The SearchCoordination port on Redis: a charged search's coordination in two round trips instead of
+// six. Entering (one script): the rate limit's GCRA take, the repeat-window read, and, when there is no
+// window, the flight lock and the confirmed-empty read. Leaving (one script): the window write and the
+// lock's release. Same keys, values and rules as redisRateLimiter, redisFlights and redisCacheStore,
+// which keep serving every other path (a flight this process already runs, a lock held elsewhere, a
+// window the Clock says is over, extract): both kinds of call interoperate.
+//
+// Redis down on entering: with a rate limit, 503 rate_limiter_unavailable (nothing charged), as
+// redisRateLimiter refuses; without one, the search runs uncoordinated (the ports then miss). Redis gone
+// before leaving: the answer is still delivered, the window write is dropped and the lease frees the lock.
+
+import { randomUUID } from 'node:crypto';
+import { gcraInterval } from '../../core/rate-limit.js';
+import { RateLimitError, RateLimiterUnavailableError } from '../../errors.js';
+import type { RateLimitPolicy } from '../../ports/rate-limiter.js';
+import type { SearchCoordination, SearchEntry, SearchEntryRequest } from '../../ports/search-coordination.js';
+import { cacheKey, cachePx, cacheText, cacheValue } from './cache-store.js';
+import { type RedisClientLike, RedisConnection, type RedisConnectionOptions } from './client.js';
+import type { RedisFlights } from './flights.js';
+import { rateDecision, rateKey } from './rate-limiter.js';
+import { ENTER_COMMAND, ENTER_LUA, LEAVE_COMMAND, LEAVE_LUA } from './search-scripts.js';
+
+export interface RedisSearchCoordinationOptions extends RedisConnectionOptions {
+  /** The flights whose queue, locks and hold this shares. */
+  flights: RedisFlights;
+  /** The rate limit (the GCRA key under `prefix`), or undefined for none. */
+  policy: RateLimitPolicy | undefined;
+  /** Prefixes of the repeat-window and confirmed-empty cache stores (their keys are read and written as theirs). */
+  windowsPrefix: string;
+  emptiesPrefix: string;
+}
+
+type EnterReply = [0, string] | [1, 'window', string] | [1, 'busy'] | [1, 'held', string?];
+type ScriptClient = RedisClientLike &
+  Record<typeof ENTER_COMMAND, (...args: string[]) => Promise<EnterReply>> &
+  Record<typeof LEAVE_COMMAND, (...args: string[]) => Promise<number>>;
+const defined = new WeakSet<RedisClientLike>();
+
+/** Where the task's window goes on leaving: written, deleted (too large to share), or untouched. */
+type WindowWrite = { mode: 'set'; text: string; px: number } | { mode: 'del' } | { mode: '' };
+
+export function redisSearchCoordination(options: RedisSearchCoordinationOptions): SearchCoordination {
+  const { flights, policy } = options;
+  const connection = new RedisConnection(options, 'redisSearchCoordination');
+  const interval = policy ? String(gcraInterval(policy)) : '';
+  const limit = policy ? String(policy.limit) : '';
+
+  async function scripts(): Promise<ScriptClient> {
+    const client = await connection.client();
+    if (!defined.has(client)) {
+      client.defineCommand(ENTER_COMMAND, { numberOfKeys: 4, lua: ENTER_LUA });
+      client.defineCommand(LEAVE_COMMAND, { numberOfKeys: 2, lua: LEAVE_LUA });
+      defined.add(client);
+    }
+    return client as ScriptClient;
+  }
+
+  async function enter<T>(request: SearchEntryRequest, task: (entry: SearchEntry) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    const { flightKey } = request;
+    const lock = flights.lockOf(flightKey);
+    const token = randomUUID();
+    const windowKey = cacheKey(options.windowsPrefix, request.windowKey);
+    let reply: EnterReply;
+    try {
+      reply = await (await scripts())[ENTER_COMMAND](
+        rateKey(connection.prefix, request.organization),
+        windowKey,
+        lock,
+        cacheKey(options.emptiesPrefix, request.emptyKey),
+        String(request.now),
+        interval,
+        limit,
+        policy ? '1' : '0',
+        token,
+        String(flights.leaseMs),
+      );
+    } catch (error) {
+      if (policy) throw new RateLimiterUnavailableError(error);
+      connection.onError(error); // no limit to keep: run as a single instance would
+      return task({ kind: 'plain' });
+    }
+    if (reply[0] === 0) {
+      const decision = rateDecision(reply);
+      throw new RateLimitError({ retryAfter: decision.ok ? 1 : decision.retryAfter, limit: policy!.limit, window: policy!.window });
+    }
+    const plain = () => flights.across(flightKey, () => task({ kind: 'plain' }), signal);
+    if (reply[1] === 'window') {
+      const window = cacheValue(reply[2], connection.onError);
+      // Present but over by the Clock (or unreadable): a miss, which needs the lock like any other.
+      return window !== undefined && request.fresh(window) ? task({ kind: 'window', window }) : plain();
+    }
+    if (reply[1] === 'busy') return plain();
+    let write: WindowWrite = { mode: '' };
+    const entry: SearchEntry = {
+      kind: 'held',
+      empty: cacheValue(reply[2], connection.onError),
+      open(window, ttlMs) {
+        const text = cacheText(window);
+        write = text === undefined ? { mode: 'del' } : { mode: 'set', text, px: cachePx(ttlMs) };
+      },
+    };
+    return flights.holding(
+      lock,
+      token,
+      () => task(entry),
+      () => leave(lock, token, windowKey, write),
+    );
+  }
+
+  async function leave(lock: string, token: string, windowKey: string, write: WindowWrite): Promise<void> {
+    const text = write.mode === 'set' ? write.text : '';
+    const px = write.mode === 'set' ? String(write.px) : '';
+    await (await scripts())[LEAVE_COMMAND](lock, windowKey, token, flights.channel, write.mode, text, px);
+  }
+
+  return {
+    start(request, task, signal) {
+      // A flight of this key already runs here: the caller queues behind it (its window is then known).
+      if (flights.local.has(request.flightKey)) return undefined;
+      return flights.local.run(request.flightKey, () => enter(request, task, signal), signal);
+    },
+    close: () => connection.close(),
+  };
+}
