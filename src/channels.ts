@@ -110,13 +110,37 @@ export interface TracedCallContext {
   [REQUEST_TRACE]?: HttpTraceContext;
 }
 
+/** A context whose `call` is its enclosing call: a getter on the prototype, so not an own, enumerable property. */
+class InCallContext {
+  readonly #call: object;
+  constructor(call: object) {
+    this.#call = call;
+  }
+  get call(): object {
+    return this.#call;
+  }
+}
+
+/** A call's context whose `request` is its HTTP request (as InCallContext). */
+class InRequestContext {
+  readonly #request: object;
+  constructor(request: object) {
+    this.#request = request;
+  }
+  get request(): object {
+    return this.#request;
+  }
+}
+
 /**
- * `context` naming its parent as `key`, when there is one. Not enumerable: a subscriber that logs or
- * serializes a context gets that context's own facts, not its call's answer (the channel's `result`).
+ * `context`'s fields on an object that names its parent as `key`, when there is one. Not enumerable (a
+ * getter of the object's class): a subscriber that logs or serializes a context gets that context's own
+ * facts, not its call's answer (the channel's `result`). A class rather than `Object.defineProperty`,
+ * which cost ~160 ns per context against ~50 (docs/benchmarks.md, "Observability").
  */
 export function withParent<C extends object, K extends 'request' | 'call'>(context: C, key: K, parent: object | undefined): C {
-  if (parent) Object.defineProperty(context, key, { value: parent, enumerable: false });
-  return context;
+  if (!parent) return context;
+  return Object.assign(key === 'call' ? new InCallContext(parent) : new InRequestContext(parent), context) as C;
 }
 
 /**

@@ -3,7 +3,7 @@
 
 import { tracingChannel } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { channels, traced } from '../../src/channels.js';
+import { channels, traced, withParent } from '../../src/channels.js';
 import { createEngine } from '../../src/index.js';
 import { ManualClock, scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html, ORG, withOrgs } from '../extract/helpers.js';
@@ -94,6 +94,21 @@ describe('tracing channels', () => {
     expect(a.seen).toEqual(b.seen);
     expect(a.seen).toContain('asyncEnd result=7');
     expect(a.seen).toContain('error error=early');
+  });
+
+  it('links a context to its parent by a getter: the same object, not enumerable, not serialized', () => {
+    const call = { kind: 'search', organization: 'acme', result: 'secret answer' };
+    const source = withParent({ source: 'brave', attempt: 1, role: 'primary' }, 'call', call) as { call?: object; source: string };
+    expect(source.call).toBe(call);
+    expect(Object.keys(source)).toEqual(['source', 'attempt', 'role']);
+    expect(JSON.stringify(source)).toBe('{"source":"brave","attempt":1,"role":"primary"}');
+    expect({ ...source }).toEqual({ source: 'brave', attempt: 1, role: 'primary' });
+    const request = { requestId: 'r1' };
+    const callCtx = withParent({ kind: 'search' }, 'request', request) as { request?: object };
+    expect(callCtx.request).toBe(request);
+    expect(Object.keys(callCtx)).toEqual(['kind']);
+    const orphan = { source: 'x' };
+    expect(withParent(orphan, 'call', undefined)).toBe(orphan);
   });
 
   it('enters a store an APM bound to the start channel around the work', async () => {
