@@ -123,7 +123,7 @@ const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
-type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty';
+type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'metrics-no-process';
 /** What one variant turned on, to turn off after its round. */
 interface On {
   requestLog?: RequestLog;
@@ -137,7 +137,11 @@ function turnOn(parts: readonly Part[]): On {
     : on.has('log-unwritten')
       ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
       : undefined;
-  const metrics = on.has('metrics') ? websiftMetrics({ engine }) : undefined;
+  const metrics = on.has('metrics')
+    ? websiftMetrics({ engine })
+    : on.has('metrics-no-process')
+      ? websiftMetrics({ engine, processMetrics: false })
+      : undefined;
   const provider = on.has('otel')
     ? new BasicTracerProvider({
         spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })],
@@ -209,6 +213,7 @@ const VARIANTS: Record<string, readonly Part[]> = {
   'access log, lines not written': ['log-unwritten'],
   'websift/otel, no-op tracer (no SDK)': ['otel-noop'],
   'empty subscribers on every channel': ['empty'],
+  'websift/metrics without the Node process metrics': ['metrics-no-process'],
 };
 
 /**
