@@ -123,7 +123,7 @@ const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
-type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'metrics-no-process';
+type Part = 'log-async' | 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'metrics-no-process';
 /** What one variant turned on, to turn off after its round. */
 interface On {
   requestLog?: RequestLog;
@@ -132,11 +132,15 @@ interface On {
 /** Turns the given parts on (subscribing to the channels), as `websift serve` would. */
 function turnOn(parts: readonly Part[]): On {
   const on = new Set(parts);
-  const requestLog = on.has('log')
-    ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
-    : on.has('log-unwritten')
-      ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
-      : undefined;
+  // `websift serve`'s destination: asynchronous (lines written while a write is in flight go out together).
+  const asyncDestination = on.has('log-async') ? pino.destination({ dest: '/dev/null', sync: false }) : undefined;
+  const requestLog = asyncDestination
+    ? createRequestLog({ format: 'json', stream: asyncDestination, say: () => {} })
+    : on.has('log')
+      ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
+      : on.has('log-unwritten')
+        ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
+        : undefined;
   const metrics = on.has('metrics')
     ? websiftMetrics({ engine })
     : on.has('metrics-no-process')
@@ -163,6 +167,7 @@ function turnOn(parts: readonly Part[]): On {
       tracing?.close();
       empty?.();
       await provider?.shutdown();
+      if (asyncDestination) await new Promise((resolve) => asyncDestination.once('close', resolve).end());
     },
   };
 }
@@ -204,10 +209,12 @@ async function round(parts: readonly Part[]): Promise<number> {
 
 const VARIANTS: Record<string, readonly Part[]> = {
   'off (no log, no metrics, no tracing)': [],
-  'JSON access log only': ['log'],
+  'JSON access log only (written synchronously)': ['log'],
+  "JSON access log, asynchronous destination (serve's)": ['log-async'],
   'websift/metrics only': ['metrics'],
   'websift/otel only (spans to a discarding exporter)': ['otel'],
-  'all three': ['log', 'metrics', 'otel'],
+  'all three (the log synchronous)': ['log', 'metrics', 'otel'],
+  'all three (the log asynchronous)': ['log-async', 'metrics', 'otel'],
   // Where the cost goes: lines made but not written, websift/otel over a no-op tracer (websift's side
   // only), and every channel event with a subscriber that does nothing (the channels' plumbing).
   'access log, lines not written': ['log-unwritten'],
@@ -272,7 +279,7 @@ async function inProcess(parts: readonly Part[]): Promise<number> {
   await on.close();
   return (cpu.user + cpu.system) / REQUESTS;
 }
-const { 'JSON access log only': _l, 'all three': _a, 'access log, lines not written': _u, ...noLog } = VARIANTS;
+const noLog = Object.fromEntries(Object.entries(VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log'))));
 await interleaved(
   `\n1b. The same through the fetch handler in-process (no sockets): CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} rounds`,
   { ...noLog, 'metrics and otel': ['metrics', 'otel'] },
