@@ -132,7 +132,7 @@ interface On {
 /** Turns the given parts on (subscribing to the channels), as `websift serve` would. */
 function turnOn(parts: readonly Part[]): On {
   const on = new Set(parts);
-  // `websift serve`'s destination: asynchronous (lines written while a write is in flight go out together).
+  // An asynchronous destination (lines logged while a write is in flight go out together), against serve's synchronous one.
   const asyncDestination = on.has('log-async') ? pino.destination({ dest: '/dev/null', sync: false }) : undefined;
   const requestLog = asyncDestination
     ? createRequestLog({ format: 'json', stream: asyncDestination, say: () => {} })

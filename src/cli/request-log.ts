@@ -57,9 +57,9 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     options.format === 'json'
       ? pino(
           { base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-          // Asynchronous: lines logged while a write is in flight go out in one write, rather than one
-          // write(2) per request on the event loop (pino flushes what is left when the process exits).
-          options.stream ?? pino.destination({ sync: false }),
+          // Synchronous: an asynchronous destination measured no cheaper here (docs/benchmarks.md,
+          // "Observability") and would lose its buffered lines if the process were killed.
+          options.stream ?? pino.destination({ sync: true }),
         )
       : undefined;
   const listeners: [string, (message: unknown) => void][] = [
