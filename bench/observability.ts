@@ -209,8 +209,8 @@ async function round(parts: readonly Part[]): Promise<number> {
 
 const VARIANTS: Record<string, readonly Part[]> = {
   'off (no log, no metrics, no tracing)': [],
-  'JSON access log only (written synchronously)': ['log'],
-  "JSON access log, asynchronous destination (serve's)": ['log-async'],
+  'JSON access log only (written synchronously, as serve does)': ['log'],
+  'JSON access log, asynchronous destination': ['log-async'],
   'websift/metrics only': ['metrics'],
   'websift/otel only (spans to a discarding exporter)': ['otel'],
   'all three (the log synchronous)': ['log', 'metrics', 'otel'],
