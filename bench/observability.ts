@@ -1,51 +1,116 @@
 // The cost of watching a server (issue 30, "Measure"), three parts:
 // 1. Server CPU µs per charged search over HTTP (websift serve's server: node handler, health routes)
 //    with the access log (pino JSON to /dev/null), websift/metrics and websift/otel (spans to a
-//    discarding exporter) on, against all of them off; same process, rounds interleaved in rotating
-//    order; the load client (autocannon) in a child process, so the figures are the server's alone.
+//    discarding exporter) on, against all of them off; one server, observability switched per round,
+//    rounds of a fixed number of requests interleaved in rotating order, the server's CPU read around
+//    exactly those requests; the load client in a child process, so the figures are the server's alone.
+//    1b: the same variants through the fetch handler in-process (no sockets, less noise).
 // 2. The tracing channels with nobody listening: ns per traced call against the bare call, times the
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
-//   npx tsx bench/observability.ts [--seconds 2] [--rounds 7] [--connections 16] [--outages 5] [--skip-readyz]
+//   npx tsx bench/observability.ts [--requests 2000] [--rounds 15] [--connections 16] [--outages 5] [--skip-readyz]
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
-import { execFile } from 'node:child_process';
-import { tracingChannel } from 'node:diagnostics_channel';
+import { type ChildProcess, fork } from 'node:child_process';
+import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
+import { Agent, get } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
-import { traced } from '../src/channels.js';
-import { createRequestLog } from '../src/cli/request-log.js';
+import { CHANNEL_NAMES, traced } from '../src/channels.js';
+import { createRequestLog, type RequestLog } from '../src/cli/request-log.js';
 import { startServer } from '../src/cli/server.js';
 import { createEngine } from '../src/engine/create-engine.js';
+import { createFetchHandler } from '../src/http/fetch-handler.js';
 import { websiftMetrics } from '../src/metrics/index.js';
 import { websiftTracing } from '../src/otel/index.js';
 import { scriptedSource } from '../src/testing/index.js';
 import { dropSchema, freshSchema, postgresProxy } from '../test/support/postgres.js';
-import { type ClientJob, type ClientReport, runClient } from './lib/load-client.js';
 
 const { values } = parseArgs({
   options: {
-    seconds: { type: 'string' },
-    client: { type: 'string' },
+    client: { type: 'boolean' },
+    requests: { type: 'string' },
     connections: { type: 'string' },
     rounds: { type: 'string' },
     outages: { type: 'string' },
     'skip-readyz': { type: 'boolean' },
   },
 });
-if (values.client !== undefined) await runClient(values.client);
-const SECONDS = Number(values.seconds ?? 2);
+
+interface ClientJob {
+  url: string;
+  headers: Record<string, string>;
+  connections: number;
+}
+
+/**
+ * The load client, a child process for the whole run: told a number of requests, it sends them over
+ * `connections` kept-alive connections (each a new query: every one routed and charged) and answers how
+ * many failed. Its CPU is its own, not the server's.
+ */
+function clientChild(): void {
+  let job: ClientJob | undefined;
+  let id = 0;
+  process.on('message', (m: ClientJob | { requests: number }) => {
+    if ('url' in m) {
+      job = m;
+      return;
+    }
+    const { url, headers, connections } = job!;
+    const agent = new Agent({ keepAlive: true, maxSockets: connections });
+    let left = m.requests;
+    let failed = 0;
+    const one = (): Promise<void> =>
+      new Promise((resolve) =>
+        get(`${url}${id++}`, { headers, agent }, (res) => {
+          if (res.statusCode !== 200) failed++;
+          res.resume().on('end', resolve);
+        }).on('error', () => {
+          failed++;
+          resolve();
+        }),
+      );
+    const loop = async () => {
+      while (left-- > 0) await one();
+    };
+    void Promise.all(Array.from({ length: connections }, loop)).then(() => {
+      agent.destroy();
+      process.send!({ failed });
+    });
+  });
+}
+if (values.client) {
+  clientChild();
+  await new Promise(() => {}); // serves until the parent disconnects (then exits)
+}
+
+async function startClient(job: ClientJob): Promise<{ send(requests: number): Promise<number>; close(): void }> {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--client'], { execArgv: process.execArgv });
+  child.on('disconnect', () => child.kill());
+  child.send(job);
+  return {
+    send: (requests) =>
+      new Promise((resolve) => {
+        child.once('message', (m) => resolve((m as { failed: number }).failed));
+        child.send({ requests });
+      }),
+    close: () => child.disconnect(),
+  };
+}
+
+const REQUESTS = Number(values.requests ?? 2000);
 const CONNECTIONS = Number(values.connections ?? 16);
-const ROUNDS = Number(values.rounds ?? 7);
+const ROUNDS = Number(values.rounds ?? 15);
 const OUTAGES = Number(values.outages ?? 5);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 const int = (x: number) => String(Math.round(x));
+const one = (x: number) => x.toFixed(1);
 
 // ---- 1. On vs off over HTTP ----
 
@@ -58,17 +123,29 @@ const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
-/** Serves one load run with observability on or off; returns the server process's CPU µs per request. */
-type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop';
-/** Serves one load run with the given parts on; returns the server process's CPU µs per request. */
-async function run(parts: readonly Part[]): Promise<{ cpuUs: number; rps: number }> {
+type Part = 'log-async' | 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'metrics-no-process';
+/** What one variant turned on, to turn off after its round. */
+interface On {
+  requestLog?: RequestLog;
+  close(): Promise<void>;
+}
+/** Turns the given parts on (subscribing to the channels), as `websift serve` would. */
+function turnOn(parts: readonly Part[]): On {
   const on = new Set(parts);
-  const requestLog = on.has('log')
-    ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
-    : on.has('log-unwritten')
-      ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
+  // An asynchronous destination (lines logged while a write is in flight go out together), against serve's synchronous one.
+  const asyncDestination = on.has('log-async') ? pino.destination({ dest: '/dev/null', sync: false }) : undefined;
+  const requestLog = asyncDestination
+    ? createRequestLog({ format: 'json', stream: asyncDestination, say: () => {} })
+    : on.has('log')
+      ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
+      : on.has('log-unwritten')
+        ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
+        : undefined;
+  const metrics = on.has('metrics')
+    ? websiftMetrics({ engine })
+    : on.has('metrics-no-process')
+      ? websiftMetrics({ engine, processMetrics: false })
       : undefined;
-  const metrics = on.has('metrics') ? websiftMetrics({ engine }) : undefined;
   const provider = on.has('otel')
     ? new BasicTracerProvider({
         spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })],
@@ -80,55 +157,134 @@ async function run(parts: readonly Part[]): Promise<{ cpuUs: number; rps: number
     : on.has('otel-noop')
       ? websiftTracing({ tracerProvider: trace.getTracerProvider() })
       : undefined;
-  const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, ...(requestLog ? { requestLog } : {}) });
-  const job: ClientJob = { url: `${server.url}/api/search?q=term+[<id>]`, headers: auth, seconds: SECONDS, connections: CONNECTIONS };
-  const args = [...process.execArgv, fileURLToPath(import.meta.url), '--client', JSON.stringify(job)];
-  const before = process.cpuUsage();
-  const report = await new Promise<ClientReport>((resolve, reject) =>
-    execFile(process.execPath, args, (error, stdout) => (error ? reject(error) : resolve(JSON.parse(stdout) as ClientReport))),
+  // Every event of every channel with a subscriber that does nothing: the plumbing's own cost.
+  const empty = on.has('empty') ? subscribeEmpty() : undefined;
+  return {
+    ...(requestLog ? { requestLog } : {}),
+    async close() {
+      requestLog?.close();
+      metrics?.close();
+      tracing?.close();
+      empty?.();
+      await provider?.shutdown();
+      if (asyncDestination) await new Promise((resolve) => asyncDestination.once('close', resolve).end());
+    },
+  };
+}
+
+function subscribeEmpty(): () => void {
+  const nothing = () => {};
+  const names = Object.values(CHANNEL_NAMES).flatMap((n) =>
+    ['start', 'end', 'asyncStart', 'asyncEnd', 'error'].map((e) => `tracing:${n}:${e}`),
   );
+  for (const name of names) subscribe(name, nothing);
+  return () => {
+    for (const name of names) unsubscribe(name, nothing);
+  };
+}
+
+// One server for every variant (its access log switched per round: "off" hands requests straight to
+// the API, writing no line at all), one client child for the whole run, kept-alive connections: a
+// round is a fixed number of requests, and the server's CPU is read around exactly them.
+let current: On | undefined;
+const switchingLog: RequestLog = {
+  around: (req, res, next) => (current?.requestLog ? current.requestLog.around(req, res, next) : next()),
+  error: (error, request) => current?.requestLog?.error(error, request),
+  close: () => {},
+};
+const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, requestLog: switchingLog });
+const client = await startClient({ url: `${server.url}/api/search?q=term+`, headers: auth, connections: CONNECTIONS });
+
+/** One round of a variant: µs of server CPU per request. */
+async function round(parts: readonly Part[]): Promise<number> {
+  current = turnOn(parts);
+  const before = process.cpuUsage();
+  const failed = await client.send(REQUESTS);
   const cpu = process.cpuUsage(before);
-  await server.close(1_000);
-  requestLog?.close();
-  metrics?.close();
-  tracing?.close();
-  await provider?.shutdown();
-  if (report.failed > 0) throw new Error(`${report.failed} of ${report.total} requests failed`);
-  return { cpuUs: (cpu.user + cpu.system) / report.total, rps: report.total / report.seconds };
+  await current.close();
+  current = undefined;
+  if (failed > 0) throw new Error(`${failed} of ${REQUESTS} requests failed`);
+  return (cpu.user + cpu.system) / REQUESTS;
 }
 
 const VARIANTS: Record<string, readonly Part[]> = {
   'off (no log, no metrics, no tracing)': [],
-  'JSON access log only': ['log'],
+  'JSON access log only (written synchronously, as serve does)': ['log'],
+  'JSON access log, asynchronous destination': ['log-async'],
   'websift/metrics only': ['metrics'],
   'websift/otel only (spans to a discarding exporter)': ['otel'],
-  'all three': ['log', 'metrics', 'otel'],
-  // Where the rest goes: the access log with its lines made but not written, websift/otel over a no-op tracer.
+  'all three (the log synchronous)': ['log', 'metrics', 'otel'],
+  'all three (the log asynchronous)': ['log-async', 'metrics', 'otel'],
+  // Where the cost goes: lines made but not written, websift/otel over a no-op tracer (websift's side
+  // only), and every channel event with a subscriber that does nothing (the channels' plumbing).
   'access log, lines not written': ['log-unwritten'],
   'websift/otel, no-op tracer (no SDK)': ['otel-noop'],
+  'empty subscribers on every channel': ['empty'],
+  'websift/metrics without the Node process metrics': ['metrics-no-process'],
 };
-const names = Object.keys(VARIANTS);
-for (const name of names) await run(VARIANTS[name]!); // warm-up
-const cpuOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
-const ratioOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
-// Rounds interleave the variants in rotating order; each ratio is against the same round's "off".
-for (let round = 0; round < ROUNDS; round++) {
-  const figures: Record<string, number> = {};
-  for (let k = 0; k < names.length; k++) {
-    const name = names[(round + k) % names.length]!;
-    figures[name] = (await run(VARIANTS[name]!)).cpuUs;
+
+/**
+ * Rounds interleave the variants in rotating order, each ratio against the same round's "off"; prints
+ * the table. `measure` runs one round of a variant.
+ */
+async function interleaved(title: string, variants: Record<string, readonly Part[]>, measure: (parts: readonly Part[]) => Promise<number>) {
+  const names = Object.keys(variants);
+  for (const name of names) await measure(variants[name]!); // warm-up
+  const cpuOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
+  const ratioOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
+  for (let r = 0; r < ROUNDS; r++) {
+    const figures: Record<string, number> = {};
+    for (let k = 0; k < names.length; k++) {
+      const name = names[(r + k) % names.length]!;
+      figures[name] = await measure(variants[name]!);
+    }
+    for (const name of names) {
+      cpuOf[name]!.push(figures[name]!);
+      ratioOf[name]!.push(figures[name]! / figures[names[0]!]!);
+    }
   }
-  for (const name of names) {
-    cpuOf[name]!.push(figures[name]!);
-    ratioOf[name]!.push(figures[name]! / figures[names[0]!]!);
-  }
+  console.log(title);
+  console.log('| observability | CPU µs/request | vs off (same round) |\n|---|---|---|');
+  for (const name of names)
+    console.log(`| ${name} | ${spread(cpuOf[name]!, one)} | ${spread(ratioOf[name]!, (x) => `${x.toFixed(3)}×`)} |`);
+  return cpuOf[names[0]!]!;
 }
-const off = cpuOf[names[0]!]!;
-console.log(
-  `1. Charged searches over HTTP: ${SECONDS} s per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (autocannon in a child process), Node ${process.version}`,
+
+const off = await interleaved(
+  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
+  VARIANTS,
+  round,
 );
-console.log('| observability | server CPU µs/request | vs off (same round) |\n|---|---|---|');
-for (const name of names) console.log(`| ${name} | ${spread(cpuOf[name]!, int)} | ${spread(ratioOf[name]!, (x) => `${x.toFixed(2)}×`)} |`);
+client.close();
+await server.close(1_000);
+
+// 1b. The same without sockets: the fetch handler called in-process (16 requests in flight), so the
+// kernel's and node:http's work, which varies most on a loaded machine, leaves the figure. No access log
+// here (it is node:http's).
+const handle = createFetchHandler(engine);
+let nextId = 0;
+async function inProcess(parts: readonly Part[]): Promise<number> {
+  const on = turnOn(parts);
+  const before = process.cpuUsage();
+  let left = REQUESTS;
+  const worker = async () => {
+    while (left-- > 0) {
+      const res = await handle(new Request(`http://bench.test/api/search?q=term+${nextId++}`, { headers: auth }));
+      await res.arrayBuffer();
+      if (res.status !== 200) throw new Error(`status ${res.status}`);
+    }
+  };
+  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  const cpu = process.cpuUsage(before);
+  await on.close();
+  return (cpu.user + cpu.system) / REQUESTS;
+}
+const noLog = Object.fromEntries(Object.entries(VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log'))));
+await interleaved(
+  `\n1b. The same through the fetch handler in-process (no sockets): CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} rounds`,
+  { ...noLog, 'metrics and otel': ['metrics', 'otel'] },
+  inProcess,
+);
 
 // ---- 2. No subscribers ----
 

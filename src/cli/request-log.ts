@@ -47,15 +47,18 @@ export function defaultLogFormat(isTty = process.stdout.isTTY === true): LogForm
 }
 
 export function createRequestLog(options: RequestLogOptions): RequestLog {
-  /** Each request's record, by its websift:http context. */
-  const records = new WeakMap<HttpTraceContext, RequestRecord>();
+  /** Each request's record, on its websift:http context under this log's own symbol (no WeakMap to keep). */
+  const RECORD: unique symbol = Symbol('websift.requestLog.record') as never;
+  type Recorded = HttpTraceContext & { [RECORD]?: RequestRecord };
   /** The record of the request `around` is handing to the HTTP bindings, until its websift:http context starts. */
   let opening: RequestRecord | undefined;
-  const recordOf = (request: HttpTraceContext | undefined) => (request ? records.get(request) : undefined);
+  const recordOf = (request: HttpTraceContext | undefined) => (request as Recorded | undefined)?.[RECORD];
   const logger: Logger | undefined =
     options.format === 'json'
       ? pino(
           { base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
+          // Synchronous: an asynchronous destination measured no cheaper here (docs/benchmarks.md,
+          // "Observability") and would lose its buffered lines if the process were killed.
           options.stream ?? pino.destination({ sync: true }),
         )
       : undefined;
@@ -64,15 +67,15 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
       `tracing:${CHANNEL_NAMES.http}:start`,
       (m) => {
         if (!opening) return; // a request of another server, or of the bindings used directly
-        records.set(m as HttpTraceContext, opening);
+        (m as Recorded)[RECORD] = opening;
         opening = undefined;
       },
     ],
     [
       `tracing:${CHANNEL_NAMES.http}:asyncEnd`,
       (m) => {
-        const c = m as HttpTraceContext;
-        const record = records.get(c);
+        const c = m as Recorded;
+        const record = c[RECORD];
         if (!record) return;
         record.requestId = c.requestId;
         if (c.organization !== undefined) record.organization = c.organization;
@@ -110,19 +113,25 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
       const started = performance.now();
       const record: RequestRecord = { answered: [], fallback: false, hedged: false };
       res.once('close', () => {
-        const fields = {
+        // One object, its optional fields added only when known (no spread copies per request).
+        const url = req.url ?? '/';
+        const query = url.indexOf('?');
+        const fields: Record<string, unknown> = {
           request_id: record.requestId ?? headerText(res.getHeader('x-request-id')),
           method: req.method,
-          path: (req.url ?? '/').split('?')[0],
+          path: query === -1 ? url : url.slice(0, query),
           // A reply never written (the client left first) is nginx's 499.
           status: res.headersSent ? res.statusCode : 499,
           duration_ms: Math.round((performance.now() - started) * 10) / 10,
-          ...(record.organization !== undefined ? { organization: record.organization } : {}),
-          ...(record.credits !== undefined ? { credits: record.credits } : {}),
-          ...(record.outcome !== undefined ? { outcome: record.outcome } : {}),
-          ...(record.answered.length > 0 || record.fallback ? { sources: record.answered, fallback: record.fallback } : {}),
-          ...(record.hedged ? { hedged: true } : {}),
         };
+        if (record.organization !== undefined) fields['organization'] = record.organization;
+        if (record.credits !== undefined) fields['credits'] = record.credits;
+        if (record.outcome !== undefined) fields['outcome'] = record.outcome;
+        if (record.answered.length > 0 || record.fallback) {
+          fields['sources'] = record.answered;
+          fields['fallback'] = record.fallback;
+        }
+        if (record.hedged) fields['hedged'] = true;
         if (logger) logger.info(fields, 'request');
         else options.say(textLine(fields));
       });

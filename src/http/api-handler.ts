@@ -74,11 +74,12 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
   const resolved = resolveOptions(options);
   return (request) => {
     const requestId = requestIdOf(request.headers.get('x-request-id'));
+    const url = parseUrl(request.url); // once, for the websift:http context and the answer
     return traced(
       channels.http,
-      () => httpContext(request, requestId, resolved),
+      () => httpContext(request, url, requestId, resolved),
       async (trace) => {
-        const reply = await answer(engine, request, requestId, resolved, trace);
+        const reply = await answer(engine, request, url, requestId, resolved, trace);
         reply.headers['x-request-id'] = requestId;
         if (trace) trace.status = reply.status;
         return reply;
@@ -87,9 +88,19 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
   };
 }
 
+/** The request's URL, or undefined for one that does not parse (answered as an error by `answer`). */
+function parseUrl(url: string): URL | undefined {
+  try {
+    return new URL(url);
+  } catch {
+    return undefined;
+  }
+}
+
 async function answer(
   engine: Engine,
   request: ApiRequest,
+  url: URL | undefined,
   requestId: string,
   resolved: ResolvedOptions,
   trace: HttpTraceContext | undefined,
@@ -98,7 +109,7 @@ async function answer(
   let reply: ApiReply;
   let state: RequestState | undefined;
   try {
-    state = { url: new URL(request.url), deprecated: false, trace };
+    state = { url: url ?? new URL(request.url), deprecated: false, trace };
     reply = await handle(engine, request, state, resolved);
   } catch (error) {
     // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
@@ -118,9 +129,9 @@ async function answer(
   return reply;
 }
 
-/** The websift:http context: made only when someone listens (its URL is parsed a second time). */
-function httpContext(request: ApiRequest, requestId: string, options: ResolvedOptions): HttpTraceContext {
-  const path = URL.canParse(request.url) ? new URL(request.url).pathname : '/';
+/** The websift:http context: made only when someone listens. */
+function httpContext(request: ApiRequest, url: URL | undefined, requestId: string, options: ResolvedOptions): HttpTraceContext {
+  const path = url ? url.pathname : '/';
   const rest = path.startsWith(options.basePath) ? path.slice(options.basePath.length).replace(/\/+$/, '') : '';
   const known = Object.hasOwn(ROUTES, rest) || (options.health && (HEALTH_PATHS as readonly string[]).includes(rest));
   const context: HttpTraceContext = { requestId, method: request.method, path, endpoint: known ? rest : 'other' };

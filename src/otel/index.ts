@@ -50,12 +50,22 @@ const TRACER_NAME = 'websift';
  */
 export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
-  /** Each traced context's span (kept with the context: a late child still finds its parent). */
-  const spans = new WeakMap<object, Span>();
+  /** Each traced context's span, on the context under this adapter's own symbol (kept with the context: a late child still finds its parent; no WeakMap to keep). */
+  const SPAN: unique symbol = Symbol('websift.otel.span') as never;
+  /** On a call's context: its children's parent context, and the active context it was made from (made again only when that changed). */
+  const CHILDREN: unique symbol = Symbol('websift.otel.children') as never;
+  type Spanned = { [SPAN]?: Span; [CHILDREN]?: { from: Context; parent: Context } };
   /** The parent of a source, page or charge: its call's span, when the call was traced. */
   const callParent = (c: { call?: CallTraceContext }): Context => {
-    const span = c.call ? spans.get(c.call) : undefined;
-    return span ? trace.setSpan(otelContext.active(), span) : otelContext.active();
+    const call = c.call as (CallTraceContext & Spanned) | undefined;
+    const span = call?.[SPAN];
+    const active = otelContext.active();
+    if (!span) return active;
+    const made = call![CHILDREN];
+    if (made?.from === active) return made.parent;
+    const parent = trace.setSpan(active, span);
+    call![CHILDREN] = { from: active, parent };
+    return parent;
   };
   /** The parent of a call: the traceparent of the HTTP request it answers, else the active context. */
   const requestParent = (c: CallTraceContext): Context => (c.request ? remoteParent(c.request) : undefined) ?? otelContext.active();
@@ -70,29 +80,34 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
     start: (c: C) => Attributes,
     end: (c: C, span: Span) => void,
   ): void {
+    // Only the events that make or end a span: an event nobody listens to is not published (traced()).
     const handlers = {
       start: (message: unknown) => {
-        const c = message as C;
-        spans.set(c, tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: start(c) }, parent(c)));
+        const c = message as C & Spanned;
+        c[SPAN] = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: start(c) }, parent(c));
       },
-      end: () => {},
-      asyncStart: () => {},
       asyncEnd: (message: unknown) => {
-        const span = spans.get(message as object);
+        const span = (message as Spanned)[SPAN];
         if (!span) return; // started before this adapter subscribed
         end(message as C, span);
         span.end();
       },
       error: (message: unknown) => {
-        const span = spans.get(message as object);
+        const span = (message as Spanned)[SPAN];
         const error = (message as { error?: unknown }).error;
         if (!span) return;
         if (error instanceof Error) span.recordException(error);
         span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
       },
     };
-    channel.subscribe(handlers as never);
-    unsub.push(() => channel.unsubscribe(handlers as never));
+    channel.start.subscribe(handlers.start);
+    channel.asyncEnd.subscribe(handlers.asyncEnd);
+    channel.error.subscribe(handlers.error);
+    unsub.push(() => {
+      channel.start.unsubscribe(handlers.start);
+      channel.asyncEnd.unsubscribe(handlers.asyncEnd);
+      channel.error.unsubscribe(handlers.error);
+    });
   }
 
   // The HTTP bindings make no span (the host's HTTP instrumentation does): a call they make names its

@@ -3,7 +3,7 @@
 
 import { tracingChannel } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { channels, traced } from '../../src/channels.js';
+import { channels, traced, withParent } from '../../src/channels.js';
 import { createEngine } from '../../src/index.js';
 import { ManualClock, scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html, ORG, withOrgs } from '../extract/helpers.js';
@@ -51,6 +51,81 @@ describe('tracing channels', () => {
     expect(make).toHaveBeenCalledTimes(1);
     expect(seen).toMatchObject([{ n: 1 }]);
     channel.start.unsubscribe(onStart);
+  });
+
+  it("publishes tracePromise's events in its order, with result or error on the context", async () => {
+    const ours = tracingChannel<unknown, { n: number }>('websift:test-order-ours');
+    const node = tracingChannel<unknown, { n: number }>('websift:test-order-node');
+    const log = (channel: typeof ours) => {
+      const seen: string[] = [];
+      const at = (phase: string) => (m: unknown) => {
+        const c = m as { result?: unknown; error?: unknown };
+        seen.push(
+          `${phase}${'result' in c ? ` result=${String(c.result)}` : ''}${'error' in c ? ` error=${(c.error as Error).message}` : ''}`,
+        );
+      };
+      const handlers = { start: at('start'), end: at('end'), asyncStart: at('asyncStart'), asyncEnd: at('asyncEnd'), error: at('error') };
+      channel.subscribe(handlers);
+      return { seen, stop: () => channel.unsubscribe(handlers) };
+    };
+    const a = log(ours);
+    const b = log(node);
+    const cases: ((c: unknown) => Promise<number>)[] = [
+      async () => 7,
+      async () => {
+        throw new Error('late');
+      },
+      () => {
+        throw new Error('early');
+      },
+    ];
+    for (const work of cases) {
+      await (async () => traced(ours, () => ({ n: 1 }), work))().catch(() => {});
+      await new Promise<number>((resolve, reject) => {
+        try {
+          node.tracePromise(() => work(undefined), { n: 1 }).then(resolve, reject);
+        } catch (error) {
+          reject(error);
+        }
+      }).catch(() => {});
+    }
+    a.stop();
+    b.stop();
+    expect(a.seen).toEqual(b.seen);
+    expect(a.seen).toContain('asyncEnd result=7');
+    expect(a.seen).toContain('error error=early');
+  });
+
+  it('links a context to its parent by a getter: the same object, not enumerable, not serialized', () => {
+    const call = { kind: 'search', organization: 'acme', result: 'secret answer' };
+    const source = withParent({ source: 'brave', attempt: 1, role: 'primary' }, 'call', call) as { call?: object; source: string };
+    expect(source.call).toBe(call);
+    expect(Object.keys(source)).toEqual(['source', 'attempt', 'role']);
+    expect(JSON.stringify(source)).toBe('{"source":"brave","attempt":1,"role":"primary"}');
+    expect({ ...source }).toEqual({ source: 'brave', attempt: 1, role: 'primary' });
+    const request = { requestId: 'r1' };
+    const callCtx = withParent({ kind: 'search' }, 'request', request) as { request?: object };
+    expect(callCtx.request).toBe(request);
+    expect(Object.keys(callCtx)).toEqual(['kind']);
+    const orphan = { source: 'x' };
+    expect(withParent(orphan, 'call', undefined)).toBe(orphan);
+  });
+
+  it('enters a store an APM bound to the start channel around the work', async () => {
+    const { AsyncLocalStorage } = await import('node:async_hooks');
+    const channel = tracingChannel<unknown, { n: number }>('websift:test-store');
+    const store = new AsyncLocalStorage<number>();
+    channel.start.bindStore(store, (c) => (c as { n: number }).n * 10);
+    const seen = await traced(
+      channel,
+      () => ({ n: 4 }),
+      async () => {
+        await Promise.resolve();
+        return store.getStore();
+      },
+    );
+    channel.start.unbindStore(store);
+    expect(seen).toBe(40);
   });
 
   it('search: the organization, each source with its role and outcome (failed primary, answering fallback), the charge, credits and outcome', async () => {

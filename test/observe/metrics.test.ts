@@ -90,6 +90,26 @@ describe('websift/metrics', () => {
     expect(await registry.metrics()).toContain('websift_calls_total{kind="search",outcome="no_results"} 1');
   });
 
+  it('keeps totals across scrapes, through any way of reading the registry, a series counted by 0 included', async () => {
+    const registry = new Registry();
+    const engine = createEngine({ rateLimit: false, sources: [scriptedSource('s', {})] });
+    open.push(engine);
+    open.push(websiftMetrics({ registry, engine }));
+    await engine.admin.createOrganization('acme', { credits: 10 });
+    await engine.search({ q: 'one' }, { organization: 'acme' });
+    expect(await registry.metrics()).toContain('websift_calls_total{kind="search",outcome="no_results"} 1');
+    // Counted nothing new: the same total, not a delta of 0.
+    expect(await registry.metrics()).toContain('websift_calls_total{kind="search",outcome="no_results"} 1');
+    await engine.search({ q: 'two' }, { organization: 'acme' });
+    await engine.search({ q: 'three' }, { organization: 'acme' });
+    const json = await registry.getMetricsAsJSON();
+    const calls = json.find((m) => m.name === 'websift_calls_total')!;
+    expect(calls.values).toEqual([{ labels: { kind: 'search', outcome: 'no_results' }, value: 3 }]);
+    const hits = (await registry.getSingleMetric('websift_cache_hits_total')!.get()).values;
+    expect(hits).toEqual([{ labels: { cache: 'search_answer' }, value: 0 }]); // three lookups, no hit: shown as 0
+    expect(await registry.metrics()).toContain('websift_cache_lookups_total{cache="search_answer"} 3');
+  });
+
   it('counts pages by outcome and reports the conversion pool', async () => {
     const s = await extractSetup({ '/ok': html(article('Metrics')), '/gone': html('nope', 404) });
     open.push(s);
