@@ -4,12 +4,13 @@
 // corpus per round, then the median and range over rounds. A third pair times the parse alone,
 // linkedom's parseHTML as websift runs it (lazy listeners, src/convert/lazy-listeners.ts) against stock
 // linkedom, to show that change apart. Garbage collection falls where it falls (one system's garbage may
-// be collected during the other's turn); page-by-page alternation spreads it over both.
+// be collected during the other's turn); page-by-page alternation spreads it over both. Times are the
+// process's CPU time (process.cpuUsage, user + system) around each call, not wall time: on the shared
+// machine other jobs' load stretches wall time by whatever share of the cores they take.
 //
 //   npx tsx bench/convert-speed.ts [--corpus wcxb,traf,articles] [--rounds 3] [--limit N] [--warmup 1]
 // --limit takes every k-th page of each corpus so that N remain.
 
-import { performance } from 'node:perf_hooks';
 import { parseHTML } from 'linkedom';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
 import { lazyListenersApplied } from '../src/convert/lazy-listeners.js';
@@ -43,9 +44,10 @@ for (const [name, list] of byCorpus) {
 
 type Totals = { websift: number; readability: number; parseLazy: number; parseStock: number };
 const time = (fn: () => unknown) => {
-  const t0 = performance.now();
+  const t0 = process.cpuUsage();
   fn();
-  return performance.now() - t0;
+  const d = process.cpuUsage(t0);
+  return (d.user + d.system) / 1000;
 };
 
 function round(pages: CorpusPage[]): Totals {
@@ -79,7 +81,7 @@ const fmt = (xs: number[], digits = 3) =>
   `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
 
 console.log(`lazy listeners applied: ${lazyListenersApplied()}; rounds ${rounds} (+${warmup} warm-up), node ${process.version}`);
-console.log('\n| corpus | pages | websift ms/page | Readability ms/page | websift / Readability | parse lazy / stock |');
+console.log('\n| corpus | pages | websift CPU ms/page | Readability CPU ms/page | websift / Readability | parse lazy / stock |');
 console.log('|---|---|---|---|---|---|');
 for (const [name, pages] of byCorpus) {
   for (let w = 0; w < warmup; w++) round(pages);

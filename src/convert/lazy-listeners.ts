@@ -1,17 +1,22 @@
 // linkedom 0.18.14's EventTarget constructor stores a fresh listener `Map` in a module WeakMap for
 // every node it builds (`wm.set(this, new Map)`), although a converted page never has a listener:
 // 18 % of conversion CPU, and WeakMap entries are ephemerons the GC must revisit. Here, once at load,
-// linkedom's `Node` class is re-parented onto a base whose constructor does nothing, and EventTarget's
-// three methods are replaced by the same code over a WeakMap filled on the first `addEventListener`
-// (the upstream fix, patches/linkedom+0.18.14.patch, does the same inside linkedom). It applies only
-// to the exact class source audited here (a hash of it): any other linkedom keeps its own behaviour,
-// and test/convert/lazy-listeners.test.ts fails so the change is looked at again.
+// that WeakMap (caught as the `this` of the constructor's one `set` call) gets an own `set` that
+// stores nothing, and EventTarget's three methods are replaced by linkedom's same code over a WeakMap
+// filled on the first `addEventListener` (the upstream fix, patches/linkedom+0.18.14.patch, does the
+// same inside linkedom). It applies only to the exact class source audited here (a hash of it): any
+// other linkedom keeps its own behaviour, and test/convert/lazy-listeners.test.ts fails so the change
+// is looked at again.
+//
+// Re-parenting linkedom's Node class onto a base with an empty constructor (Object.setPrototypeOf)
+// was tried first: no Map either, but V8 then built nodes no faster (parse CPU 1.00× stock against
+// 0.67× here), so the constructor is left as it is and only its store is emptied.
 //
 // This module patches the linkedom module instance it imports; every other user of that instance
 // in the process sees the same listener semantics, only without the per-node Map.
 
 import { createHash } from 'node:crypto';
-import { EventTarget as LinkedomEventTarget, parseHTML } from 'linkedom';
+import { EventTarget as LinkedomEventTarget } from 'linkedom';
 
 /** SHA-256 of `String(EventTarget)` in linkedom 0.18.14 (ESM and CJS builds are the same text). */
 export const AUDITED_EVENT_TARGET = '7c54de30b9f81bd070798156aa9a5992fadc9d6c5a54613ccb7cc76357c1d0ab';
@@ -94,20 +99,27 @@ const lazyMethods = {
   },
 };
 
-/** A base whose constructor stores nothing: what linkedom's Node now extends. */
-class ListenerFreeBase {}
+/**
+ * linkedom's module-private WeakMap of listener Maps: caught as the `this` of the one
+ * `WeakMap.prototype.set` call its EventTarget constructor makes (the audited source does exactly one).
+ */
+function listenerWeakMap(): WeakMap<object, unknown> | undefined {
+  const original = WeakMap.prototype.set;
+  let caught: WeakMap<object, unknown> | undefined;
+  WeakMap.prototype.set = function (this: WeakMap<object, unknown>, key: object, value: unknown) {
+    caught ??= this;
+    return original.call(this, key, value);
+  };
+  try {
+    new (LinkedomEventTarget as unknown as new () => object)();
+  } finally {
+    WeakMap.prototype.set = original;
+  }
+  return caught;
+}
 
 export function eventTargetHash(eventTarget: unknown = LinkedomEventTarget): string {
   return createHash('sha256').update(String(eventTarget)).digest('hex');
-}
-
-/** The class of linkedom that extends EventTarget directly (its `Node`), found from a document. */
-function linkedomNodeClass(): object | undefined {
-  const { document } = parseHTML('<html></html>') as unknown as { document: object };
-  for (let c: object | null = document.constructor; c && c !== Function.prototype; c = Object.getPrototypeOf(c)) {
-    if (Object.getPrototypeOf(c) === LinkedomEventTarget) return c;
-  }
-  return undefined;
 }
 
 let applied: boolean | undefined;
@@ -118,17 +130,18 @@ let applied: boolean | undefined;
  */
 export function applyLazyListeners(): boolean {
   if (applied !== undefined) return applied;
-  const node = linkedomNodeClass();
-  applied = node !== undefined && eventTargetHash() === AUDITED_EVENT_TARGET;
-  if (!applied) return false;
-  Object.setPrototypeOf(node, ListenerFreeBase);
+  const wm = eventTargetHash() === AUDITED_EVENT_TARGET ? listenerWeakMap() : undefined;
+  applied = wm !== undefined;
+  if (!wm) return false;
+  // The constructor's `wm.set(this, new Map)` now stores nothing (the Map it allocates dies young).
+  Object.defineProperty(wm, 'set', { value: () => wm, writable: true, configurable: true, enumerable: false });
   const proto = (LinkedomEventTarget as unknown as { prototype: object }).prototype;
   for (const [name, fn] of Object.entries(lazyMethods))
     Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
   return true;
 }
 
-/** True when linkedom's Node class no longer runs EventTarget's constructor. */
+/** True when linkedom's nodes no longer store a listener Map each. */
 export function lazyListenersApplied(): boolean {
   return applied === true;
 }
