@@ -1,4 +1,4 @@
-// Output fingerprints of htmlToMarkdown over the WCXB dev pages and the trafilatura evaluation set:
+// Output fingerprints of htmlToMarkdown over every page of WCXB dev, trafilatura-eval and articles-dev:
 // a SHA-256 of the Markdown per page id, written to bench/.cache/, so an optimisation can be checked
 // to change no page's output.
 //
@@ -10,8 +10,7 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
-import { loadTrafilaturaHtml, loadTrafilaturaIndex, trafilaturaAvailable } from './lib/trafilatura-data.js';
-import { loadIndex, loadPage, wcxbAvailable } from './lib/wcxb-data.js';
+import { corpusPages } from './lib/convert-corpora.js';
 
 const CACHE = resolve(fileURLToPath(new URL('.', import.meta.url)), '.cache');
 
@@ -22,20 +21,12 @@ function arg(name: string): string | undefined {
 
 const sha = (s: string) => createHash('sha256').update(s).digest('hex').slice(0, 16);
 
-// The corpora as quality.ts reads them ($WCXB_DIR, $TRAFILATURA_DIR; a trafilatura-eval page that
-// is not UTF-8 decoded by the charset it declares).
-function* pages(): Generator<{ id: string; url: string; html: string }> {
-  if (wcxbAvailable()) for (const e of loadIndex()) yield { id: `wcxb:${e.id}`, url: e.url, html: loadPage(e).html };
-  if (trafilaturaAvailable())
-    for (const e of loadTrafilaturaIndex()) yield { id: `traf:${e.id}`, url: e.url, html: loadTrafilaturaHtml(e) };
-}
-
 const hashes: Record<string, string> = {};
 const started = Date.now();
-for (const p of pages()) {
+for (const p of corpusPages()) {
   let md: string;
   try {
-    md = htmlToMarkdown(p.html, { url: p.url });
+    md = htmlToMarkdown(p.html, p.url ? { url: p.url } : {});
   } catch (err) {
     md = `THREW ${(err as Error).name}`;
   }

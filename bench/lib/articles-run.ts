@@ -9,9 +9,9 @@
 
 import { performance } from 'node:perf_hooks';
 import { Readability } from '@mozilla/readability';
-import { parseHTML } from 'linkedom';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import { type ArticlesEntry, loadArticlesIndex, loadArticlesPage } from './articles-data.js';
+import { stockParseHTML } from './baseline.js';
 
 export type ArticlesSystem = 'websift' | 'readability';
 
@@ -82,7 +82,7 @@ export const markdownToText = (md: string): string => MD_TO_TEXT.reduce((text, [
 
 export function readabilityText(html: string): string {
   try {
-    const { document } = parseHTML(html);
+    const { document } = stockParseHTML(html);
     return new Readability(document as unknown as Document).parse()?.textContent ?? '';
   } catch {
     return '';

@@ -4,7 +4,11 @@
 
 import { parseHTML } from 'linkedom';
 import { capElements } from './element-cap.js';
+import { applyLazyListeners } from './lazy-listeners.js';
 import { capNesting } from './nesting-cap.js';
+
+// Before the first parse: linkedom's nodes then build no listener Map each (lazy-listeners.ts).
+applyLazyListeners();
 
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 
