@@ -16,16 +16,19 @@ const TITLE_TOKENS = 2;
 /** The text under the title: within this many rows below it (kept or not), mostly not links. */
 const TEXT_REACH = 8;
 
+/** Whether row `r` is a heading of two words or more, every one of them in the document's <title>. */
+export function isTitleHeading(rows: BlockRows, r: number): boolean {
+  const b = rows.blocks[r]!;
+  return HEADING.test(b.el.localName) && b.tokens >= TITLE_TOKENS && rows.x[r * FEATURES.length + TITLE_OVERLAP]! >= 0.999;
+}
+
 /** The title heading's row and its container, or null when the page shows none. */
 export function findTitledStory(rows: BlockRows, kept: ReadonlySet<number>): { title: number; container: Element } | null {
   const blocks = rows.blocks;
-  const width = FEATURES.length;
   let best = -1;
   let text = -1;
   blocks.forEach((b, r) => {
-    if (!HEADING.test(b.el.localName) || b.tokens < TITLE_TOKENS) return;
-    if (rows.x[r * width + TITLE_OVERLAP]! < 0.999) return;
-    if (best >= 0 && b.tokens <= blocks[best]!.tokens) return;
+    if (!isTitleHeading(rows, r) || (best >= 0 && b.tokens <= blocks[best]!.tokens)) return;
     // The first kept row below it is the story's text: not a heading, mostly not links. The text
     // the container must hold is the largest such row close below (a byline may come first).
     let largest = -1;
