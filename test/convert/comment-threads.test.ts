@@ -33,6 +33,22 @@ describe('dropCommentThreads (reader comments on any page)', () => {
     ]);
   });
 
+  it('starts a photo post (no prose before its comments) at its title heading, a heading whose words are all in <title>', () => {
+    const post = (docTitle: string) => `<html><head><title>${docTitle}</title></head><body><div id="main">
+      <h1>My new project at home</h1><p>Born this week. Future reader.</p></div>${comments('commentlist')}
+      <div id="sidebar"><p>About me: I write about study habits, working deeply and the careers of people who work hard.</p></div></body></html>`;
+    expect(dropped(post('Study: My new project at home'))).toHaveLength(6);
+    // Without a title heading the story is the sidebar's prose, after the thread: nothing goes.
+    expect(dropped(post('Study'))).toEqual([]);
+  });
+
+  it('reads the joined names of older blog engines (commentbody), but not commentary', () => {
+    const page = (cls: string) =>
+      `<html><body><div id="main">${story}</div><div class="${cls}"><p>A reader writes back about the vulnerability and its fix, at length.</p></div></body></html>`;
+    expect(dropped(page('commentbody by-reader'))).toEqual(['A reader writes back about the vulnerability and its fix, at length.']);
+    expect(dropped(page('commentary'))).toEqual([]);
+  });
+
   it('finds the story even when the comments outweigh it', () => {
     const many = Array.from(
       { length: 20 },

@@ -20,6 +20,7 @@ import { dropSideLinks } from './side-links.js';
 import { declaresStory, findStory, isEntry, type Story, sibling } from './story.js';
 import { dropReadAlso } from './story-lines.js';
 import { dropLinkLines } from './story-links.js';
+import { dropTitledSideLinks } from './titled-story.js';
 
 /** Class/id words of a comment or reply container (several languages). */
 const COMMENT_NAME =
@@ -54,6 +55,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   const declared = declaresStory(data);
   const commented = dropCommentThreads(rows, kept, declared);
   dropSideLinks(rows, kept, commented || declared);
+  dropTitledSideLinks(rows, kept); // links beside a short story under its title (titled-story.ts)
   const s = findStory(rows, kept);
   if (!s) return;
   if (!declared) for (const t of data.types) if (NON_ARTICLE_TYPES.has(t)) return;

@@ -14,13 +14,15 @@
 
 import type { BlockRows } from './block-features.js';
 import { classTokens } from './class-tokens.js';
+import { isTitleHeading } from './titled-story.js';
 
 /**
  * Class/id words of a comment container (several languages). Not "reply": forums name their posts
- * so (`forum-post-reply`, `h-reply-post-box`).
+ * so (`forum-post-reply`, `h-reply-post-box`). The joined forms (`commentbody`, `commentform`) are
+ * a comment's parts on older blog engines; not `commentary` (an opinion section is a story).
  */
 const COMMENT_NAME =
-  /(?:^|[-_\s])(comments?|comment-?list|commentlist|respond|kommentare?|commentaires?|comentarios?|komentarze|disqus|dsq)(?:[-_\s]|$)/i;
+  /(?:^|[-_\s])(comments?|comment-?list|commentlist|comment(?:body|text|entry|content|form|author|meta)|respond|kommentare?|commentaires?|comentarios?|komentarze|disqus|dsq)(?:[-_\s]|$)/i;
 /**
  * Class/id words of a thread's or a shop's posts named comments: forum boards, discussions,
  * testimonials, reviews (whole words: WordPress marks every comment `thread-odd`).
@@ -88,6 +90,10 @@ export function dropCommentThreads(rows: BlockRows, kept: Set<number>, declared:
     if (!kept.has(b.id) || container[r] || b.tokens < PROSE_TOKENS || b.linkTokens >= 0.3 * b.tokens) return;
     if (story < 0 || b.tokens > blocks[story]!.tokens) story = r;
   });
+  // A photo or video post has no prose before its comments (or less than one comment's worth): its
+  // title heading (every word in the document's <title>, outside the thread) starts the story then.
+  const title = container.findIndex((c, r) => !c && kept.has(blocks[r]!.id) && isTitleHeading(rows, r));
+  if (title >= 0 && (story < 0 || title < story)) story = title;
   if (story < 0) return false;
   let thread = false;
   for (let r = story + 1; r < blocks.length; r++) {
