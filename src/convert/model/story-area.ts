@@ -1,0 +1,86 @@
+// Keeps the story to its Readability-style area (readability-area.ts), on any page but a thread
+// (issue 31): kept blocks outside the area — blogrolls and sidebars, teaser rivers with a dek per
+// link, sponsor boxes and link lists beside or under the story — go; the story's head (title, lead,
+// byline, caption) just above the area stays. Readability's area is trusted only where it holds the
+// page's largest kept paragraph of prose (else it picked a fact box, a disclosure or a review widget
+// over the story: trafilatura-eval lost 3 points of recall without this check), not on a shop's
+// product page, and not in one of a list of entries (an infinite-scroll page of <article>s).
+
+import type { BlockRows } from './block-features.js';
+import { readabilityArea } from './readability-area.js';
+import { isEntry, sibling } from './story.js';
+
+/** A block of prose: this many words or more, few of them links. */
+const PROSE_TOKENS = 12;
+/** How many kept blocks above the area its head may hold. */
+const HEAD_BLOCKS = 6;
+const HEADING = /^h[1-6]$/;
+/** A story's worth of prose, and the share of the page's prose a dominant area holds. */
+const STORY_PROSE = 150;
+const DOMINANT_SHARE = 0.8;
+
+export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: boolean): void {
+  if (rows.offersProduct) return;
+  const area = readabilityArea(rows);
+  if (!area) return;
+  let entry: Element | null = null;
+  for (let e: Element | null = area.top; e && !entry; e = e.parentElement) if (isEntry(e)) entry = e;
+  if (entry && (sibling(entry, -1) || sibling(entry, 1))) return;
+  // An entry inside the area marks the story too.
+  if (!entry)
+    for (const e of Array.from(area.top.querySelectorAll('article, .hentry, [itemprop="articleBody"]'))) if (isEntry(e)) entry = e;
+  const parts = new Set(area.parts);
+  const memo = new Map<Element, boolean>();
+  const inArea = (el: Element): boolean => {
+    const walked: Element[] = [];
+    let found = false;
+    for (let e: Element | null = el; e; e = e.parentElement) {
+      const m = memo.get(e);
+      if (m !== undefined) {
+        found = m;
+        break;
+      }
+      if (parts.has(e)) {
+        found = true;
+        break;
+      }
+      walked.push(e);
+    }
+    for (const w of walked) memo.set(w, found);
+    return found;
+  };
+  const blocks = rows.blocks;
+  const inside = blocks.map((b) => kept.has(b.id) && inArea(b.el));
+  const first = inside.indexOf(true);
+  if (first < 0) return;
+  let largest = -1;
+  blocks.forEach((b, r) => {
+    if (!kept.has(b.id) || b.tokens < PROSE_TOKENS || b.linkTokens >= 0.3 * b.tokens) return;
+    if (largest < 0 || b.tokens > blocks[largest]!.tokens) largest = r;
+  });
+  if (largest >= 0 && !inside[largest]) return;
+  // Only where the page shows a story: it says so, it has a comment thread, the area is an entry,
+  // or the area holds a story's worth of prose, most of the page's.
+  let prose = 0;
+  let proseIn = 0;
+  blocks.forEach((b, r) => {
+    if (!kept.has(b.id) || b.tokens < PROSE_TOKENS || b.linkTokens >= 0.3 * b.tokens) return;
+    prose += b.tokens;
+    if (inside[r]) proseIn += b.tokens;
+  });
+  const dominant = proseIn >= STORY_PROSE && proseIn >= DOMINANT_SHARE * prose;
+  if (!evidence && !entry && !dominant) return;
+  // The story's head: the kept blocks right above the area, up to the first one that is all links
+  // and no heading (a sidebar's or a menu's).
+  const head = new Set<number>();
+  for (let r = first - 1, n = 0; r >= 0 && n < HEAD_BLOCKS; r--) {
+    const b = blocks[r]!;
+    if (!kept.has(b.id)) continue;
+    if (b.linkTokens >= b.tokens && !HEADING.test(b.el.localName)) break;
+    head.add(r);
+    n++;
+  }
+  blocks.forEach((b, r) => {
+    if (kept.has(b.id) && !inside[r] && !head.has(r)) kept.delete(b.id);
+  });
+}
