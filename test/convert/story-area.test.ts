@@ -18,7 +18,7 @@ const teasers = (n: number) =>
 function dropped(html: string, evidence = true): string[] {
   const page = analyzeHtml(html)!;
   const kept = new Set(page.rows.blocks.map((b) => b.id));
-  keepStoryArea(page.rows, kept, evidence);
+  keepStoryArea(page.rows, kept, evidence, evidence);
   return page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.text.replace(/\s+/g, ' ').trim());
 }
 

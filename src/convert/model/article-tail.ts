@@ -55,7 +55,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   const declared = declaresStory(data);
   const commented = dropCommentThreads(rows, kept, declared);
   dropSideLinks(rows, kept, commented || declared);
-  keepStoryArea(rows, kept, commented || declared); // the story's Readability-style area (story-area.ts)
+  keepStoryArea(rows, kept, commented || declared, declared); // the story's Readability-style area (story-area.ts)
   const s = findStory(rows, kept);
   if (!s) return;
   if (!declared) for (const t of data.types) if (NON_ARTICLE_TYPES.has(t)) return;

@@ -19,7 +19,11 @@ const HEADING = /^h[1-6]$/;
 const STORY_PROSE = 150;
 const DOMINANT_SHARE = 0.8;
 
-export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: boolean): void {
+/**
+ * `evidence`: the page declares a story or has a comment thread; `declared`: it declares one (else a
+ * post in an <article> of its own outside the area, a link aggregator's reply, stays).
+ */
+export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: boolean, declared: boolean): void {
   if (rows.offersProduct) return;
   const area = readabilityArea(rows);
   if (!area) return;
@@ -80,7 +84,8 @@ export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: bool
     head.add(r);
     n++;
   }
+  const ownArticle = (el: Element) => !declared && el.closest('article') !== null && !el.closest('article')!.contains(area.top);
   blocks.forEach((b, r) => {
-    if (kept.has(b.id) && !inside[r] && !head.has(r)) kept.delete(b.id);
+    if (kept.has(b.id) && !inside[r] && !head.has(r) && !ownArticle(b.el)) kept.delete(b.id);
   });
 }
