@@ -90,6 +90,12 @@ describe('keepStoryArea (what lies outside the story area goes)', () => {
     expect(dropped(page(3, body), false)).toHaveLength(6);
   });
 
+  it("leaves the page alone when the area holds under 30 % of the kept words that are not links (a listing's cards)", () => {
+    const cards = Array.from({ length: 40 }, (_, i) => `<li><h4>Award ${i}</h4><span>Winner of the year in its class</span></li>`).join('');
+    const html = `<html><body><div id="header"><div class="entry">${story(2)}</div></div><ul id="grid">${cards}</ul></body></html>`;
+    expect(dropped(html)).toEqual([]);
+  });
+
   it("leaves a shop's product page alone", () => {
     const data = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Boat","offers":{"@type":"Offer","price":"10","priceCurrency":"EUR"}}</script>`;
     const html = `<html><head>${data}</head><body><div id="main"><div class="entry">${story(10)}</div></div><div id="rail"><div class="river">${teasers(6)}</div></div></body></html>`;

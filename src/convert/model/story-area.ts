@@ -18,6 +18,8 @@ const HEADING = /^h[1-6]$/;
 /** A story's worth of prose, and the share of the page's prose a dominant area holds. */
 const STORY_PROSE = 150;
 const DOMINANT_SHARE = 0.8;
+/** The least share of the kept words that are not links the area must hold. */
+const TEXT_SHARE = 0.3;
 
 /**
  * `evidence`: the page declares a story or has a comment thread; `declared`: it declares one (else a
@@ -74,6 +76,17 @@ export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: bool
   });
   const dominant = proseIn >= STORY_PROSE && proseIn >= DOMINANT_SHARE * prose;
   if (!evidence && !entry && !dominant) return;
+  // And it holds a good part of the page's words that are not links: a sidebar of links may outweigh
+  // the story, but an area with little of the page's text is a header or a box of a listing whose
+  // cards are the page (WCXB listings: −0.019 without this check, −0.007 with it).
+  let words = 0;
+  let wordsIn = 0;
+  blocks.forEach((b, r) => {
+    if (!kept.has(b.id)) return;
+    words += b.tokens - b.linkTokens;
+    if (inside[r]) wordsIn += b.tokens - b.linkTokens;
+  });
+  if (wordsIn < TEXT_SHARE * words) return;
   // The story's head: the kept blocks right above the area, up to the first one that is all links
   // and no heading (a sidebar's or a menu's).
   const head = new Set<number>();
