@@ -92,7 +92,7 @@ describe('keepStoryArea (what lies outside the story area goes)', () => {
 
   it("leaves the page alone when the area holds under 30 % of the kept words that are not links (a listing's cards)", () => {
     const cards = Array.from({ length: 40 }, (_, i) => `<li><h4>Award ${i}</h4><span>Winner of the year in its class</span></li>`).join('');
-    const html = `<html><body><div id="header"><div class="entry">${story(2)}</div></div><ul id="grid">${cards}</ul></body></html>`;
+    const html = `<html><body><div id="top"><div class="box">${story(2)}</div></div><ul id="grid">${cards}</ul></body></html>`;
     expect(dropped(html)).toEqual([]);
   });
 
