@@ -96,6 +96,21 @@ describe('keepStoryArea (what lies outside the story area goes)', () => {
     expect(dropped(html)).toEqual([]);
   });
 
+  it("leaves a listing alone whose cards outweigh the area (the area is the listing's description box)", () => {
+    const cards = (n: number) =>
+      Array.from(
+        { length: n },
+        (_, i) =>
+          `<div class="card"><h3><a href="/recipe/${i}">Recipe number ${i} for the air fryer</a></h3><p>A short line on recipe ${i}: crisp, quick, and ready in twenty minutes with little oil at all.</p></div>`,
+      ).join('');
+    const page = (n: number) =>
+      `<html><body><div id="main"><div class="description">${story(6)}</div></div><div id="rail"><div class="grid">${cards(n)}</div></div></body></html>`;
+    // Eight cards (200 words) outweigh the description (192 words that are not links): the cards are the page.
+    expect(dropped(page(8))).toEqual([]);
+    // Three cards are too few to make a listing: they go as a teaser river would.
+    expect(dropped(page(3))).toHaveLength(6);
+  });
+
   it("leaves a shop's product page alone", () => {
     const data = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Boat","offers":{"@type":"Offer","price":"10","priceCurrency":"EUR"}}</script>`;
     const html = `<html><head>${data}</head><body><div id="main"><div class="entry">${story(10)}</div></div><div id="rail"><div class="river">${teasers(6)}</div></div></body></html>`;

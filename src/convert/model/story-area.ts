@@ -20,6 +20,14 @@ const STORY_PROSE = 150;
 const DOMINANT_SHARE = 0.8;
 /** The least share of the kept words that are not links the area must hold. */
 const TEXT_SHARE = 0.3;
+/**
+ * A listing's cards: kept words outside the area in this many repeated units (siblings of one tag and
+ * class, each with a link) that weigh this share of the area's words mean the cards are the page and
+ * the area its description box (WCXB listing and collection pages).
+ */
+const CARD_UNITS = 4;
+const CARD_SHARE = 1;
+const CARD_SIBLINGS = 4;
 
 /**
  * `evidence`: the page declares a story or has a comment thread; `declared`: it declares one (else a
@@ -97,8 +105,55 @@ export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: bool
     head.add(r);
     n++;
   }
+  if (listsCards(blocks, kept, inside, head, wordsIn)) return;
   const ownArticle = (el: Element) => !declared && el.closest('article') !== null && !el.closest('article')!.contains(area.top);
   blocks.forEach((b, r) => {
     if (kept.has(b.id) && !inside[r] && !head.has(r) && !ownArticle(b.el)) kept.delete(b.id);
   });
+}
+
+const classes = (e: Element): string[] => (e.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
+/** Both classless, or one class in common (a WordPress post's classes differ by its id and categories). */
+const alike = (a: string[], b: string[]): boolean => (a.length === 0 ? b.length === 0 : a.some((c) => b.includes(c)));
+
+/** The nearest ancestor of `el` (or itself) that is one of CARD_SIBLINGS or more alike siblings (tag, class), with a link. */
+function cardOf(el: Element, memo: Map<Element, boolean>): Element | null {
+  for (let e: Element | null = el; e?.parentElement && e.localName !== 'body'; e = e.parentElement) {
+    let repeated = memo.get(e);
+    if (repeated === undefined) {
+      const cls = classes(e);
+      let n = 0;
+      for (const s of Array.from(e.parentElement.children)) if (s.localName === e.localName && alike(cls, classes(s))) n++;
+      repeated = n >= CARD_SIBLINGS && e.querySelector('a[href]') !== null;
+      memo.set(e, repeated);
+    }
+    if (repeated) return e;
+  }
+  return null;
+}
+
+/**
+ * The kept blocks the area would drop lie in repeated cards that weigh as much as the area: a listing.
+ * A card holds some words that are not links or a heading (a blogroll's bare links are no cards).
+ */
+function listsCards(blocks: BlockRows['blocks'], kept: Set<number>, inside: boolean[], head: Set<number>, wordsIn: number): boolean {
+  const memo = new Map<Element, boolean>();
+  const cards = new Map<Element, { words: number; card: boolean }>();
+  blocks.forEach((b, r) => {
+    if (!kept.has(b.id) || inside[r] || head.has(r)) return;
+    const el = cardOf(b.el, memo);
+    if (!el) return;
+    const c = cards.get(el) ?? { words: 0, card: false };
+    c.words += b.tokens;
+    c.card ||= b.linkTokens < b.tokens || HEADING.test(b.el.localName);
+    cards.set(el, c);
+  });
+  let n = 0;
+  let cardWords = 0;
+  for (const c of cards.values())
+    if (c.card) {
+      n++;
+      cardWords += c.words;
+    }
+  return n >= CARD_UNITS && cardWords >= CARD_SHARE * wordsIn;
 }
