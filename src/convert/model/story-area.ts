@@ -4,7 +4,8 @@
 // byline, caption) just above the area stays. Readability's area is trusted only where it holds the
 // page's largest kept paragraph of prose (else it picked a fact box, a disclosure or a review widget
 // over the story: trafilatura-eval lost 3 points of recall without this check), not on a shop's
-// product page, and not in one of a list of entries (an infinite-scroll page of <article>s).
+// product page, not in one of a list of entries (an infinite-scroll page of <article>s), and not on a
+// listing whose repeated cards outweigh the area (its description box).
 
 import type { BlockRows } from './block-features.js';
 import { readabilityArea } from './readability-area.js';
