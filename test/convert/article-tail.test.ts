@@ -52,11 +52,14 @@ describe('dropArticleTail', () => {
   it('leaves threads alone, and on a page that does not say it is a story drops only the comments and the read-also heading', () => {
     const thread = `<html><head><script type="application/ld+json">{"@type":"DiscussionForumPosting"}</script><meta property="og:type" content="article"></head><body><div>${story}</div>${tail}</body></html>`;
     expect(dropped(thread)).toEqual([]);
+    // The related link goes too: outside the story's Readability-style area (story-area.ts), on a
+    // page with a comment thread.
     expect(dropped(`<html><body><div>${story}</div>${tail}</body></html>`)).toEqual([
       '3 comments',
       'First reader comment that disagrees with the whole story.',
       'Second reader comment that agrees with the first one.',
       'Related articles',
+      'Another story about something',
     ]);
   });
 
@@ -131,7 +134,7 @@ describe('site menus on a story page', () => {
   it('drops a long list of links outside the story, even when its links outweigh the story', () => {
     const items = Array.from({ length: 150 }, (_, i) => `<li><a href="/s${i}">Section number ${i} of the site</a></li>`).join('');
     const html = `<html><head><meta property="og:type" content="article"></head><body><div class="menu"><ul>${items}</ul></div>
-      <div class="story">${story}</div><ul class="facts"><li>A short list item of the page with no link in it at all.</li></ul></body></html>`;
+      <div class="story">${story}<ul class="facts"><li>A short list item of the page with no link in it at all.</li></ul></div></body></html>`;
     const gone = dropped(html);
     expect(gone).toHaveLength(150);
     expect(gone).not.toContain('A short list item of the page with no link in it at all.');

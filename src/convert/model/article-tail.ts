@@ -18,6 +18,7 @@ import { classTokens } from './class-tokens.js';
 import { dropCommentThreads } from './comment-threads.js';
 import { dropSideLinks } from './side-links.js';
 import { declaresStory, findStory, isEntry, type Story, sibling } from './story.js';
+import { keepStoryArea } from './story-area.js';
 import { dropReadAlso } from './story-lines.js';
 import { dropLinkLines } from './story-links.js';
 import { dropTitledSideLinks } from './titled-story.js';
@@ -56,6 +57,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   const commented = dropCommentThreads(rows, kept, declared);
   dropSideLinks(rows, kept, commented || declared);
   dropTitledSideLinks(rows, kept); // links beside a short story under its title (titled-story.ts)
+  keepStoryArea(rows, kept, commented || declared, declared); // the story's Readability-style area (story-area.ts)
   const s = findStory(rows, kept);
   if (!s) return;
   if (!declared) for (const t of data.types) if (NON_ARTICLE_TYPES.has(t)) return;

@@ -1,0 +1,186 @@
+// A Readability-style candidate for the story, computed on websift's own blocks (issue 31): no second
+// parse and no DOM changes, one pass over the blocks and a few ancestors each. After Mozilla
+// Readability's _grabArticle (Apache-2.0): every paragraph-like block of 25 characters or more
+// scores 1 + its comma-separated parts + one per 100 characters (at most 3); the score goes whole to
+// its parent, half to its grandparent and a third per level above that (five levels); each such
+// container starts from its tag's and its class/id's weight; its total is scaled by 1 − its link
+// density. The best container (moved up to a parent that scores higher, or to the common ancestor
+// of close rivals) and those of its siblings that score near it, or are prose paragraphs, are the
+// story's area. Blocks inside elements whose class/id says "sidebar", "comment", "related"… (and not
+// "article", "content"…) are not scored, as Readability removes those first.
+
+import type { BlockRows } from './block-features.js';
+
+/** Tags whose own text Readability scores (its <div>s without block children count as <p>). */
+const SCORED = new Set(['p', 'td', 'pre', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'div']);
+const UNLIKELY =
+  /-ad-|ai2html|banner|breadcrumbs|combx|comment|community|cover-wrap|disqus|extra|footer|gdpr|header|legends|menu|related|remark|replies|rss|shoutbox|sidebar|skyscraper|social|sponsor|supplemental|ad-break|agegate|pagination|pager|popup|yom-remote/i;
+const MAYBE = /and|article|body|column|content|main|shadow/i;
+const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation', 'alert', 'alertdialog', 'dialog']);
+const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
+const NEGATIVE =
+  /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget/i;
+const COMMAS = /[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g;
+
+/** Readability's minimum paragraph length, in characters. */
+const MIN_CHARS = 25;
+const LEVELS = 5;
+
+function classWeight(e: Element): number {
+  let w = 0;
+  for (const name of [e.getAttribute('class'), e.getAttribute('id')]) {
+    if (!name) continue;
+    if (NEGATIVE.test(name)) w -= 25;
+    if (POSITIVE.test(name)) w += 25;
+  }
+  return w;
+}
+
+function tagWeight(tag: string): number {
+  if (tag === 'div') return 5;
+  if (tag === 'pre' || tag === 'td' || tag === 'blockquote') return 3;
+  if (/^(address|ol|ul|dl|dd|dt|li|form)$/.test(tag)) return -3;
+  if (/^(h[1-6]|th)$/.test(tag)) return -5;
+  return 0;
+}
+
+function unlikely(e: Element): boolean {
+  const tag = e.localName;
+  if (tag === 'body' || tag === 'a' || tag === 'html') return false;
+  const role = e.getAttribute('role');
+  if (role && UNLIKELY_ROLES.has(role)) return true;
+  const names = `${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`;
+  return names.length > 1 && UNLIKELY.test(names) && !MAYBE.test(names);
+}
+
+export interface ReadabilityArea {
+  /** The best container and its qualifying siblings: the story's area. */
+  parts: Element[];
+  top: Element;
+  score: number;
+}
+
+/** The Readability-style story area of the page, or null when no block scores. */
+export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
+  const blocks = rows.blocks;
+  // Whether an element sits in an unlikely container (memoised per element, top-down).
+  const memo = new Map<Element, boolean>();
+  const inUnlikely = (el: Element): boolean => {
+    const walked: Element[] = [];
+    let e: Element | null = el;
+    let found = false;
+    for (; e; e = e.parentElement) {
+      const m = memo.get(e);
+      if (m !== undefined) {
+        found = m;
+        break;
+      }
+      walked.push(e);
+    }
+    for (let i = walked.length - 1; i >= 0; i--) {
+      found = found || unlikely(walked[i]!);
+      memo.set(walked[i]!, found);
+    }
+    return found;
+  };
+  const scores = new Map<Element, number>();
+  const init = (e: Element) => {
+    let s = scores.get(e);
+    if (s === undefined) scores.set(e, (s = tagWeight(e.localName) + classWeight(e)));
+    return s;
+  };
+  for (const b of blocks) {
+    if (!SCORED.has(b.el.localName) || inUnlikely(b.el)) continue;
+    const text = b.text.replace(/\s+/g, ' ').trim();
+    if (text.length < MIN_CHARS) continue;
+    const score = 1 + (text.match(COMMAS)?.length ?? 0) + 1 + Math.min(Math.floor(text.length / 100), 3);
+    // A <div> that also holds blocks has its loose text wrapped in a <p> of its own by Readability:
+    // that text's parent is the <div> itself.
+    let e = b.el.localName === 'div' && holdsBlocks(b.el) ? b.el : b.el.parentElement;
+    for (let level = 0; e?.parentElement && level < LEVELS; level++, e = e.parentElement) {
+      const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
+      scores.set(e, init(e) + score / divider);
+    }
+  }
+  if (scores.size === 0) return null;
+  // Link density of each candidate over its whole subtree.
+  const words = new Map<Element, number>();
+  const linkWords = new Map<Element, number>();
+  for (const b of blocks) {
+    for (let e: Element | null = b.el; e; e = e.parentElement) {
+      if (!scores.has(e)) continue;
+      words.set(e, (words.get(e) ?? 0) + b.tokens);
+      linkWords.set(e, (linkWords.get(e) ?? 0) + b.linkTokens);
+    }
+  }
+  const density = (e: Element) => {
+    const w = words.get(e) ?? 0;
+    return w === 0 ? 0 : (linkWords.get(e) ?? 0) / w;
+  };
+  for (const [e, s] of scores) scores.set(e, s * (1 - density(e)));
+  const ranked = [...scores].sort((a, b) => b[1] - a[1]).slice(0, 5);
+  let [top, topScore] = ranked[0]!;
+  // Close rivals (three or more of the top five within 75 %) split one story: their common ancestor.
+  const rivals = ranked
+    .slice(1)
+    .filter(([, s]) => s >= 0.75 * topScore)
+    .map(([e]) => e);
+  if (rivals.length >= 3) {
+    for (let p = top.parentElement; p && p.localName !== 'body'; p = p.parentElement) {
+      if (rivals.filter((r) => p!.contains(r)).length >= 3) {
+        top = p;
+        break;
+      }
+    }
+  }
+  // Up to a parent that scores higher (the story's paragraphs spread over sibling containers).
+  let last = scores.get(top) ?? 0;
+  const threshold = last / 3;
+  for (let p = top.parentElement; p && p.localName !== 'body'; p = p.parentElement) {
+    const s = scores.get(p);
+    if (s === undefined) continue;
+    if (s < threshold) break;
+    if (s > last) {
+      top = p;
+      break;
+    }
+    last = s;
+  }
+  for (let p = top.parentElement; p && p.localName !== 'body' && p.children.length === 1; p = p.parentElement) top = p;
+  topScore = scores.get(top) ?? topScore;
+  const parts: Element[] = [];
+  const parent = top.parentElement;
+  if (!parent) return { parts: [top], top, score: topScore };
+  const siblingThreshold = Math.max(10, topScore * 0.2);
+  const topClass = top.getAttribute('class') ?? '';
+  for (let sib = parent.firstElementChild; sib; sib = sib.nextElementSibling) {
+    if (sib === top) {
+      parts.push(sib);
+      continue;
+    }
+    const bonus = topClass !== '' && sib.getAttribute('class') === topClass ? topScore * 0.2 : 0;
+    const s = scores.get(sib);
+    if (s !== undefined && s + bonus >= siblingThreshold) parts.push(sib);
+    else if (sib.localName === 'p' && proseParagraph(sib)) parts.push(sib);
+  }
+  return { parts, top, score: topScore };
+}
+
+/** Readability's DIV_TO_P_ELEMS: a <div> with one of these inside is not a paragraph. */
+const DIV_BLOCKS = new Set(['blockquote', 'dl', 'div', 'img', 'ol', 'p', 'pre', 'table', 'ul']);
+
+/** Its children only (Readability looks deeper; inline wrappers around blocks are rare, and a walk per <div> would not be linear). */
+function holdsBlocks(el: Element): boolean {
+  for (let c = el.firstElementChild; c; c = c.nextElementSibling) if (DIV_BLOCKS.has(c.localName)) return true;
+  return false;
+}
+
+/** Readability's test for a sibling paragraph: long with few links, or a short link-free sentence. */
+function proseParagraph(p: Element): boolean {
+  const text = (p.textContent ?? '').replace(/\s+/g, ' ').trim();
+  let linked = 0;
+  for (const a of Array.from(p.querySelectorAll('a'))) linked += (a.textContent ?? '').replace(/\s+/g, ' ').trim().length;
+  const linkDensity = text.length === 0 ? 0 : linked / text.length;
+  if (text.length > 80) return linkDensity < 0.25;
+  return text.length > 0 && linkDensity === 0 && /\.( |$)/.test(text);
+}
