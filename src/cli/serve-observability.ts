@@ -47,12 +47,22 @@ function logFormat(raw: string | undefined): LogFormat {
   throw new CliError(`--log-format must be json or text, got '${raw}'`);
 }
 
+/** How long `serve` waits for its database and Redis to answer before refusing to start. */
+export const START_WAIT_MS = 5_000;
+
 /**
  * The start check: the database and Redis must answer, else serve refuses to start naming the one that
  * does not (exit 1), unless --start-unready. Resolves to the banner's line about them.
  */
 export async function startCheck(engine: Engine, parsed: Parsed): Promise<string> {
-  const readiness = await engine.readiness();
+  // Services started beside the server (a container's, a unit's) may answer a moment later: asked again
+  // for up to START_WAIT_MS before refusing; a ready one answers on the first ask.
+  const giveUpAt = Date.now() + START_WAIT_MS;
+  let readiness = await engine.readiness();
+  while (!readiness.ready && parsed.values['start-unready'] !== true && Date.now() < giveUpAt) {
+    await new Promise((resolve) => setTimeout(resolve, 250));
+    readiness = await engine.readiness();
+  }
   const line = describe(readiness);
   if (readiness.ready) return `ready: ${line}`;
   if (parsed.values['start-unready'] === true) return `NOT READY (starting anyway, --start-unready): ${line}`;

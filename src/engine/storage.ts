@@ -9,7 +9,7 @@ import { openPostgres, type PostgresDatabase } from '../adapters/postgres/databa
 import { postgresKeyStore } from '../adapters/postgres/key-store.js';
 import { postgresLedger } from '../adapters/postgres/ledger.js';
 import { redisCacheStore } from '../adapters/redis/cache-store.js';
-import { DEFAULT_PREFIX, RedisConnection } from '../adapters/redis/client.js';
+import { DEFAULT_PREFIX, type RedisClientLike, RedisConnection } from '../adapters/redis/client.js';
 import { createRedisFlights } from '../adapters/redis/flights.js';
 import { redisKeyEvents } from '../adapters/redis/key-events.js';
 import { redisRateLimiter } from '../adapters/redis/rate-limiter.js';
@@ -103,7 +103,9 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
     probes['redis'] = async () => {
       const client = await probe.client();
       // Not connected: ioredis refuses commands at once (no offline queue) with a message about streams.
-      if (client.status !== 'ready') throw new Error(`not connected (${client.status})`);
+      // A connection still being made (a server just started, a probe's first use) is waited for, within
+      // the check's own timeout; a refused one fails at once, naming why.
+      if (client.status !== 'ready') await connected(client);
       return client.get(`${probe.prefix}readiness`);
     };
   }
@@ -146,4 +148,25 @@ export function createStorage(options: EngineOptions, clock: Clock): Storage {
       sqlite?.close();
     },
   };
+}
+
+/** Resolves when the client is ready; rejects on its next error, or at once when it was closed. */
+function connected(client: RedisClientLike): Promise<void> {
+  if (client.status === 'end' || client.status === 'close') return Promise.reject(new Error(`not connected (${client.status})`));
+  return new Promise((resolve, reject) => {
+    const onReady = () => {
+      stop();
+      resolve();
+    };
+    const onError = (error: unknown) => {
+      stop();
+      reject(new Error(`not connected (${client.status}: ${error instanceof Error ? error.message : String(error)})`));
+    };
+    const stop = () => {
+      client.off('ready', onReady);
+      client.off('error', onError);
+    };
+    client.on('ready', onReady);
+    client.on('error', onError);
+  });
 }

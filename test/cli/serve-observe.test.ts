@@ -8,7 +8,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { closedPort } from '../support/tcp-proxy.js';
+import { REDIS_URL, serviceAvailable } from '../support/services.js';
+import { closedPort, tcpProxy } from '../support/tcp-proxy.js';
 import { mainCaptured } from './in-process.js';
 import { runCli, startCli, tempDb, waitForLine } from './run-cli.js';
 
@@ -123,6 +124,22 @@ describe('websift serve: logs, health and metrics', () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
     expect(stderr).toMatch(/GET \/readyz 503 \d+ms id=\S+/); // the text format
+  }, 30_000);
+
+  it('waits for a Redis that answers a moment after serve starts (up to 5 s), then starts ready', async (ctx) => {
+    if (!(await serviceAvailable('Redis'))) return ctx.skip();
+    const { hostname, port } = new URL(REDIS_URL);
+    const proxy = await tcpProxy({ host: hostname, port: Number(port) });
+    await proxy.stop(); // refused until started below
+    try {
+      const child = startCli(['serve', '--port', '0', '--db', tempDb(), '--redis', `redis://127.0.0.1:${proxy.port}`, '--no-metrics']);
+      setTimeout(() => void proxy.start(), 1_500);
+      await waitForLine(child, /listening on http:\/\/127\.0\.0\.1:\d+[^\n]*\nready: .*redis ok/);
+      child.kill('SIGTERM');
+      await once(child, 'exit');
+    } finally {
+      await proxy.close();
+    }
   }, 30_000);
 
   it('refuses a --log-format other than json or text', async () => {
