@@ -30,7 +30,8 @@ export interface RedisFlightsOptions extends RedisConnectionOptions {
   pollMs?: number;
 }
 
-const RELEASE_LUA = `
+/** Releases the lock KEYS[1] if it holds token ARGV[1], announcing it on ARGV[2]; the search's leave script ends with it. */
+export const RELEASE_LUA = `
 if redis.call('GET', KEYS[1]) == ARGV[1] then
   redis.call('DEL', KEYS[1])
   redis.call('PUBLISH', ARGV[2], KEYS[1])

@@ -3,6 +3,7 @@
 // They touch several keys, so they need one Redis server (not a Cluster): the engine builds them only
 // for its own `redis://` URL.
 
+import { RELEASE_LUA } from './flights.js';
 import { GCRA_FUNCTION_LUA } from './gcra-script.js';
 
 /**
@@ -38,12 +39,5 @@ if ARGV[3] == 'set' then
   redis.call('SET', KEYS[2], ARGV[4], 'PX', ARGV[5])
 elseif ARGV[3] == 'del' then
   redis.call('DEL', KEYS[2])
-end
-if redis.call('GET', KEYS[1]) == ARGV[1] then
-  redis.call('DEL', KEYS[1])
-  redis.call('PUBLISH', ARGV[2], KEYS[1])
-  return 1
-end
-return 0
-`;
+end${RELEASE_LUA}`;
 export const LEAVE_COMMAND = 'websiftSearchLeaveV1';
