@@ -8,6 +8,7 @@ import type { PostgresPool, PostgresPoolClient } from './driver.js';
 import { batchFunctions } from './sql-batches.js';
 import { ledgerFunctions } from './sql-functions.js';
 import { outcomeFunctions } from './sql-outcomes.js';
+import { planSettings } from './sql-plan-settings.js';
 
 /** A schema name websift accepts: a plain SQL identifier, so quoting it is all the escaping it needs. */
 const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
@@ -96,6 +97,9 @@ const migrations: readonly ((s: string, name: string) => string)[] = [
   // 3: group commit of one organization's reserves and settlements (sql-batches.ts), so a hot
   // organization's searches share a row lock and an fsync instead of queueing one by one (issue 33).
   (s) => batchFunctions(s),
+  // 4: index plans only for the batch and release functions, whatever the tables' size when a
+  // connection first planned them (sql-plan-settings.ts; issue 33).
+  (s) => planSettings(s),
 ];
 
 /** Version of the websift schema this release creates and upgrades to (the number of its migrations). */
