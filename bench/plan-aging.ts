@@ -1,6 +1,6 @@
 // Does a hot organization's committing statement cost more as the books grow? (issue 33, migration 4)
 // Two schemas side by side in one process: `now` (this release's functions) and `before` (migration 4's
-// planner settings reset: settle_many and release_holds plan as they did). One connection each, the role
+// planner settings reset: settle_many, release_holds and prune plan as they did). One connection each, the role
 // of a ledger's pool connection: it first plans books_many on the small fresh table (8 batches: past
 // PL/pgSQL's five custom plans, so the connection keeps a generic plan, as a warm-up or a fresh schema
 // leaves it), then rounds of group-committed batches like the engine's at 32 in flight (16 reserves, then
@@ -36,6 +36,7 @@ for (const name of sides) {
   if (name === 'before') {
     await admin.query(`ALTER FUNCTION ${s}.settle_many(text[], text, boolean[], bigint[], boolean[], bigint) RESET ALL`);
     await admin.query(`ALTER FUNCTION ${s}.release_holds(text, uuid) RESET ALL`);
+    await admin.query(`ALTER FUNCTION ${s}.prune(bigint, bigint, integer) RESET ALL`);
   }
   await admin.query(`INSERT INTO ${s}.organizations (id, balance, created_at) VALUES ('hot', 1000000000000, 0)`);
   await admin.query(`INSERT INTO ${s}.instances (id, lease_until) VALUES ($1, now() + interval '1 day')`, [OWNER]);

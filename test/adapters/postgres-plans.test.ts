@@ -93,4 +93,10 @@ describe.skipIf(!available)('PostgreSQL plans of the batch and release functions
     expect(await seqScansDuring(() => client.query(`SELECT ${s}.release_holds('acme', NULL)`))).toBe(0);
     expect(await seqScansDuring(() => client.query(`SELECT ${s}.release_holds(NULL, NULL)`))).toBe(0);
   });
+
+  it("the heartbeat's pruning, with nothing old enough to prune, does not scan the trace", async () => {
+    for (let i = 0; i < 8; i++) await client.query(`SELECT ${s}.prune(-1, -1, 1000)`);
+    await grow();
+    expect(await seqScansDuring(() => client.query(`SELECT ${s}.prune(-1, -1, 1000)`))).toBe(0);
+  });
 });
