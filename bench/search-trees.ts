@@ -8,6 +8,7 @@
 //   (cd TREE && npx tsc -p tsconfig.build.json --outDir /tmp/t-old/dist)
 //   ln -s /work/main/node_modules /tmp/t-old/node_modules; echo '{"type":"module"}' > /tmp/t-old/package.json
 //   npx tsx bench/search-trees.ts --tree old=/tmp/t-old/dist --tree new=/tmp/t-new/dist [--n 5000] [--rounds 7]
+//   (--repeat: free repeats instead of charged searches; --ledger: the SQLite ledger alone, reserve + settle)
 // (this file only times: nothing it loads is compiled by tsx, so tsx's wrappers are not in the figures).
 
 import { pathToFileURL } from 'node:url';
@@ -20,6 +21,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     fill: { type: 'string' },
     repeat: { type: 'boolean' },
+    ledger: { type: 'boolean' },
   },
 });
 const N = Number(values.n ?? 5000);
@@ -44,8 +46,30 @@ interface AnyEngine {
 }
 
 let serial = 0;
-const bodies: { name: string; body: () => Promise<unknown>; engine: AnyEngine }[] = [];
+const bodies: { name: string; body: () => Promise<unknown>; engine: { close(): Promise<void> } }[] = [];
+/** --ledger: the SQLite ledger alone (in memory), one reserve and one charging settle per call, time-ordered ids. */
+async function ledgerBody(dist: string) {
+  const { openSqlite } = await import(pathToFileURL(`${dist}/adapters/sqlite/database.js`).href);
+  const { sqliteLedger } = await import(pathToFileURL(`${dist}/adapters/sqlite/ledger.js`).href);
+  const ids = await import(pathToFileURL(`${dist}/core/books/request-id.js`).href).catch(
+    () => import(pathToFileURL(`${dist}/core/request-id.js`).href),
+  );
+  const ledger = sqliteLedger(openSqlite({}));
+  await ledger.createOrganization('bench', 1e12, 0);
+  const next: () => string = ids.timeOrderedIds({ now: () => Date.now(), sleep: async () => {} });
+  const body = async () => {
+    const id = next();
+    await ledger.reserve({ id, organization: 'bench', amount: 1 }, 0);
+    await ledger.settle({ id, organization: 'bench', kind: 'search', charged: 1, answered: true });
+  };
+  for (let i = 0; i < FILL; i++) await body();
+  return { body, engine: ledger as { close(): Promise<void> } };
+}
 for (const { name, dist } of trees) {
+  if (values.ledger) {
+    bodies.push({ name, ...(await ledgerBody(dist)) });
+    continue;
+  }
   const lib = await import(pathToFileURL(`${dist}/index.js`).href);
   const testing = await import(pathToFileURL(`${dist}/testing/scripted-source.js`).href);
   const engine: AnyEngine = lib.createEngine({
@@ -87,7 +111,7 @@ for (const { engine } of bodies) await engine.close();
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 console.log(
-  `${values.repeat ? 'free repeats' : 'charged searches'}, ledger in memory, N = ${N} per tree per round, ${ROUNDS} ` +
+  `${values.ledger ? 'ledger reserve + settle alone' : values.repeat ? 'free repeats' : 'charged searches'}, ledger in memory, N = ${N} per tree per round, ${ROUNDS} ` +
     `interleaved rounds after a warm-up, ${FILL} charged searches filled first, Node ${process.version}\n`,
 );
 console.log(`| tree | CPU µs/search | vs ${bodies[0]!.name} |`);
