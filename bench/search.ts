@@ -170,6 +170,10 @@ const VARIANTS: Record<string, Variant> = {
     },
   },
   ledgerMemory: { label: 'part: ledger reserve + settle, in memory', make: () => ledgerOf('ledgerMemory') },
+  ledgerMemoryNoIndex: {
+    label: 'part: ledger reserve + settle, in memory, pending-reservations index dropped (reference)',
+    make: () => ledgerOf('ledgerMemoryNoIndex', undefined, true),
+  },
   ledgerNormal: { label: 'part: ledger reserve + settle, file, normal', make: () => ledgerOf('ledgerNormal', 'normal') },
   ledgerNormalNoIndex: {
     label: 'part: ledger reserve + settle, file, normal, pending-reservations index dropped (reference)',

@@ -30,6 +30,9 @@ export type { EngineOptions } from './options.js';
 
 type Work<T> = (organization: string, start: number, admission: Admission) => Promise<T>;
 
+/** The admission of an engine without a rate limit: nothing to take. */
+const admitted = (): Promise<void> => Promise.resolve();
+
 function callTraceContext(kind: 'search' | 'extract', ctx: CallContext): CallTraceContext {
   const request = (ctx as (CallContext & TracedCallContext) | undefined)?.[REQUEST_TRACE];
   return withParent<CallTraceContext, 'request'>({ kind, organization: String(ctx?.organization) }, 'request', request);
@@ -134,8 +137,8 @@ export function createEngine(options: EngineOptions = {}): Engine {
       ctx.signal?.throwIfAborted();
       await accounts.require(organization);
       const now = clock.now();
-      const admission: Admission = { now, admit: async () => (limiter ? admit(limiter, organization, now) : undefined) };
-      if (!ownAdmission) await admission.admit();
+      const admission: Admission = { now, admit: limiter ? () => admit(limiter, organization, now) : admitted };
+      if (!ownAdmission && limiter) await admission.admit();
       return await work(organization, start, admission);
     } catch (error) {
       throw stampError(error, clock, start);
@@ -154,27 +157,28 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return traced(
       channels[kind],
       () => callTraceContext(kind, ctx),
-      async (context) => {
-        if (!context) return work(undefined);
-        try {
-          const answer = await work(context);
-          context.credits = answer.metadata.credits_used;
-          const { metadata } = answer;
-          if ('status' in metadata) {
-            context.outcome = metadata.status;
-            context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
-          } else {
-            context.outcome = 'success';
-            context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
-          }
-          return answer;
-        } catch (error) {
-          context.credits = 0;
-          context.outcome = error instanceof WebsiftError ? error.code : 'error';
-          throw error;
-        }
-      },
+      // Not async when nobody listens (context undefined): the work's own promise, no extra hop.
+      (context) => (context ? tracedWork(context) : work(undefined)),
     );
+    async function tracedWork(context: CallTraceContext): Promise<T> {
+      try {
+        const answer = await work(context);
+        context.credits = answer.metadata.credits_used;
+        const { metadata } = answer;
+        if ('status' in metadata) {
+          context.outcome = metadata.status;
+          context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
+        } else {
+          context.outcome = 'success';
+          context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
+        }
+        return answer;
+      } catch (error) {
+        context.credits = 0;
+        context.outcome = error instanceof WebsiftError ? error.code : 'error';
+        throw error;
+      }
+    }
   }
 
   return {
@@ -186,7 +190,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
             // Coordinated: the rate limit is taken with the search's first Redis reads (one round trip).
             // Not with an idempotency key: its claim in the ledger comes between the two.
             const coordinated = searchDeps.coordination !== undefined && ctx.idempotencyKey === undefined;
-            if (!coordinated) await admission.admit();
+            if (!coordinated && limiter) await admission.admit();
             let parsed: ReturnType<typeof parseSearchParams>;
             try {
               parsed = parseSearchParams(params);
@@ -194,8 +198,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
               if (coordinated) await admission.admit(); // a bad request is rate limited before it is refused, as always
               throw error;
             }
-            const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
             const call = { org, start, signal: ctx.signal, trace };
+            // No key (the common call): nothing to claim, and no fingerprint to take.
+            if (ctx.idempotencyKey === undefined) return runSearch(searchDeps, parsed, call, coordinated ? admission : undefined);
+            const { deprecatedEngine: _ignored, ...identity } = parsed; // `engine` is ignored: not part of the call
             return runIdempotent(idempotency, 'search', identity, call, ctx.idempotencyKey, (c) =>
               runSearch(searchDeps, parsed, c, coordinated ? admission : undefined),
             );

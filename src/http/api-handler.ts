@@ -78,14 +78,24 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
     return traced(
       channels.http,
       () => httpContext(request, url, requestId, resolved),
-      async (trace) => {
-        const reply = await answer(engine, request, url, requestId, resolved, trace);
-        reply.headers['x-request-id'] = requestId;
-        if (trace) trace.status = reply.status;
-        return reply;
-      },
+      // Nobody listens (trace undefined): answer's own promise, without a wrapper's.
+      (trace) =>
+        trace ? tracedAnswer(engine, request, url, requestId, resolved, trace) : answer(engine, request, url, requestId, resolved, trace),
     );
   };
+}
+
+async function tracedAnswer(
+  engine: Engine,
+  request: ApiRequest,
+  url: URL | undefined,
+  requestId: string,
+  resolved: ResolvedOptions,
+  trace: HttpTraceContext,
+): Promise<ApiReply> {
+  const reply = await answer(engine, request, url, requestId, resolved, trace);
+  trace.status = reply.status;
+  return reply;
 }
 
 /** The request's URL, or undefined for one that does not parse (answered as an error by `answer`). */
@@ -113,7 +123,7 @@ async function answer(
     reply = await handle(engine, request, state, resolved);
   } catch (error) {
     // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
-    if (request.signal?.aborted) return clientGoneReply();
+    if (request.signal?.aborted) return withRequestId(clientGoneReply(), requestId);
     reply = errorReply(asHeaderProblem(error), {
       request,
       requestId,
@@ -126,6 +136,12 @@ async function answer(
     reply.headers['deprecation'] = DEPRECATION_DATE;
     reply.headers['link'] = `<${resolved.deprecationLink}>; rel="deprecation"`;
   }
+  return withRequestId(reply, requestId);
+}
+
+/** Every reply names its request (X-Request-Id). */
+function withRequestId(reply: ApiReply, requestId: string): ApiReply {
+  reply.headers['x-request-id'] = requestId;
   return reply;
 }
 

@@ -202,7 +202,7 @@ function headerOf(req: IncomingMessage, name: string): string | null {
 function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unreadBody: boolean): void {
   // The client went away: there is no one to answer.
   if (res.destroyed || res.writableEnded) return;
-  const headers: Record<string, string> = { ...reply.headers };
+  const { headers } = reply; // the reply's own (every reply is made for its request): no copy
   // A body left unread (over the limit, or not needed) can't be skipped on a kept-alive connection.
   if (unreadBody) {
     headers['connection'] = 'close';

@@ -5,8 +5,13 @@ import type { FieldProblem } from '../errors.js';
 
 /** Trims and collapses every run of whitespace to one space (a query as searched and compared). */
 export function collapseWhitespace(q: string): string {
-  return q.trim().replace(/\s+/gu, ' ');
+  const trimmed = q.trim();
+  // Most queries are collapsed already (a search collapses its query up to four times): a test, no copy.
+  return UNCOLLAPSED.test(trimmed) ? trimmed.replace(/\s+/gu, ' ') : trimmed;
 }
+
+/** Whitespace that collapsing changes: any but a single space, or a space followed by more whitespace. */
+const UNCOLLAPSED = /[^\S ]| \s/u;
 
 /** The message of every boolean field (the engine also takes 'true'/'false'/'1'/'0', see wireForms). */
 export const BOOLEAN_MESSAGE = 'must be a boolean (true or false)';

@@ -8,7 +8,7 @@ import Database from 'better-sqlite3';
 import type { Clock } from '../../types/index.js';
 import { systemClock } from '../system-clock.js';
 import type { Durability } from './durability.js';
-import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, isBusy, withLockWait } from './lock-wait.js';
+import { BUSY_TIMEOUT_MS, DEFAULT_LOCK_WAIT_MS, isBusy, waitAfterBusy } from './lock-wait.js';
 import { currentProcess, type ProcessIdentity, processAlive } from './process-alive.js';
 import { migrate } from './schema.js';
 
@@ -103,7 +103,17 @@ export function openSqlite(options: SqliteOptions = {}): SqliteDatabase {
 
   function write<A extends unknown[], R>(fn: (...args: A) => R) {
     const tx = transaction(fn);
-    return (durable: boolean, ...args: A): Promise<R> => withLockWait(() => tx(durable, ...args), clock, lockWaitMs);
+    // withLockWait with the first attempt made here: an unlocked database (the usual case) pays no
+    // async function, closure or clock read. A lock found then is waited for from the attempt's start
+    // (within BUSY_TIMEOUT_MS of the clock read below, the wait SQLite itself made).
+    return (durable: boolean, ...args: A): Promise<R> => {
+      try {
+        return Promise.resolve(tx(durable, ...args));
+      } catch (error) {
+        if (!isBusy(error)) return Promise.reject(error);
+        return waitAfterBusy(error, clock.now(), () => tx(durable, ...args), clock, lockWaitMs);
+      }
+    };
   }
 
   const session = randomUUID();

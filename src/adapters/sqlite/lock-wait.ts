@@ -28,23 +28,48 @@ export function isBusy(error: unknown): boolean {
  * LedgerUnavailableError). The first attempt runs before this returns, so an unlocked database costs no
  * extra turn.
  */
-export async function withLockWait<T>(
+export function withLockWait<T>(
   attempt: () => T,
   clock: Clock,
   waitMs: number,
-  unavailable: (cause: unknown) => Error = (cause) => new LedgerUnavailableError(undefined, cause),
+  unavailable: (cause: unknown) => Error = ledgerUnavailable,
 ): Promise<T> {
-  const deadline = clock.now() + waitMs;
+  const startedAt = clock.now();
+  try {
+    return Promise.resolve(attempt());
+  } catch (error) {
+    return waitAfterBusy(error, startedAt, attempt, clock, waitMs, unavailable);
+  }
+}
+
+/**
+ * The rest of withLockWait once the first attempt, begun at `startedAt` (clock time), threw `error`:
+ * rethrows it unless it is SQLITE_BUSY, else retries after growing pauses until `startedAt + waitMs`.
+ * For a caller that made the first attempt itself (database.ts: no clock read when it succeeds).
+ */
+export async function waitAfterBusy<T>(
+  error: unknown,
+  startedAt: number,
+  attempt: () => T,
+  clock: Clock,
+  waitMs: number,
+  unavailable: (cause: unknown) => Error = ledgerUnavailable,
+): Promise<T> {
+  const deadline = startedAt + waitMs;
   let pause = FIRST_BACKOFF_MS;
+  let last = error;
   for (;;) {
+    if (!isBusy(last)) throw last;
+    const left = deadline - clock.now();
+    if (left <= 0) throw unavailable(last);
+    await clock.sleep(Math.min(pause, left));
+    pause = Math.min(pause * 2, MAX_BACKOFF_MS);
     try {
       return attempt();
-    } catch (error) {
-      if (!isBusy(error)) throw error;
-      const left = deadline - clock.now();
-      if (left <= 0) throw unavailable(error);
-      await clock.sleep(Math.min(pause, left));
-      pause = Math.min(pause * 2, MAX_BACKOFF_MS);
+    } catch (next) {
+      last = next;
     }
   }
 }
+
+const ledgerUnavailable = (cause: unknown): Error => new LedgerUnavailableError(undefined, cause);

@@ -102,7 +102,17 @@ async function route(
     for (const lane of active) lane.controller.abort(reason);
   };
   const onCallerAbort = () => stop(callerSignal?.reason);
-  callerSignal?.addEventListener('abort', onCallerAbort, { once: true });
+  // The caller's signal is listened to from the first wait on (as the deadline is armed): a route whose
+  // sources answer at once never yields to the event loop, where a client's disconnect would arrive, and
+  // an add + remove of a listener on every search cost ~2 µs (Node 20). Without a wait, an abort is still
+  // seen: no lane starts after it (startNext), and the route throws its reason at the end.
+  let listening = false;
+  const listen = () => {
+    if (listening || !callerSignal) return;
+    listening = true;
+    if (callerSignal.aborted) stop(callerSignal.reason);
+    else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+  };
   const deadlineAt = clock.now() + opts.deadlineMs;
   // Armed by the first wait (a pending call, a backoff, a hedge mark): a route whose sources all answer
   // at once never waits, so the deadline could not have fired during it.
@@ -119,6 +129,7 @@ async function route(
     const lane: Lane = { run, controller, lost: false, startedAt: clock.now(), done: undefined!, isWaiting: false, waiting };
     const onLaneWait = () => {
       deadline.arm();
+      listen();
       lane.isWaiting = true;
       markWaiting('waiting');
     };
@@ -146,6 +157,7 @@ async function route(
    * hedge), retries the failed source whose retry is due first. False when there is nothing to start.
    */
   const startNext = (hedged: boolean): boolean => {
+    if (!listening && callerSignal?.aborted) stop(callerSignal.reason);
     if (stopped) return false;
     for (let entry = queue.shift(); entry; entry = queue.shift()) {
       if (!entry.tracker.acquire(clock.now())) continue; // opened (or its trial taken) since ranking
@@ -215,7 +227,7 @@ async function route(
     }
   } finally {
     deadline.clear();
-    callerSignal?.removeEventListener('abort', onCallerAbort);
+    if (listening) callerSignal?.removeEventListener('abort', onCallerAbort);
   }
   if (callerSignal?.aborted) throw callerSignal.reason;
 
