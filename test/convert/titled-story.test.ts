@@ -86,4 +86,9 @@ describe('dropTitledSideLinks (link lists beside a short story under its title)'
     );
     expect(dropped(archive)).toEqual([]);
   });
+
+  it("leaves a shop's product page alone", () => {
+    const data = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Stud Love","offers":{"@type":"Offer","price":"10","priceCurrency":"EUR"}}</script>`;
+    expect(dropped(photoPost().replace('</title>', `</title>${data}`), [], true)).toEqual([]);
+  });
 });

@@ -59,6 +59,8 @@ export function findTitledStory(rows: BlockRows, kept: ReadonlySet<number>): { t
  * heads a description box beside its cards of bare links (WCXB listings −0.0065 without this check).
  */
 export function dropTitledSideLinks(rows: BlockRows, kept: Set<number>, evidence: boolean): void {
+  // A shop's product page is no story: its title heads the offer, its links are the shop's.
+  if (rows.offersProduct) return;
   const s = findTitledStory(rows, kept);
   if (!s) return;
   let entry: Element | null = null;
