@@ -45,4 +45,35 @@ describe('dropHiddenCopies', () => {
       'storms, rivers, towns',
     ]);
   });
+
+  it("never prints hidden RDFa: a display:none block declaring prefixes around the story's title, description and tags", () => {
+    const html = `<html><body><article>${body}</article>
+      <div style="display:none;" xmlns:foaf="http://xmlns.com/foaf/0.1/" xmlns:dc="http://purl.org/dc/elements/1.1/">
+        <ul><li typeof="foaf:Agent"><a property="foaf:name" href="/news/storms">Storms and rivers</a></li></ul>
+        <div typeof="foaf:Image" about="/img/1.jpg"><div property="dc:description">The first paragraph of the story says what happened, where and at the end of the da...</div></div></div>
+      <div style="display:none"><div class="card"><span property="dc:date">Thursday 3 May 2012, 09:14 in the morning</span></div></div>
+      <div style="display:none"><p>A collapsed answer that appears only here, kept because a reader opens it.</p></div></body></html>`;
+    const page = analyzeHtml(html)!;
+    const kept = new Set(page.rows.blocks.map((b) => b.id));
+    dropHiddenCopies(page.rows.blocks, kept);
+    const dropped = page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.text.trim());
+    expect(dropped.sort()).toEqual([
+      'Storms and rivers',
+      'The first paragraph of the story says what happened, where and at the end of the da...',
+      'Thursday 3 May 2012, 09:14 in the morning',
+    ]);
+    expect(htmlToMarkdown(html)).not.toContain('at the end of the da');
+  });
+
+  it("keeps a question's collapsed answer marked up as FAQ data: the reader opens it", () => {
+    const html = `<html><body><article>${body}
+      <div itemscope itemtype="https://schema.org/FAQPage"><div itemscope itemprop="mainEntity" itemtype="https://schema.org/Question">
+        <h3 itemprop="name">How long does the repair of the bridge take?</h3>
+        <div style="display:none" itemscope itemprop="acceptedAnswer" itemtype="https://schema.org/Answer"><p itemprop="text">About three weeks, if the weather holds over the whole of the spring.</p></div>
+      </div></div></article></body></html>`;
+    const page = analyzeHtml(html)!;
+    const kept = new Set(page.rows.blocks.map((b) => b.id));
+    dropHiddenCopies(page.rows.blocks, kept);
+    expect(page.rows.blocks.every((b) => kept.has(b.id))).toBe(true);
+  });
 });

@@ -345,6 +345,22 @@ describe('parse repairs', () => {
     expect(Array.from(both.body.children, (e) => e.id)).toEqual(['early', 'late']);
   });
 
+  it('returns the story of a page with no <body> tag in the shapes of 2008 news templates (head closed, never opened, or an XHTML prolog)', () => {
+    const story =
+      '<h1>Flood closes the river road</h1><p>The river rose two metres overnight and closed the road between the two towns, the county said.</p><p>Crews worked through the night to clear the debris, and the road should open again by Friday, officials said.</p>';
+    const pages = [
+      `<html><head><title>Flood closes road</title></head>\n<table><tr><td>${story}</td></tr></table></html>`,
+      `<!-- generated -->\n<HEAD><TITLE>Flood</TITLE></HEAD>\n<TABLE><TR><TD>${story}</TD></TR></TABLE>`,
+      `<?xml version="1.0"?>\n<!DOCTYPE html>\n<html xmlns="http://www.w3.org/1999/xhtml"><head><title>Flood</title><script>/*<![CDATA[*/ var x = 1; /*]]>*/</script><div id="wrap">${story}</div></html>`,
+      `<html><head><title>Flood</title><noscript><img src="x.gif"></noscript><link rel="stylesheet" href="a.css"><center><table>${story}</table></center></html>`,
+    ];
+    for (const html of pages) {
+      const md = htmlToMarkdown(html);
+      expect(md).toContain('Crews worked through the night');
+      expect(md).toContain('The river rose two metres');
+    }
+  });
+
   it('reads <![CDATA[ in HTML content as a browser does (a bogus comment up to the first >), not as a section hiding the page', () => {
     const doc = parseHtmlDocument(
       '<html><body><![CDATA[\n<div id="top"></div><div class="post"><p>Thread words</p></div></body></html>\n]]>',

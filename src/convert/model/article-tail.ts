@@ -21,6 +21,7 @@ import { declaresStory, findStory, isEntry, type Story, sibling } from './story.
 import { keepStoryArea } from './story-area.js';
 import { dropReadAlso } from './story-lines.js';
 import { dropLinkLines } from './story-links.js';
+import { dropTitledSideLinks } from './titled-story.js';
 
 /** Class/id words of a comment or reply container (several languages). */
 const COMMENT_NAME =
@@ -55,8 +56,7 @@ export function adjustStory(rows: BlockRows, kept: Set<number>, data: Structured
   const declared = declaresStory(data);
   const commented = dropCommentThreads(rows, kept, declared);
   dropSideLinks(rows, kept, commented || declared);
-  // Not run: links beside a short story under its title (titled-story.ts) lift articles-dev but, with the
-  // story area, cost WCXB listings 0.023 (paired, whole dev set); it needs the area's listing guard first.
+  dropTitledSideLinks(rows, kept, commented || declared); // links beside a short story under its title (titled-story.ts)
   keepStoryArea(rows, kept, commented || declared, declared); // the story's Readability-style area (story-area.ts)
   const s = findStory(rows, kept);
   if (!s) return;

@@ -18,22 +18,51 @@ function hiddenHere(e: Element): boolean {
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
 
-const structured = (e: Element) => e.hasAttribute('itemscope') || e.hasAttribute('itemprop');
+/** RDFa's attributes, and the prefixes (`xmlns:dc`, `xmlns:foaf`) a block of RDFa declares. */
+const RDFA = new Set(['typeof', 'property', 'vocab', 'prefix', 'about']);
+
+/** Microdata (an item or a value) or RDFa. */
+function structured(e: Element): boolean {
+  if (e.hasAttribute('itemscope') || e.hasAttribute('itemprop')) return true;
+  for (const a of Array.from(e.attributes)) if (RDFA.has(a.name) || a.name.startsWith('xmlns:')) return true;
+  return false;
+}
+
+const VALUE = '[itemprop], [property], [typeof]';
+const words = (t: string | null) => (t ?? '').split(/\s+/).filter(Boolean).length;
+
+/** A block whose words are mostly structured values inside it (a `<span property>` in a `<div>`). */
+function holdsData(el: Element): boolean {
+  let inValues = 0;
+  for (const d of Array.from(el.querySelectorAll(VALUE))) {
+    const outer = d.parentElement?.closest(VALUE);
+    if (!outer || !el.contains(outer)) inValues += words(d.textContent); // outermost values only
+  }
+  return inValues > 0 && inValues >= 0.5 * words(el.textContent);
+}
+
+/** A question-and-answer item: its collapsed answers are the page's content, not a copy for machines. */
+const QA_TYPE = /schema\.org\/(?:Question|Answer|FAQPage)\b/i;
 
 /**
  * Removes from `kept` the hidden blocks whose text the kept visible blocks already hold, and every
- * hidden block of structured data (issue 31): a `display:none` microdata item (`itemscope`), or a
- * hidden microdata value (`itemprop`), is written for machines — a second copy of the body with its
- * date, image sizes, publisher and keywords — whether or not its text is shown elsewhere.
+ * hidden block of structured data (issue 31): a `display:none` microdata item (`itemscope`), a
+ * hidden microdata value (`itemprop`) or hidden RDFa (`property`, `typeof`, prefixes declared with
+ * `xmlns:`) is written for machines — a second copy of the body with its date, image sizes,
+ * publisher and keywords — whether or not its text is shown elsewhere. Not a question's collapsed
+ * answer (FAQ markup): that is what the reader opens.
  */
 export function dropHiddenCopies(blocks: readonly Block[], kept: Set<number>): void {
   const hidden = memoizedAncestorTest(hiddenHere);
-  const hiddenData = memoizedAncestorTest((e) => hiddenHere(e) && structured(e));
+  const inQa = memoizedAncestorTest((e) => QA_TYPE.test(e.getAttribute('itemtype') ?? ''));
+  // Structured data that is hidden, by its own style or a hidden block around it (a display:none
+  // block declaring RDFa prefixes around a title, description and image of the story).
+  const hiddenData = memoizedAncestorTest((e) => structured(e) && hidden(e) && !inQa(e));
   const copies: Block[] = [];
   const shown: string[] = [];
   for (const b of blocks) {
     if (!kept.has(b.id) || b.tokens === 0) continue;
-    if (hidden(b.el) && (structured(b.el) || hiddenData(b.el))) kept.delete(b.id);
+    if (hidden(b.el) && (hiddenData(b.el) || (!inQa(b.el) && holdsData(b.el)))) kept.delete(b.id);
     else if (hidden(b.el)) copies.push(b);
     else shown.push(collapse(b.text));
   }

@@ -136,8 +136,9 @@ function cardOf(el: Element, memo: Map<Element, boolean>): Element | null {
 /**
  * The kept blocks the area would drop lie in repeated cards that weigh as much as the area: a listing.
  * A card holds some words that are not links or a heading (a blogroll's bare links are no cards).
+ * Also the titled-story rule's listing guard (titled-story.ts), with its container as the area.
  */
-function listsCards(blocks: BlockRows['blocks'], kept: Set<number>, inside: boolean[], head: Set<number>, wordsIn: number): boolean {
+export function listsCards(blocks: BlockRows['blocks'], kept: Set<number>, inside: boolean[], head: Set<number>, wordsIn: number): boolean {
   const memo = new Map<Element, boolean>();
   const cards = new Map<Element, { words: number; card: boolean }>();
   blocks.forEach((b, r) => {

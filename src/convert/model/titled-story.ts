@@ -8,6 +8,8 @@
 // listing's or a hub's title heads its list, so the list sits inside the container.
 
 import { type BlockRows, FEATURES } from './block-features.js';
+import { isEntry, sibling } from './story.js';
+import { listsCards } from './story-area.js';
 
 const TITLE_OVERLAP = FEATURES.indexOf('title_overlap');
 const HEADING = /^h[1-6]$/;
@@ -50,12 +52,32 @@ export function findTitledStory(rows: BlockRows, kept: ReadonlySet<number>): { t
   return container ? { title: best, container } : null;
 }
 
-/** Removes from `kept` the links-only blocks outside the titled story's container. */
-export function dropTitledSideLinks(rows: BlockRows, kept: Set<number>): void {
+/**
+ * Removes from `kept` the links-only blocks outside the titled story's container. Only where the page
+ * shows a story (`evidence`: it declares one or has a comment thread) or the title heads one entry
+ * (an <article>, an hAtom entry, Article microdata) that is not one of a list: a category page's title
+ * heads a description box beside its cards of bare links (WCXB listings −0.0065 without this check).
+ */
+export function dropTitledSideLinks(rows: BlockRows, kept: Set<number>, evidence: boolean): void {
+  // A shop's product page is no story: its title heads the offer, its links are the shop's.
+  if (rows.offersProduct) return;
   const s = findTitledStory(rows, kept);
   if (!s) return;
+  let entry: Element | null = null;
+  for (let e: Element | null = rows.blocks[s.title]!.el; e && !entry; e = e.parentElement) if (isEntry(e)) entry = e;
+  if (entry && (sibling(entry, -1) || sibling(entry, 1))) return;
+  if (!evidence && !entry) return;
   // The body (or the page's one wrapper) is no story container: every block is inside.
   if (s.container.localName === 'body' || s.container.localName === 'html') return;
+  // A listing's or a hub's title heads its description box, not its cards: when the kept blocks
+  // outside the container lie in repeated cards (a heading or words beside the link) that outweigh
+  // the container's own words, the cards are the page (WCXB listings lost 0.023 without this).
+  const inside = rows.blocks.map((b) => kept.has(b.id) && s.container.contains(b.el));
+  let wordsIn = 0;
+  rows.blocks.forEach((b, r) => {
+    if (inside[r]) wordsIn += b.tokens - b.linkTokens;
+  });
+  if (listsCards(rows.blocks, kept, inside, new Set(), wordsIn)) return;
   for (const b of rows.blocks) {
     if (!kept.has(b.id) || b.linkTokens < b.tokens || s.container.contains(b.el)) continue;
     kept.delete(b.id);
