@@ -9,6 +9,7 @@
 import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { createConversionPool } from '../src/conversion/conversion-pool.js';
 import { createEngine, htmlToMarkdown } from '../src/index.js';
@@ -186,22 +187,33 @@ async function overhead() {
   // passes, median and range over PASSES (single pages are too short to compare one by one on a shared
   // machine, and a best-of-3 picked the luckiest pass of each side).
   const passes = Number(process.env['PASSES'] ?? 5);
+  // Wall time and the process's CPU time (process.cpuUsage: every thread, the pool's worker and the
+  // host's cloning and messaging included) per page of each pass. The worker runs at nice +10, so on
+  // a machine loaded by other jobs it gets a smaller share of the cores than the in-thread pass: its
+  // wall time then measures the load, while the CPU time is what the pool adds.
   const inThread: number[] = [];
   const pooled: number[] = [];
+  const inThreadCpu: number[] = [];
+  const pooledCpu: number[] = [];
+  const cpuMs = () => {
+    const { user, system } = process.cpuUsage();
+    return (user + system) / 1000;
+  };
   const inThreadPass = () => {
-    const t0 = performance.now();
+    const [t0, c0] = [performance.now(), cpuMs()];
     for (const page of pages) htmlToMarkdown(page.html, { url: page.url });
+    inThreadCpu.push((cpuMs() - c0) / pages.length);
     inThread.push((performance.now() - t0) / pages.length);
   };
   const pooledPass = async () => {
-    const t0 = performance.now();
+    const [t0, c0] = [performance.now(), cpuMs()];
     for (const page of pages) await pool.convert({ mimeType: 'text/html', text: page.html, finalUrl: page.url }, signal);
+    pooledCpu.push((cpuMs() - c0) / pages.length);
     pooled.push((performance.now() - t0) / pages.length);
   };
   inThreadPass(); // warm-up of both, not counted
   await pooledPass();
-  inThread.length = 0;
-  pooled.length = 0;
+  for (const xs of [inThread, pooled, inThreadCpu, pooledCpu]) xs.length = 0;
   for (let pass = 0; pass < passes; pass++) {
     if (pass % 2 === 0) {
       inThreadPass();
@@ -216,10 +228,17 @@ async function overhead() {
     if (htmlToMarkdown(page.html, { url: page.url }) !== b) throw new Error(`pool output differs on ${page.id}`);
   }
   const ratios = pooled.map((p, i) => p / inThread[i]!);
+  const cpuRatios = pooledCpu.map((p, i) => p / inThreadCpu[i]!);
   console.log('## overhead: WCXB pages converted one at a time, in-thread vs through the pool (1 worker, nice +10)');
-  console.log(`round trip of an empty task: ${roundTrip.toFixed(3)} ms`);
   console.log(
-    `${pages.length} pages, ${passes} passes each (after one warm-up): in-thread ${spread(inThread)} ms/page, pool ${spread(pooled)} ms/page; pool / in-thread per pass ${spread(ratios, 3)}`,
+    `round trip of an empty task: ${roundTrip.toFixed(3)} ms; load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')}`,
+  );
+  console.log(
+    `${pages.length} pages, ${passes} passes each (after one warm-up), median (range) over passes:\n` +
+      `  wall: in-thread ${spread(inThread)} ms/page, pool ${spread(pooled)} ms/page; pool / in-thread per pass ${spread(ratios, 3)}\n` +
+      `  CPU:  in-thread ${spread(inThreadCpu)} ms/page, pool ${spread(pooledCpu)} ms/page; pool / in-thread per pass ${spread(cpuRatios, 3)}`,
   );
   await pool.close();
 }

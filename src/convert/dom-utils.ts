@@ -3,21 +3,13 @@
 // collect elements with one plain walk (`descendants`, an array: removal while iterating is safe)
 // and test tag names and attributes themselves.
 
+import { elementsBelow } from './linkedom-reads.js';
+
 /** Lower-cased tag name, as CSS type selectors match it in an HTML document. */
 export const tagOf = (el: Element): string => el.localName.toLowerCase();
 
 /** Every element below `root` in document order (what `querySelectorAll('*')` returns), iteratively. */
-export function descendants(root: ParentNode): Element[] {
-  const out: Element[] = [];
-  const stack: Element[] = [];
-  for (let c = root.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
-  while (stack.length > 0) {
-    const el = stack.pop()!;
-    out.push(el);
-    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
-  }
-  return out;
-}
+export const descendants = (root: ParentNode): Element[] => elementsBelow(root);
 
 /** Whether any text node below `root` holds a non-space character (stops at the first). */
 export function hasText(root: Node): boolean {

@@ -44,10 +44,13 @@ export function capElements(html: string, max = MAX_CONVERTED_ELEMENTS, head = M
   return { html: html.slice(0, starts[head]), deep: html.slice(starts[best], end) };
 }
 
+/** More than `max` of `<` followed by an ASCII letter (an indexOf loop: a regex match per tag allocated one array each). */
 function overCap(html: string, max: number): boolean {
-  const startTag = /<[a-zA-Z]/g;
   let count = 0;
-  while (startTag.exec(html) !== null) if (++count > max) return true;
+  for (let lt = html.indexOf('<'); lt >= 0; lt = html.indexOf('<', lt + 1)) {
+    const c = html.charCodeAt(lt + 1) | 32; // lower-cased if a letter
+    if (c >= 97 && c <= 122 && ++count > max) return true;
+  }
   return false;
 }
 

@@ -5,10 +5,13 @@
 import { parseHTML } from 'linkedom';
 import { capElements } from './element-cap.js';
 import { applyLazyListeners } from './lazy-listeners.js';
+import { applyLinkedomReads } from './linkedom-reads.js';
 import { capNesting } from './nesting-cap.js';
 
 // Before the first parse: linkedom's nodes then build no listener Map each (lazy-listeners.ts).
 applyLazyListeners();
+// And class reads and element walks skip linkedom's detours (linkedom-reads.ts).
+applyLinkedomReads();
 
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 

@@ -337,11 +337,13 @@ export function blockFeatures(
   let testedHeading = '';
   let underRelated = 0;
   let underDiscussion = 0;
+  // One setter for all rows (a closure per row was garbage): `o` is the current row's offset.
+  let o = 0;
+  const set = (name: keyof typeof F, v: number) => {
+    x[o + F[name]] = v;
+  };
   rows.forEach((b, r) => {
-    const o = r * cols;
-    const set = (name: keyof typeof F, v: number) => {
-      x[o + F[name]] = v;
-    };
+    o = r * cols;
     const text = b.text;
     const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
     let chars = 0;

@@ -4,9 +4,24 @@
 
 const SPLIT = /[\s_\-:./]+|(?<=[a-z])(?=[A-Z])/;
 
-export function classTokens(el: Element): string[] {
+// Class and id strings repeat across a page's elements (and its rows ask of each ancestor): each
+// distinct one is split once. Callers only read the words.
+const split = new Map<string, readonly string[]>();
+const NONE: readonly string[] = Object.freeze([]);
+
+export function classTokens(el: Element): readonly string[] {
   const raw = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  if (raw.length === 1) return [];
+  if (raw.length === 1) return NONE;
+  let out = split.get(raw);
+  if (out === undefined) {
+    out = Object.freeze(wordsOf(raw));
+    if (split.size >= 4096) split.clear();
+    split.set(raw, out);
+  }
+  return out;
+}
+
+function wordsOf(raw: string): string[] {
   const out: string[] = [];
   for (const part of raw.split(SPLIT)) {
     if (part.length < 3 || part.length > 20) continue;

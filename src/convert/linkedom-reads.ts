@@ -1,0 +1,340 @@
+// Two reads linkedom 0.18.14 makes costly, done cheaper on the same data (issue 33, the conversion's
+// profile on trafilatura-eval):
+//
+// - `getAttribute('class')` goes through `className` → `classList.value`: it builds a DOMTokenList
+//   (a Set of the tokens) per element, kept on the element, and joins it again on every call (~5 % of
+//   conversion CPU, and garbage). Here the attribute node is read and normalised the way that list
+//   does it (split on whitespace, empty and repeated tokens dropped, joined by one space); an element
+//   whose classList already exists reads it, as before, so a list changed through `classList` reads
+//   the same.
+// - Walking the elements below a node through `lastElementChild`/`previousElementSibling` steps over
+//   every text node sibling by sibling (~7 %). linkedom keeps a node's subtree as one linked list
+//   (start tag, attributes, children, end marker), so `elementsBelow` follows that list once.
+//
+// Both rely on linkedom's internals, so they apply only to the exact sources audited here (a hash of
+// them) and only when a self-test on a sample document gives the stock answers; otherwise linkedom
+// is left as it is, `elementsBelow` walks siblings, and test/convert/linkedom-reads.test.ts fails so
+// the change is looked at again. Like lazy-listeners.ts, the class read patches the linkedom module
+// instance it imports, for every user of it in the process.
+
+import { createHash } from 'node:crypto';
+import { parseHTML } from 'linkedom';
+
+/** SHA-256 of the linkedom 0.18.14 sources the fast paths stand in for or rely on (auditedSources). */
+export const AUDITED_READS = 'fbfc198fe0ead8a75f0e9ad9c29a28c100a02a66f94682435fb9bd0949430a4d';
+
+const ELEMENT_NODE = 1;
+
+interface Internals {
+  next: symbol;
+  end: symbol;
+  classList: symbol;
+  /** On a document: its type's rules; `ignoreCase` is true for HTML. */
+  mime: symbol;
+}
+
+type Getter = () => unknown;
+
+const getter = (proto: object, name: string): Getter | undefined => {
+  for (let p: object | null = proto; p; p = Object.getPrototypeOf(p)) {
+    const d = Object.getOwnPropertyDescriptor(p, name);
+    if (d) return d.get;
+  }
+  return undefined;
+};
+
+const getterOwner = (proto: object, name: string): object | undefined => {
+  for (let p: object | null = proto; p; p = Object.getPrototypeOf(p)) if (Object.getOwnPropertyDescriptor(p, name)) return p;
+  return undefined;
+};
+
+function sampleDocument(): Document {
+  return (
+    parseHTML(
+      '<!doctype html><html><head><title>t</title></head><body class=" a  b a\tc ">x<!-- c --><div id="d" class="x">' +
+        '<p>one <b class="q">two</b> three</p><template><i>t</i></template><br>tail</div><ul><li>1</li><li>2</li></ul></body></html>',
+    ) as unknown as { document: Document }
+  ).document;
+}
+
+/** The linkedom sources the fast paths replace or read the structure of, as text. */
+export function auditedSources(): string {
+  const el = sampleDocument().body;
+  const proto = Object.getPrototypeOf(el) as object;
+  const elementProto = (() => {
+    let p: object | null = proto;
+    while (p && !Object.getOwnPropertyDescriptor(p, 'getAttributeNode')) p = Object.getPrototypeOf(p);
+    return p;
+  })();
+  const list = Object.getPrototypeOf(el.classList) as object;
+  return [
+    String((elementProto as { getAttribute?: unknown } | null)?.getAttribute),
+    String((elementProto as { getAttributeNode?: unknown } | null)?.getAttributeNode),
+    String(getter(proto, 'className')),
+    String(Object.getOwnPropertyDescriptor(getterOwner(proto, 'className') ?? {}, 'className')?.set),
+    String(getter(proto, 'classList')),
+    String(getter(list, 'value')),
+    String(list.constructor),
+    String(getter(proto, 'firstChild')),
+    String(getter(proto, 'lastChild')),
+    String(getter(proto, 'lastElementChild')),
+    String(getter(proto, 'previousElementSibling')),
+    String((elementProto as { closest?: unknown } | null)?.closest),
+    String((elementProto as { querySelector?: unknown } | null)?.querySelector),
+    String((elementProto as { querySelectorAll?: unknown } | null)?.querySelectorAll),
+  ].join('\n');
+}
+
+let stockHash: string | undefined;
+
+/** The hash of linkedom's sources as loaded (taken before the fast paths replace some of them). */
+export function readsHash(): string {
+  stockHash ??= createHash('sha256').update(auditedSources()).digest('hex');
+  return stockHash;
+}
+
+/** linkedom's private symbols, found on a sample element by their descriptions. */
+function findInternals(): Internals | undefined {
+  const doc = sampleDocument();
+  const own = Object.getOwnPropertySymbols(doc.body);
+  const named = (d: string) => own.find((s) => s.description === d);
+  const next = named('next');
+  const end = named('end');
+  const classList = named('classList');
+  const mime = Object.getOwnPropertySymbols(doc).find((s) => s.description === 'mime');
+  return next && end && classList && mime ? { next, end, classList, mime } : undefined;
+}
+
+// Class values repeat across a page's elements: each distinct one is split once (a value already
+// normalised maps to itself, so most reads are one lookup).
+const normalised = new Map<string, string>();
+
+/** The class attribute as linkedom's DOMTokenList spells it. */
+export function normaliseClass(value: string): string {
+  let out = normalised.get(value);
+  if (out === undefined) {
+    if (/\s/.test(value)) {
+      const tokens = new Set<string>();
+      for (const t of value.split(/\s+/)) if (t) tokens.add(t);
+      out = [...tokens].join(' ');
+    } else out = value;
+    if (normalised.size >= 4096) normalised.clear();
+    normalised.set(value, out);
+  }
+  return out;
+}
+
+function siblingWalk(root: ParentNode): Element[] {
+  const out: Element[] = [];
+  const stack: Element[] = [];
+  for (let c = root.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  while (stack.length > 0) {
+    const el = stack.pop()!;
+    out.push(el);
+    for (let c = el.lastElementChild; c; c = c.previousElementSibling) stack.push(c);
+  }
+  return out;
+}
+
+interface Linked {
+  nodeType: number;
+  [key: symbol]: Linked;
+}
+
+let internals: Internals | undefined;
+
+function listWalk(root: ParentNode): Element[] {
+  const { next, end } = internals!;
+  const out: Element[] = [];
+  const node = root as unknown as Linked;
+  const stop = node[end];
+  if (!stop) return siblingWalk(root);
+  for (let n = node[next]; n && n !== stop; n = n[next]) if (n.nodeType === ELEMENT_NODE) out.push(n as unknown as Element);
+  return out;
+}
+
+let walk: (root: ParentNode) => Element[] = siblingWalk;
+
+/** Every element below `root` in document order (what `querySelectorAll('*')` returns). */
+export function elementsBelow(root: ParentNode): Element[] {
+  return walk(root);
+}
+
+// Type selectors alone ("table", "noscript, template"), the ones the converter asks in loops: linkedom
+// compiles the selector with css-select on every closest/querySelector call. In an HTML document
+// such a selector matches an element whose lower-cased local name is one of the names.
+const TYPE_LIST = /^\s*[a-zA-Z][a-zA-Z0-9]*(?:\s*,\s*[a-zA-Z][a-zA-Z0-9]*)*\s*$/;
+const typeLists = new Map<string, ReadonlySet<string> | null>();
+
+function typeNames(selectors: unknown, el: Element): ReadonlySet<string> | null {
+  if (typeof selectors !== 'string') return null;
+  const doc = el.ownerDocument as unknown as Record<symbol, { ignoreCase?: boolean } | undefined> | null;
+  if (!doc?.[internals!.mime]?.ignoreCase) return null;
+  let names = typeLists.get(selectors);
+  if (names === undefined) {
+    names = TYPE_LIST.test(selectors) ? new Set(selectors.split(',').map((n) => n.trim().toLowerCase())) : null;
+    if (typeLists.size >= 256) typeLists.clear();
+    typeLists.set(selectors, names);
+  }
+  return names;
+}
+
+/** The stock answers on the sample document: element order and class reads. */
+function sampleAnswers(): string {
+  const doc = sampleDocument();
+  const order = (root: ParentNode) =>
+    elementsBelow(root)
+      .map((e) => e.localName)
+      .join(',');
+  const classes = elementsBelow(doc).map((e) => `${e.getAttribute('class')}|${(e as HTMLElement).className}`);
+  const changed = doc.querySelector('b')!;
+  changed.classList.add('r', 'q');
+  const added = `${changed.getAttribute('class')}|${changed.className}`;
+  changed.setAttribute('class', 'z  z y');
+  const made = doc.createElement('span');
+  made.className = ' m  n m ';
+  const named = doc.querySelector('p')!;
+  named.setAttribute('class', 'k\tk  l');
+  const direct = doc.querySelector('li')!;
+  direct.className = 'd1  d2';
+  direct.getAttributeNode('class')!.value = 'd3 d3';
+  return [
+    order(doc),
+    order(doc.body),
+    order(doc.querySelector('#d')!),
+    classes.join(';'),
+    added,
+    changed.getAttribute('class'),
+    `${made.getAttribute('class')}|${made.className}|${Array.from(made.classList as unknown as Iterable<string>).join(',')}`,
+    `${named.getAttribute('class')}|${named.className}|${Array.from(named.classList as unknown as Iterable<string>).join(',')}`,
+    `${direct.getAttribute('class')}|${direct.className}|${direct.classList.contains('d1')}`,
+    [
+      doc.querySelector('i')?.closest('template, ul')?.localName,
+      doc.querySelector('b')!.closest('P, div')?.localName,
+      doc.querySelector('b')!.closest('ul'),
+    ],
+    [
+      doc.body.querySelector('I'),
+      doc.querySelector('li')?.textContent,
+      doc.body.querySelectorAll('li, B, i').length,
+      Array.isArray(doc.querySelectorAll('p')),
+    ],
+    doc.documentElement.outerHTML,
+  ].join('\n');
+}
+
+let applied: boolean | undefined;
+
+/** The prototype above `proto` that defines `name` (querySelector lives on linkedom's ParentNode). */
+function parentProto(proto: object, name: string): object {
+  return getterOwner(proto, name)!;
+}
+
+/**
+ * Applies both fast paths once; true when they are in use. False (and linkedom untouched) for a
+ * linkedom whose sources are not the audited ones or that answers the self-test differently.
+ */
+export function applyLinkedomReads(): boolean {
+  if (applied !== undefined) return applied;
+  applied = false;
+  const found = readsHash() === AUDITED_READS ? findInternals() : undefined;
+  if (!found) return false;
+  const proto = (() => {
+    let p: object | null = Object.getPrototypeOf(sampleDocument().body) as object;
+    while (p && !Object.getOwnPropertyDescriptor(p, 'getAttributeNode')) p = Object.getPrototypeOf(p);
+    return p;
+  })();
+  if (!proto) return false;
+  const stock = sampleAnswers();
+  const original = Object.getOwnPropertyDescriptor(proto, 'getAttribute')!;
+  const originalClassName = Object.getOwnPropertyDescriptor(proto, 'className')!;
+  const classList = found.classList;
+  const getAttributeNode = (proto as { getAttributeNode: (this: Element, name: string) => Attr | null }).getAttributeNode;
+  const stockGetAttribute = original.value as (this: Element, name: string) => string | null;
+  function className(this: Element): string {
+    const list = (this as unknown as Record<symbol, DOMTokenList | null>)[classList];
+    if (list) return list.value;
+    const attr = getAttributeNode.call(this, 'class');
+    return attr ? normaliseClass(attr.value) : '';
+  }
+  Object.defineProperty(proto, 'getAttribute', {
+    ...original,
+    value: function getAttribute(this: Element, name: string): string | null {
+      return name === 'class' ? className.call(this) : stockGetAttribute.call(this, name);
+    },
+  });
+  const stockSetClassName = originalClassName.set!;
+  // The parser sets every class through `className =`, which builds the element's DOMTokenList only
+  // to write the normalised value back to the attribute: written directly while there is no list.
+  function setClassName(this: Element, value: unknown): void {
+    if (!(this as unknown as Record<symbol, unknown>)[classList]) {
+      const attr = getAttributeNode.call(this, 'class');
+      if (attr) {
+        attr.value = normaliseClass(String(value));
+        return;
+      }
+    }
+    stockSetClassName.call(this, value);
+  }
+  Object.defineProperty(proto, 'className', { ...originalClassName, get: className, set: setClassName });
+  const selectorMethods = ['closest', 'querySelector', 'querySelectorAll'] as const;
+  const stockSelectors = selectorMethods.map(
+    (name) => Object.getOwnPropertyDescriptor(name === 'closest' ? proto : parentProto(proto, name), name)!,
+  );
+  const [stockClosest, stockQuery, stockQueryAll] = stockSelectors.map((d) => d.value as (this: Element, s: string) => unknown);
+  const { next, end } = found;
+  const NodeList = (stockQueryAll!.call(sampleDocument().body, 'p') as object).constructor as new () => Element[];
+  const lower = (e: Element) => e.localName.toLowerCase();
+  const overrides = {
+    closest(this: Element, selectors: string): Element | null {
+      const names = typeNames(selectors, this);
+      if (!names) return stockClosest!.call(this, selectors) as Element | null;
+      let e: Element | null = this;
+      while (e && !names.has(lower(e))) e = e.parentElement;
+      return e;
+    },
+    querySelector(this: Element, selectors: string): Element | null {
+      const names = typeNames(selectors, this);
+      if (!names) return stockQuery!.call(this, selectors) as Element | null;
+      // linkedom's walk: the list below this node, a template's content skipped.
+      const stop = (this as unknown as Linked)[end];
+      for (let n: Linked | undefined = (this as unknown as Linked)[next]; n && n !== stop; ) {
+        const el = n as unknown as Element;
+        if (n.nodeType === ELEMENT_NODE && names.has(lower(el))) return el;
+        n = n.nodeType === ELEMENT_NODE && el.localName === 'template' ? n[end] : n[next];
+      }
+      return null;
+    },
+    querySelectorAll(this: Element, selectors: string): Element[] {
+      const names = typeNames(selectors, this);
+      if (!names) return stockQueryAll!.call(this, selectors) as Element[];
+      const out = new NodeList();
+      const stop = (this as unknown as Linked)[end];
+      for (let n: Linked | undefined = (this as unknown as Linked)[next]; n && n !== stop; ) {
+        const el = n as unknown as Element;
+        if (n.nodeType === ELEMENT_NODE && names.has(lower(el))) out.push(el);
+        n = n.nodeType === ELEMENT_NODE && el.localName === 'template' ? n[end] : n[next];
+      }
+      return out;
+    },
+  };
+  const owners = selectorMethods.map((name) => (name === 'closest' ? proto : parentProto(proto, name)));
+  selectorMethods.forEach((name, i) => Object.defineProperty(owners[i]!, name, { ...stockSelectors[i]!, value: overrides[name] }));
+  internals = found;
+  walk = listWalk;
+  if (sampleAnswers() !== stock) {
+    Object.defineProperty(proto, 'getAttribute', original);
+    Object.defineProperty(proto, 'className', originalClassName);
+    selectorMethods.forEach((name, i) => Object.defineProperty(owners[i]!, name, stockSelectors[i]!));
+    internals = undefined;
+    walk = siblingWalk;
+    return false;
+  }
+  applied = true;
+  return true;
+}
+
+/** True when the fast paths are in use. */
+export function linkedomReadsApplied(): boolean {
+  return applied === true;
+}

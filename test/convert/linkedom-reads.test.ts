@@ -1,0 +1,96 @@
+import { createRequire } from 'node:module';
+import * as linkedom from 'linkedom';
+import { describe, expect, it } from 'vitest';
+import { descendants } from '../../src/convert/dom-utils.js';
+import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
+import { AUDITED_READS, linkedomReadsApplied, normaliseClass, readsHash } from '../../src/convert/linkedom-reads.js';
+
+// linkedom's CommonJS build is a module instance of its own: stock linkedom, untouched by the change.
+const stock = createRequire(import.meta.url)('linkedom') as typeof linkedom;
+
+const page =
+  '<!doctype html><html><head><title>t</title><style>p{}</style></head><body class="  page  page main\tx ">' +
+  '<div id="a" class="post  content post"><p class="lead">One <b class="Q q">two</b> three</p>' +
+  '<table><tr><td class="c">cell <i>in</i></td></tr></table><!-- note --><template><p class="t">hidden</p><i>t</i></template>' +
+  '<svg class="icon  icon"><path class="p"/></svg><br>tail<noscript><span>n</span></noscript></div>' +
+  '<ul class="list"><li class="item">1</li><li class=" item ">2<ul><li>2.1</li></ul></li></ul>' +
+  '<pre><code class="lang-js">x</code></pre><article><h2 class="">H</h2><input type="checkbox"></article></body></html>';
+
+const parse = (lib: typeof linkedom, html = page) => (lib.parseHTML(html) as unknown as { document: Document }).document;
+
+/** The elements below `root` as linkedom's own sibling getters give them, in document order. */
+function siblingOrder(root: ParentNode): Element[] {
+  const out: Element[] = [];
+  const visit = (n: ParentNode) => {
+    for (let c = n.firstElementChild; c; c = c.nextElementSibling) {
+      out.push(c);
+      visit(c);
+    }
+  };
+  visit(root);
+  return out;
+}
+
+/** Everything the fast paths answer, on one document: class reads, walks, type selectors. */
+function answers(doc: Document, walk: (root: ParentNode) => Element[]): unknown[] {
+  const all = walk(doc);
+  const name = (e: Element | null | undefined) => (e ? `${e.localName}.${e.getAttribute('class')}` : null);
+  const out: unknown[] = [all.map(name)];
+  out.push(all.map((e) => [e.getAttribute('class'), (e as HTMLElement).className, e.hasAttribute('class'), e.getAttribute('id')]));
+  for (const sel of ['table', 'li', 'div, ul', 'TEMPLATE', 'svg', 'article', 'pre', 'p.lead', 'body']) {
+    out.push(all.map((e) => name(e.closest(sel))));
+    out.push(name(doc.querySelector(sel)), Array.from(doc.querySelectorAll(sel)).map(name));
+    out.push(all.map((e) => Array.from(e.querySelectorAll(sel)).map(name)));
+  }
+  out.push(walk(doc.body).length, walk(doc.querySelector('ul')!).map(name));
+  // Class changes through every route, then the page as HTML.
+  const [b, li, td] = [doc.querySelector('b')!, doc.querySelector('li')!, doc.querySelector('td')!];
+  b.classList.add('r', 'q');
+  li.className = ' x  y x ';
+  td.setAttribute('class', 'k\tk  l');
+  const made = doc.createElement('span');
+  made.className = ' m  n m ';
+  doc.body.appendChild(made);
+  for (const e of [b, li, td, made])
+    out.push([e.getAttribute('class'), (e as HTMLElement).className, Array.from(e.classList as unknown as Iterable<string>)]);
+  doc.querySelector('p')!.removeAttribute('class');
+  out.push(doc.querySelector('p')!.getAttribute('class'), doc.querySelector('p')!.classList.length);
+  out.push(doc.documentElement.outerHTML);
+  return out;
+}
+
+describe('linkedom class reads, element walks and type selectors (linkedom-reads.ts)', () => {
+  it('applies to the installed linkedom, whose sources are the audited ones', () => {
+    htmlToMarkdown('<p>x</p>'); // loads the conversion pipeline, which applies the change
+    expect(readsHash()).toBe(AUDITED_READS);
+    expect(linkedomReadsApplied()).toBe(true);
+  });
+
+  it('answers exactly as stock linkedom: class and id reads, walks, closest and querySelector(All), the serialised page', () => {
+    htmlToMarkdown('<p>x</p>');
+    const patched = answers(parse(linkedom), descendants);
+    expect(patched).toEqual(answers(parse(stock), siblingOrder));
+    // The walk is the patched one, not a fallback: same elements as the sibling getters.
+    const doc = parse(linkedom);
+    expect(descendants(doc).map((e) => e.localName)).toEqual(siblingOrder(doc).map((e) => e.localName));
+    expect(descendants(doc).some((e) => e.localName === 'path')).toBe(true);
+  });
+
+  it('builds no DOMTokenList per element while parsing or reading a class, where stock linkedom builds one per classed element', () => {
+    htmlToMarkdown('<p>x</p>');
+    const html = `<html><body>${'<div class="a  b"><p class="c">x</p></div>'.repeat(50)}</body></html>`;
+    const lists = (doc: Document) => {
+      const els = siblingOrder(doc);
+      for (const e of els) e.getAttribute('class');
+      const key = Object.getOwnPropertySymbols(doc.body).find((s) => s.description === 'classList')!;
+      return els.filter((e) => (e as unknown as Record<symbol, unknown>)[key]).length;
+    };
+    expect(lists(parse(stock, html))).toBeGreaterThanOrEqual(100);
+    expect(lists(parse(linkedom, html))).toBe(0);
+  });
+
+  it('spells a class value the way DOMTokenList does', () => {
+    for (const v of ['', 'a', ' a ', 'a  b\ta', 'a\u00a0b', '\n', 'x y x y z'])
+      expect(normaliseClass(v)).toBe(parse(stock, `<p class="${v}">x</p>`).querySelector('p')!.className);
+  });
+});
