@@ -1,0 +1,46 @@
+// One post's body on a page (issue 31): blog engines print a post's text in an element named for it
+// (`entry-content`, `entry-body`, `post-body`, `post-content`…). A page with exactly one such
+// element (the outermost of nested ones) shows one post; a blog's front or archive page shows many.
+// Half of the 2012 blog pages say nothing else (no og:type, JSON-LD, <article> or hentry), and many
+// of their posts are a photo and a line: too little prose for side-links.ts to find a story by. The
+// post's element is the story there, whatever its length; links-only lists outside it (blogrolls,
+// archives, "recent posts") are the blog's, not the post's.
+
+import type { Block } from './blocks.js';
+
+/** Class or id names of one post's body, as blog engines print them (case, `-` and `_` aside). */
+const BODY_NAMES = new Set(['entrycontent', 'entrybody', 'postbody', 'postcontent', 'postentry', 'articlebody', 'storybody']);
+
+function namesPostBody(el: Element): boolean {
+  const raw = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  if (raw.length === 1) return false;
+  // Whole names only: `sticky-post__content` is a teaser's part on a listing, not a post's body.
+  for (const name of raw.split(/\s+/)) if (BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())) return true;
+  return false;
+}
+
+/**
+ * The single post body among `blocks`' ancestors: the one outermost element whose class or id names
+ * a post's body, or null when there is none or more than one (a list of posts). Linear: each walk up
+ * stops at an element already seen.
+ */
+export function singlePostBody(blocks: readonly Block[]): Element | null {
+  const seen = new Set<Element>();
+  const bodies: Element[] = [];
+  for (const b of blocks) {
+    for (let e: Element | null = b.el; e && !seen.has(e); e = e.parentElement) {
+      seen.add(e);
+      if (namesPostBody(e)) bodies.push(e);
+    }
+  }
+  const named = new Set(bodies);
+  let outermost: Element | null = null;
+  for (const body of bodies) {
+    let inner = false;
+    for (let e = body.parentElement; e && !inner; e = e.parentElement) inner = named.has(e);
+    if (inner) continue;
+    if (outermost) return null;
+    outermost = body;
+  }
+  return outermost;
+}
