@@ -218,8 +218,11 @@ async function run(synchronousCommit: 'on' | 'off') {
       String(LEASE_MS),
     );
     if (entered[1] !== 'held') throw new Error('floor: lock not taken');
-    for (const statement of statements!(serial)) await pool.query(statement.text, statement.values);
-    await redis[LEAVE_COMMAND](lock, window, token, `${prefix}flight-released`, 'set', windowText, String(300_000));
+    const [reserve, ...rest] = statements!(serial);
+    await pool.query(reserve!.text, reserve!.values);
+    await redis.set(window, windowText, 'PX', 300_000); // the window goes before the settlement (docs/engine.md)
+    for (const statement of rest) await pool.query(statement.text, statement.values);
+    await redis[LEAVE_COMMAND](lock, window, token, `${prefix}flight-released`, '', '', '');
   };
 
   try {
