@@ -2,7 +2,7 @@
 // one question at a time through the other ports (the rate limit, the flight lock, the repeat window,
 // the confirmed-empty entry). Optional: without it (or when it declines) the engine asks RateLimiter,
 // Flights and the caches separately, with the same rules. A charged search writes its window before its
-// settlement (docs/engine.md, "Repeat windows"): a window found while its flight's lock is held may belong
+// settlement (docs/engine.md, "A charged search always leaves its window"): a window found while its flight's lock is held may belong
 // to a search still settling, so it is waited for like a miss, never served lock-free.
 
 export interface SearchEntryRequest {

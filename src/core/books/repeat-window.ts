@@ -1,6 +1,6 @@
 // Free-repeat windows (spec: 5 minutes from the charged request, per organization). A window opens
 // only when a request is charged and is never extended by the free repeats it serves. The search writes
-// it before the charge and withdraws it when the charge does not happen (docs/engine.md, "Repeat windows").
+// it before the charge and withdraws it when the charge does not happen (docs/engine.md, "A charged search always leaves its window").
 
 import type { CacheStore } from '../../ports/cache.js';
 import type { Clock } from '../../types/index.js';

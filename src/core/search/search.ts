@@ -2,7 +2,7 @@
 // Order: free repeat (no credits needed) → reserve worst case (402) → confirmed-empty cache →
 // route → decide success / confirmed empty / unconfirmed empty / 503 → open the repeat window → settle.
 // The window goes first so that a charge never lands without it: a process killed (or a store write
-// lost) between the two must not make the repeat pay again (docs/engine.md, "Repeat windows").
+// lost) between the two must not make the repeat pay again (docs/engine.md, "A charged search always leaves its window").
 
 import type { CallTraceContext } from '../../channels.js';
 import { SearchUnavailableError } from '../../errors.js';
