@@ -241,8 +241,11 @@ async function run(synchronousCommit: 'on' | 'off') {
       String(LEASE_MS),
     );
     if (entered[1] !== 'held') throw new Error('floor: lock not taken');
-    for (const statement of statements!(serial)) await merged.submit(statement.text, statement);
-    await redis[LEAVE_COMMAND](lock, window, token, `${prefix}flight-released`, 'set', windowText, String(300_000));
+    const [reserve, ...rest] = statements!(serial);
+    await merged.submit(reserve!.text, reserve!);
+    await redis.set(window, windowText, 'PX', 300_000); // the window goes before the settlement (docs/engine.md)
+    for (const statement of rest) await merged.submit(statement.text, statement);
+    await redis[LEAVE_COMMAND](lock, window, token, `${prefix}flight-released`, '', '', '');
   };
 
   try {

@@ -1,7 +1,9 @@
 // The SearchCoordination port: a shared store that answers, in one round trip, what a search asks of it
 // one question at a time through the other ports (the rate limit, the flight lock, the repeat window,
-// the confirmed-empty entry), and writes the window as it releases the lock. Optional: without it (or
-// when it declines) the engine asks RateLimiter, Flights and the caches separately, with the same rules.
+// the confirmed-empty entry). Optional: without it (or when it declines) the engine asks RateLimiter,
+// Flights and the caches separately, with the same rules. A charged search writes its window before its
+// settlement (docs/engine.md, "A charged search always leaves its window"): a window found while its flight's lock is held may belong
+// to a search still settling, so it is waited for like a miss, never served lock-free.
 
 export interface SearchEntryRequest {
   organization: string;
@@ -18,13 +20,14 @@ export interface SearchEntryRequest {
 
 /** What the search found on entering, handed to its task. */
 export type SearchEntry =
-  /** A repeat window inside its time (no lock was taken: a free repeat needs none). */
+  /** A repeat window inside its time, its search finished (no lock was taken: a free repeat needs none). */
   | { kind: 'window'; window: unknown }
   /**
-   * The flight's lock, taken (no window was there): `empty` is the confirmed-empty entry (undefined: none),
-   * and `open` records the window to write as the lock is released, after the task (ttlMs: the store's hint).
+   * The flight's lock, taken (no window was there): `empty` is the confirmed-empty entry (undefined: none).
+   * `open` writes the window now, before the charge (ttlMs: the store's hint), and rejects when the store
+   * could not take it; `withdraw` deletes it as the lock is released (its charge did not happen).
    */
-  | { kind: 'held'; empty: unknown; open(window: unknown, ttlMs: number): void }
+  | { kind: 'held'; empty: unknown; open(window: unknown, ttlMs: number): Promise<void>; withdraw(): void }
   /** Nothing known: ask the ports one by one (the flight is already coordinated, or can't be). */
   | { kind: 'plain' };
 

@@ -1,6 +1,7 @@
 // An engine built with `redis: url` enters a search in one Redis script (rate limit, repeat window,
-// flight lock, confirmed-empty entry) and leaves it in another (window write, lock release): the same
-// rules as the separate adapters, which still serve every path the scripts decline.
+// flight lock, confirmed-empty entry), writes a charged search's window before its charge (one SET) and
+// leaves in another script (lock release): the same rules as the separate adapters, which still serve
+// every path the scripts decline. The window's order against the charge: search-window-order.test.ts.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -91,7 +92,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
   }
   const one = () => scriptedSource('web', () => ({ results: [{ title: 'A', url: 'https://example.com/a', snippet: 'a' }] }));
 
-  it('a charged search sends 2 Redis commands (enter, leave), a free repeat 1; the lock is gone after', async () => {
+  it('a charged search sends 3 Redis commands (enter, window, leave), a free repeat 1; the lock is gone after', async () => {
     const clock = new ManualClock();
     const engine = instance(clock, [one()], { rateLimit: { limit: 100, window: 600 } }); // the rate key lives 18 s
     await engine.admin.createOrganization('acme', { credits: 10 });
@@ -100,7 +101,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     try {
       const charged = await engine.search({ q: 'counted' }, { organization: 'acme' });
       expect(charged.metadata.credits_used).toBe(1);
-      expect(counter.names).toEqual(['evalsha', 'evalsha']);
+      expect(counter.names).toEqual(['evalsha', 'set', 'evalsha']);
       counter.names.length = 0;
       const repeat = await engine.search({ q: 'counted' }, { organization: 'acme' });
       expect(repeat.metadata.credits_used).toBe(0);
@@ -131,7 +132,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     expect((await engine.usage({ organization: 'acme' })).credits).toEqual({ balance: 8, used: 2 }); // refusals cost nothing
   });
 
-  it('a window hit skips the lock: a repeat is answered although another instance holds the flight', async () => {
+  it('a window under a held lock may still be settling: the repeat waits for the release, then is free', async () => {
     const clock = new ManualClock();
     const { source, release } = heldSource();
     const engine = instance(clock, [source], { rateLimit: false });
@@ -141,10 +142,13 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     const [lock] = await keysUnder(admin, `${prefix}flight:`);
     release();
     expect((await first).metadata.credits_used).toBe(1);
-    await admin.set(lock!, 'another instance', 'PX', 60_000); // as if someone ran it again elsewhere
-    const repeat = await within(2_000, engine.search({ q: 'held' }, { organization: 'acme' }));
-    expect(repeat.metadata.credits_used).toBe(0);
-    expect(await admin.get(lock!)).toBe('another instance'); // neither taken nor released by the repeat
+    await admin.set(lock!, 'another instance', 'PX', 60_000); // as if a search of it were still settling elsewhere
+    const repeat = engine.search({ q: 'held' }, { organization: 'acme' });
+    await until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1);
+    await admin.del(lock!);
+    await admin.publish(`${prefix}flight-released`, lock!);
+    expect((await within(2_000, repeat)).metadata).toMatchObject({ credits_used: 0, from_cache: true });
+    expect(source.calls).toBe(1);
   });
 
   it('a lock held elsewhere: the search waits for its release, then runs (and is charged) once', async () => {
@@ -237,7 +241,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     expect((await engine.usage({ organization: 'acme' })).credits).toEqual({ balance: 9, used: 1 }); // only the unlimited one
   });
 
-  it('Redis gone between entering and leaving: the answer is delivered and charged, the window dropped', async () => {
+  it('Redis gone before the window write: 503, nothing charged (a charge without its window would make the repeat pay)', async () => {
     const proxy = await tcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
     closers.push(() => proxy.close());
     const clock = new ManualClock();
@@ -249,7 +253,9 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     const [lock] = await keysUnder(admin, `${prefix}flight:`);
     await proxy.stop();
     release();
-    expect((await search).metadata.credits_used).toBe(1);
+    await expect(search).rejects.toMatchObject({ status: 503, code: 'search_unavailable' });
+    const books = instance(clock, [source], { rateLimit: false }); // the same books, Redis reached directly
+    expect((await books.usage({ organization: 'acme' })).credits).toEqual({ balance: 10, used: 0 });
     expect(await keysUnder(admin, `${prefix}repeat:`)).toEqual([]);
     expect(Number(await admin.pttl(lock!))).toBeGreaterThan(0); // left to its lease
     expect(Number(await admin.pttl(lock!))).toBeLessThanOrEqual(5_000);

@@ -1,13 +1,15 @@
 // The SearchCoordination port on Redis: a charged search's coordination in two round trips instead of
 // six. Entering (one script): the rate limit's GCRA take, the repeat-window read, and, when there is no
-// window, the flight lock and the confirmed-empty read. Leaving (one script): the window write and the
-// lock's release. Same keys, values and rules as redisRateLimiter, redisFlights and redisCacheStore,
+// window (or its search still holds the lock), the flight lock and the confirmed-empty read. A charged
+// search writes its window (one SET) before its settlement, so a charge never lands without it. Leaving
+// (one script): the window's withdrawal when the charge did not happen, and the lock's release. Same keys, values and rules as redisRateLimiter, redisFlights and redisCacheStore,
 // which keep serving every other path (a flight this process already runs, a lock held elsewhere, a
 // window the Clock says is over, extract): both kinds of call interoperate.
 //
 // Redis down on entering: with a rate limit, 503 rate_limiter_unavailable (nothing charged), as
 // redisRateLimiter refuses; without one, the search runs uncoordinated (the ports then miss). Redis gone
-// before leaving: the answer is still delivered, the window write is dropped and the lease frees the lock.
+// before the window write: 503, nothing charged (a charge without its window would make the repeat pay).
+// Redis gone after it: the answer is still delivered and the lease frees the lock.
 
 import { randomUUID } from 'node:crypto';
 import { gcraInterval } from '../../core/rate-limit.js';
@@ -35,9 +37,6 @@ type ScriptClient = RedisClientLike &
   Record<typeof ENTER_COMMAND, (...args: string[]) => Promise<EnterReply>> &
   Record<typeof LEAVE_COMMAND, (...args: string[]) => Promise<number>>;
 const defined = new WeakSet<RedisClientLike>();
-
-/** Where the task's window goes on leaving: written, deleted (too large to share), or untouched. */
-type WindowWrite = { mode: 'set'; text: string; px: number } | { mode: 'del' } | { mode: '' };
 
 export function redisSearchCoordination(options: RedisSearchCoordinationOptions): SearchCoordination {
   const { flights, policy } = options;
@@ -90,27 +89,31 @@ export function redisSearchCoordination(options: RedisSearchCoordinationOptions)
       return window !== undefined && request.fresh(window) ? task({ kind: 'window', window }) : plain();
     }
     if (reply[1] === 'busy') return plain();
-    let write: WindowWrite = { mode: '' };
+    let withdrawn = false;
     const entry: SearchEntry = {
       kind: 'held',
       empty: cacheValue(reply[2], connection.onError),
-      open(window, ttlMs) {
+      async open(window, ttlMs) {
+        const client = await scripts();
         const text = cacheText(window);
-        write = text === undefined ? { mode: 'del' } : { mode: 'set', text, px: cachePx(ttlMs) };
+        // Too large to share: no window (a repeat on any instance pays), and an older one must not answer.
+        if (text === undefined) await client.del(windowKey);
+        else await client.set(windowKey, text, 'PX', cachePx(ttlMs));
+      },
+      withdraw() {
+        withdrawn = true;
       },
     };
     return flights.holding(
       lock,
       token,
       () => task(entry),
-      () => leave(lock, token, windowKey, write),
+      () => leave(lock, token, windowKey, withdrawn),
     );
   }
 
-  async function leave(lock: string, token: string, windowKey: string, write: WindowWrite): Promise<void> {
-    const text = write.mode === 'set' ? write.text : '';
-    const px = write.mode === 'set' ? String(write.px) : '';
-    await (await scripts())[LEAVE_COMMAND](lock, windowKey, token, flights.channel, write.mode, text, px);
+  async function leave(lock: string, token: string, windowKey: string, withdrawn: boolean): Promise<void> {
+    await (await scripts())[LEAVE_COMMAND](lock, windowKey, token, flights.channel, withdrawn ? 'del' : '', '', '');
   }
 
   return {

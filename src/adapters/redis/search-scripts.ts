@@ -12,6 +12,8 @@ import { GCRA_FUNCTION_LUA } from './gcra-script.js';
  * ARGV: [1] now (ms), [2] GCRA interval, [3] limit, [4] '1' to take the rate limit, [5] lock token, [6] lease (ms).
  * Returns { 0, ms until admitted } when refused; else { 1, 'window', text } (no lock taken: a free repeat
  * needs none), { 1, 'busy' } (the lock is another's), or { 1, 'held' [, empty entry text] }.
+ * A window is served only while nobody holds the lock: a charged search writes its window before it
+ * settles, so under a held lock the window may be one whose charge is still to come (or to fail).
  */
 export const ENTER_LUA = `${GCRA_FUNCTION_LUA}
 if ARGV[4] == '1' then
@@ -19,7 +21,7 @@ if ARGV[4] == '1' then
   if decision[1] == 0 then return decision end
 end
 local window = redis.call('GET', KEYS[2])
-if window then return { 1, 'window', window } end
+if window and redis.call('EXISTS', KEYS[3]) == 0 then return { 1, 'window', window } end
 if not redis.call('SET', KEYS[3], ARGV[5], 'PX', ARGV[6], 'NX') then return { 1, 'busy' } end
 local empty = redis.call('GET', KEYS[4])
 if empty then return { 1, 'held', empty } end
@@ -28,7 +30,8 @@ return { 1, 'held' }
 export const ENTER_COMMAND = 'websiftSearchEnterV1';
 
 /**
- * Leaving a search: writes (or deletes) the repeat window, then releases the lock if it still holds our
+ * Leaving a search: deletes the repeat window when its charge did not happen ('del'; 'set' writes one,
+ * unused since windows are written before the charge), then releases the lock if it still holds our
  * token, announcing the release like the flights' release script.
  * KEYS: [1] the flight lock, [2] the repeat window.
  * ARGV: [1] token, [2] release channel, [3] 'set' | 'del' | '' (no window), [4] window text, [5] its PX (ms).

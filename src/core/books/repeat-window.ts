@@ -1,5 +1,6 @@
 // Free-repeat windows (spec: 5 minutes from the charged request, per organization). A window opens
-// only when a request is charged and is never extended by the free repeats it serves.
+// only when a request is charged and is never extended by the free repeats it serves. The search writes
+// it before the charge and withdraws it when the charge does not happen (docs/engine.md, "A charged search always leaves its window").
 
 import type { CacheStore } from '../../ports/cache.js';
 import type { Clock } from '../../types/index.js';
@@ -55,6 +56,11 @@ export class RepeatWindows<T> {
   async open(organization: string, key: string, chargedAt: number, value: T): Promise<void> {
     const { entry, ttlMs } = this.entryOf(chargedAt, value);
     await this.#store.set(this.storeKey(organization, key), entry, ttlMs);
+  }
+
+  /** Deletes the window of `key` (written for a charge that did not happen). */
+  async withdraw(organization: string, key: string): Promise<void> {
+    await this.#store.delete(this.storeKey(organization, key));
   }
 
   /** A window's stored entry and the store's expiry hint (a coordinated search writes it itself). */

@@ -1,6 +1,8 @@
 // engine.search: the billing and confirmation rules of the spec, over the router's outcomes.
 // Order: free repeat (no credits needed) → reserve worst case (402) → confirmed-empty cache →
-// route → decide success / confirmed empty / unconfirmed empty / 503 → settle.
+// route → decide success / confirmed empty / unconfirmed empty / 503 → open the repeat window → settle.
+// The window goes first so that a charge never lands without it: a process killed (or a store write
+// lost) between the two must not make the repeat pay again (docs/engine.md, "A charged search always leaves its window").
 
 import type { CallTraceContext } from '../../channels.js';
 import { SearchUnavailableError } from '../../errors.js';
@@ -87,8 +89,8 @@ export async function runSearch(deps: SearchDeps, params: SearchParams, call: Ca
 
 /**
  * Cancellation (call.signal): an abort before settlement stops the route and the content fetches and
- * rejects with the signal's reason, nothing charged. Once settlement has begun the answer is delivered
- * (and charged, and its repeat window opened) whatever the signal says.
+ * rejects with the signal's reason, nothing charged. Once the window is being written the answer is
+ * delivered (and charged, its repeat window open) whatever the signal says.
  */
 async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, key: string, entry: SearchEntry): Promise<Answer> {
   const { clock } = deps;
@@ -100,11 +102,15 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
       : entry.kind === 'held'
         ? undefined
         : await deps.repeats.find(org, key);
-  /** Opens the window: written as the lock is released when coordinated (one round trip), else now. */
-  const openWindow = async (snapshot: SearchSnapshot) => {
-    if (entry.kind !== 'held') return deps.repeats.open(org, key, start, snapshot);
+  /** Writes the window now (before the charge); resolves to its withdrawal, for a charge that does not happen. */
+  const openWindow = async (snapshot: SearchSnapshot): Promise<() => Promise<void>> => {
+    if (entry.kind !== 'held') {
+      await deps.repeats.open(org, key, start, snapshot);
+      return () => deps.repeats.withdraw(org, key);
+    }
     const { entry: window, ttlMs } = deps.repeats.entryOf(start, snapshot);
-    entry.open(window, ttlMs);
+    await entry.open(window, ttlMs);
+    return async () => entry.withdraw(); // deleted as the lock is released: nobody reads it meanwhile
   };
   if (repeat) {
     const hold = await deps.credits.hold(org, 'search', 0, call.billing, call.trace);
@@ -124,13 +130,39 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     call.billing,
     call.trace,
   );
+  /**
+   * Settles at `price` with the window of `snapshot` written first, when the search will be charged.
+   * A window the store refuses: 503, nothing charged. A settlement that fails (nothing stays charged)
+   * or charges 0: the window is withdrawn. Killed in between: the window stays, free, uncharged — a
+   * repeat then never pays twice, only possibly not at all.
+   */
+  const settleWithWindow = async (price: number, snapshot: SearchSnapshot): Promise<number> => {
+    const paid = call.billing?.paid;
+    let withdraw: (() => Promise<void>) | undefined;
+    if ((paid ?? price) > 0) {
+      try {
+        withdraw = await openWindow(snapshot);
+      } catch (error) {
+        await hold.release(true);
+        throw new SearchUnavailableError(undefined, error);
+      }
+    }
+    let credits: number;
+    try {
+      credits = await hold.settle(price);
+    } catch (error) {
+      await withdraw?.().catch(() => {}); // best effort: a window left behind only makes a repeat free
+      throw error;
+    }
+    if (credits === 0) await withdraw?.().catch(() => {});
+    return credits;
+  };
   try {
     const content = params.includeContent ? { requested: 0, delivered: 0 } : undefined;
     const cached = await confirmedEmpty;
     if (cached) {
-      const credits = await hold.settle(searchPrice('confirmed_empty'));
       const snapshot: SearchSnapshot = { kind: 'empty', notices: cached.notices, ...(content ? { content } : {}) };
-      await openWindow(snapshot);
+      const credits = await settleWithWindow(searchPrice('confirmed_empty'), snapshot);
       const verdict: EmptyVerdict = { confirmed: true, notices: cached.notices };
       const message = emptyMessage(verdict, 'charged_from_cache');
       return emptyResponse(params.q, { credits, fromCache: true, verified: true, message }, timingSince(clock, start), content);
@@ -158,10 +190,9 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
         results = fetched.items;
         counts = { requested: fetched.requested, delivered: fetched.delivered };
       }
-      const credits = await hold.settle(searchPrice('success', counts?.delivered));
       // The snapshot keeps the full content: a repeat with another max_chars is cut afresh.
       const snapshot: SearchSnapshot = { kind: 'success', results, ...(counts ? { content: counts } : {}) };
-      if (credits > 0) await openWindow(snapshot);
+      const credits = await settleWithWindow(searchPrice('success', counts?.delivered), snapshot);
       const delivered = await withContentParts(results, params.q, params.maxChars, offloadOf(deps, call));
       return successResponse(params.q, delivered, { credits, fromCache: false }, timingSince(clock, start), counts);
     }
@@ -174,9 +205,8 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
       return emptyResponse(params.q, { credits: 0, fromCache: false, verified: false, message }, timingSince(clock, start), content);
     }
     await deps.empties.add(text, { confirmedAt: start, notices: verdict.notices });
-    const credits = await hold.settle(searchPrice('confirmed_empty'));
     const snapshot: SearchSnapshot = { kind: 'empty', notices: verdict.notices, ...(content ? { content } : {}) };
-    if (credits > 0) await openWindow(snapshot);
+    const credits = await settleWithWindow(searchPrice('confirmed_empty'), snapshot);
     const message = emptyMessage(verdict, 'charged');
     return emptyResponse(params.q, { credits, fromCache: false, verified: true, message }, timingSince(clock, start), content);
   } catch (error) {
