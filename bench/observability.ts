@@ -21,7 +21,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
 import { CHANNEL_NAMES, traced } from '../src/channels.js';
-import { createRequestLog, type RequestLog } from '../src/cli/request-log.js';
+import { createRequestLog, type RequestEntry, type RequestLog } from '../src/cli/request-log.js';
 import { startServer } from '../src/cli/server.js';
 import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
@@ -187,8 +187,16 @@ function subscribeEmpty(): () => void {
 // the API, writing no line at all), one client child for the whole run, kept-alive connections: a
 // round is a fixed number of requests, and the server's CPU is read around exactly them.
 let current: On | undefined;
+/** The entry of the log that was on when the request came (rounds switch logs between requests). */
+type SwitchedEntry = RequestEntry & { log?: RequestLog; inner?: RequestEntry };
 const switchingLog: RequestLog = {
-  around: (req, res, next) => (current?.requestLog ? current.requestLog.around(req, res, next) : next()),
+  open: (req, res, next): SwitchedEntry => {
+    const log = current?.requestLog;
+    if (log) return { req, res, log, inner: log.open(req, res, next) };
+    next();
+    return { req, res };
+  },
+  done: (entry: SwitchedEntry) => entry.log?.done(entry.inner!),
   error: (error, request) => current?.requestLog?.error(error, request),
   close: () => {},
 };
