@@ -21,6 +21,7 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
 import { CHANNEL_NAMES, traced } from '../src/channels.js';
+import { bufferedLines } from '../src/cli/buffered-lines.js';
 import { createRequestLog, type RequestEntry, type RequestLog } from '../src/cli/request-log.js';
 import { startServer } from '../src/cli/server.js';
 import { createEngine } from '../src/engine/create-engine.js';
@@ -123,7 +124,7 @@ const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
-type Part = 'log-async' | 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'metrics-no-process';
+type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty';
 /** What one variant turned on, to turn off after its round. */
 interface On {
   requestLog?: RequestLog;
@@ -132,20 +133,14 @@ interface On {
 /** Turns the given parts on (subscribing to the channels), as `websift serve` would. */
 function turnOn(parts: readonly Part[]): On {
   const on = new Set(parts);
-  // An asynchronous destination (lines logged while a write is in flight go out together), against serve's synchronous one.
-  const asyncDestination = on.has('log-async') ? pino.destination({ dest: '/dev/null', sync: false }) : undefined;
-  const requestLog = asyncDestination
-    ? createRequestLog({ format: 'json', stream: asyncDestination, say: () => {} })
-    : on.has('log')
-      ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
-      : on.has('log-unwritten')
-        ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
-        : undefined;
-  const metrics = on.has('metrics')
-    ? websiftMetrics({ engine })
-    : on.has('metrics-no-process')
-      ? websiftMetrics({ engine, processMetrics: false })
+  // serve's destination (lines buffered, written together) over /dev/null instead of stdout.
+  const lines = on.has('log') ? bufferedLines({ destination: pino.destination({ dest: '/dev/null', sync: true }) }) : undefined;
+  const requestLog = lines
+    ? createRequestLog({ format: 'json', stream: lines, say: () => {} })
+    : on.has('log-unwritten')
+      ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
       : undefined;
+  const metrics = on.has('metrics') ? websiftMetrics({ engine }) : undefined;
   const provider = on.has('otel')
     ? new BasicTracerProvider({
         spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })],
@@ -163,11 +158,11 @@ function turnOn(parts: readonly Part[]): On {
     ...(requestLog ? { requestLog } : {}),
     async close() {
       requestLog?.close();
+      lines?.close();
       metrics?.close();
       tracing?.close();
       empty?.();
       await provider?.shutdown();
-      if (asyncDestination) await new Promise((resolve) => asyncDestination.once('close', resolve).end());
     },
   };
 }
@@ -217,18 +212,17 @@ async function round(parts: readonly Part[]): Promise<number> {
 
 const VARIANTS: Record<string, readonly Part[]> = {
   'off (no log, no metrics, no tracing)': [],
-  'JSON access log only (written synchronously, as serve does)': ['log'],
-  'JSON access log, asynchronous destination': ['log-async'],
-  'websift/metrics only': ['metrics'],
-  'websift/otel only (spans to a discarding exporter)': ['otel'],
-  'all three (the log synchronous)': ['log', 'metrics', 'otel'],
-  'all three (the log asynchronous)': ['log-async', 'metrics', 'otel'],
-  // Where the cost goes: lines made but not written, websift/otel over a no-op tracer (websift's side
-  // only), and every channel event with a subscriber that does nothing (the channels' plumbing).
+  'JSON access log (as serve: lines buffered, written together)': ['log'],
+  'websift/metrics': ['metrics'],
+  "websift/otel, no-op tracer (websift's side: no SDK)": ['otel-noop'],
+  // The goal (issue 30): everything websift controls, together.
+  "log + metrics + otel no-op tracer (all websift's)": ['log', 'metrics', 'otel-noop'],
+  'websift/otel with the SDK (spans to a discarding exporter)': ['otel'],
+  'all three, otel with the SDK': ['log', 'metrics', 'otel'],
+  // Where the cost goes: lines made but not written, and every channel event with a subscriber that
+  // does nothing (the channels' plumbing).
   'access log, lines not written': ['log-unwritten'],
-  'websift/otel, no-op tracer (no SDK)': ['otel-noop'],
   'empty subscribers on every channel': ['empty'],
-  'websift/metrics without the Node process metrics': ['metrics-no-process'],
 };
 
 /**
@@ -290,7 +284,7 @@ async function inProcess(parts: readonly Part[]): Promise<number> {
 const noLog = Object.fromEntries(Object.entries(VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log'))));
 await interleaved(
   `\n1b. The same through the fetch handler in-process (no sockets): CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} rounds`,
-  { ...noLog, 'metrics and otel': ['metrics', 'otel'] },
+  { ...noLog, 'metrics + otel no-op tracer': ['metrics', 'otel-noop'] },
   inProcess,
 );
 
