@@ -1,9 +1,11 @@
 // The cost of watching a server (issue 30, "Measure"), three parts:
 // 1. Server CPU µs per charged search over HTTP (websift serve's server: node handler, health routes)
-//    with the access log (pino JSON to /dev/null), websift/metrics and websift/otel (spans to a
-//    discarding exporter) on, against all of them off; one server, observability switched per round,
+//    with the access log (serve's JSON lines, buffered, to /dev/null), websift/metrics and websift/otel
+//    (over the API's no-op tracer: websift's side; and with the SDK, spans to a discarding exporter) on,
+//    each alone and together, against all of them off; one server, observability switched per round,
 //    rounds of a fixed number of requests interleaved in rotating order, the server's CPU read around
 //    exactly those requests; the load client in a child process, so the figures are the server's alone.
+//    Each figure: median (min–max) over the rounds, ratios against the same round's "off".
 //    1b: the same variants through the fetch handler in-process (no sockets, less noise).
 // 2. The tracing channels with nobody listening: ns per traced call against the bare call, times the
 //    traced calls of one charged search, against that search's CPU.
