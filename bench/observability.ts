@@ -1,9 +1,11 @@
 // The cost of watching a server (issue 30, "Measure"), three parts:
 // 1. Server CPU µs per charged search over HTTP (websift serve's server: node handler, health routes)
-//    with the access log (pino JSON to /dev/null), websift/metrics and websift/otel (spans to a
-//    discarding exporter) on, against all of them off; one server, observability switched per round,
+//    with the access log (serve's JSON lines, buffered, to /dev/null), websift/metrics and websift/otel
+//    (over the API's no-op tracer: websift's side; and with the SDK, spans to a discarding exporter) on,
+//    each alone and together, against all of them off; one server, observability switched per round,
 //    rounds of a fixed number of requests interleaved in rotating order, the server's CPU read around
 //    exactly those requests; the load client in a child process, so the figures are the server's alone.
+//    Each figure: median (min–max) over the rounds, ratios against the same round's "off".
 //    1b: the same variants through the fetch handler in-process (no sockets, less noise).
 // 2. The tracing channels with nobody listening: ns per traced call against the bare call, times the
 //    traced calls of one charged search, against that search's CPU.
@@ -21,7 +23,8 @@ import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { pino } from 'pino';
 import { CHANNEL_NAMES, traced } from '../src/channels.js';
-import { createRequestLog, type RequestLog } from '../src/cli/request-log.js';
+import { bufferedLines } from '../src/cli/buffered-lines.js';
+import { createRequestLog, type RequestEntry, type RequestLog } from '../src/cli/request-log.js';
 import { startServer } from '../src/cli/server.js';
 import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
@@ -123,7 +126,7 @@ const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
-type Part = 'log-async' | 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'metrics-no-process';
+type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty';
 /** What one variant turned on, to turn off after its round. */
 interface On {
   requestLog?: RequestLog;
@@ -132,20 +135,14 @@ interface On {
 /** Turns the given parts on (subscribing to the channels), as `websift serve` would. */
 function turnOn(parts: readonly Part[]): On {
   const on = new Set(parts);
-  // An asynchronous destination (lines logged while a write is in flight go out together), against serve's synchronous one.
-  const asyncDestination = on.has('log-async') ? pino.destination({ dest: '/dev/null', sync: false }) : undefined;
-  const requestLog = asyncDestination
-    ? createRequestLog({ format: 'json', stream: asyncDestination, say: () => {} })
-    : on.has('log')
-      ? createRequestLog({ format: 'json', stream: pino.destination({ dest: '/dev/null', sync: true }), say: () => {} })
-      : on.has('log-unwritten')
-        ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
-        : undefined;
-  const metrics = on.has('metrics')
-    ? websiftMetrics({ engine })
-    : on.has('metrics-no-process')
-      ? websiftMetrics({ engine, processMetrics: false })
+  // serve's destination (lines buffered, written together) over /dev/null instead of stdout.
+  const lines = on.has('log') ? bufferedLines({ destination: pino.destination({ dest: '/dev/null', sync: true }) }) : undefined;
+  const requestLog = lines
+    ? createRequestLog({ format: 'json', stream: lines, say: () => {} })
+    : on.has('log-unwritten')
+      ? createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} })
       : undefined;
+  const metrics = on.has('metrics') ? websiftMetrics({ engine }) : undefined;
   const provider = on.has('otel')
     ? new BasicTracerProvider({
         spanProcessors: [new BatchSpanProcessor({ export: (_spans, done) => done({ code: 0 }), shutdown: async () => {} })],
@@ -163,11 +160,11 @@ function turnOn(parts: readonly Part[]): On {
     ...(requestLog ? { requestLog } : {}),
     async close() {
       requestLog?.close();
+      lines?.close();
       metrics?.close();
       tracing?.close();
       empty?.();
       await provider?.shutdown();
-      if (asyncDestination) await new Promise((resolve) => asyncDestination.once('close', resolve).end());
     },
   };
 }
@@ -187,8 +184,16 @@ function subscribeEmpty(): () => void {
 // the API, writing no line at all), one client child for the whole run, kept-alive connections: a
 // round is a fixed number of requests, and the server's CPU is read around exactly them.
 let current: On | undefined;
+/** The entry of the log that was on when the request came (rounds switch logs between requests). */
+type SwitchedEntry = RequestEntry & { log?: RequestLog; inner?: RequestEntry };
 const switchingLog: RequestLog = {
-  around: (req, res, next) => (current?.requestLog ? current.requestLog.around(req, res, next) : next()),
+  open: (req, res, next): SwitchedEntry => {
+    const log = current?.requestLog;
+    if (log) return { req, res, log, inner: log.open(req, res, next) };
+    next();
+    return { req, res };
+  },
+  done: (entry: SwitchedEntry) => entry.log?.done(entry.inner!),
   error: (error, request) => current?.requestLog?.error(error, request),
   close: () => {},
 };
@@ -209,18 +214,17 @@ async function round(parts: readonly Part[]): Promise<number> {
 
 const VARIANTS: Record<string, readonly Part[]> = {
   'off (no log, no metrics, no tracing)': [],
-  'JSON access log only (written synchronously, as serve does)': ['log'],
-  'JSON access log, asynchronous destination': ['log-async'],
-  'websift/metrics only': ['metrics'],
-  'websift/otel only (spans to a discarding exporter)': ['otel'],
-  'all three (the log synchronous)': ['log', 'metrics', 'otel'],
-  'all three (the log asynchronous)': ['log-async', 'metrics', 'otel'],
-  // Where the cost goes: lines made but not written, websift/otel over a no-op tracer (websift's side
-  // only), and every channel event with a subscriber that does nothing (the channels' plumbing).
+  'JSON access log (as serve: lines buffered, written together)': ['log'],
+  'websift/metrics': ['metrics'],
+  "websift/otel, no-op tracer (websift's side: no SDK)": ['otel-noop'],
+  // The goal (issue 30): everything websift controls, together.
+  "log + metrics + otel no-op tracer (all websift's)": ['log', 'metrics', 'otel-noop'],
+  'websift/otel with the SDK (spans to a discarding exporter)': ['otel'],
+  'all three, otel with the SDK': ['log', 'metrics', 'otel'],
+  // Where the cost goes: lines made but not written, and every channel event with a subscriber that
+  // does nothing (the channels' plumbing).
   'access log, lines not written': ['log-unwritten'],
-  'websift/otel, no-op tracer (no SDK)': ['otel-noop'],
   'empty subscribers on every channel': ['empty'],
-  'websift/metrics without the Node process metrics': ['metrics-no-process'],
 };
 
 /**
@@ -282,7 +286,7 @@ async function inProcess(parts: readonly Part[]): Promise<number> {
 const noLog = Object.fromEntries(Object.entries(VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log'))));
 await interleaved(
   `\n1b. The same through the fetch handler in-process (no sockets): CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} rounds`,
-  { ...noLog, 'metrics and otel': ['metrics', 'otel'] },
+  { ...noLog, 'metrics + otel no-op tracer': ['metrics', 'otel-noop'] },
   inProcess,
 );
 

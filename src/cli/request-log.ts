@@ -1,8 +1,8 @@
-// `websift serve`'s access log: one line per request, JSON (pino) or text. What a line says comes from
+// `websift serve`'s access log: one line per request, JSON (pino's format) or text. What a line says comes from
 // the tracing channels (src/channels.ts), gathered in a record the server opens around each request.
 // The record is found from the contexts themselves, no AsyncLocalStorage (on Node 20 it turns on promise
 // hooks process-wide, a third more CPU per search): the request's websift:http context is tied to the
-// record as it starts, which the HTTP bindings do synchronously inside `around`; a call's context names
+// record as it starts, which the HTTP bindings do synchronously inside `open`; a call's context names
 // that request (`request`), a source call its search (`call`). Never an API key, a query string or a
 // query: the path is logged without its query, and no channel carries either.
 
@@ -10,32 +10,34 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, pino } from 'pino';
 import { type CallTraceContext, CHANNEL_NAMES, type HttpTraceContext, type SourceTraceContext } from '../channels.js';
+import { bufferedLines } from './buffered-lines.js';
 
 export type LogFormat = 'json' | 'text';
 
-/** What one request's line says. */
-interface RequestRecord {
-  requestId?: string;
-  organization?: string;
-  credits?: number;
-  outcome?: string;
-  /** Sources that answered (with results or empty), in the order they did. */
-  answered: string[];
-  fallback: boolean;
-  hedged: boolean;
-}
-
 export interface RequestLog {
-  /** Runs `next` (which hands the request to the HTTP bindings synchronously, or answers it) with its record; writes its line when the response closes. */
-  around(req: IncomingMessage, res: ServerResponse, next: () => void): void;
+  /**
+   * Opens the request's record and runs `next` (which hands the request to the HTTP bindings
+   * synchronously, or answers it); returns the record, for `done` when the response closes (the server's
+   * own `close` listener calls it: no listener nor closure of the log's per request).
+   */
+  open(req: IncomingMessage, res: ServerResponse, next: () => void): RequestEntry;
+  /** Writes the request's line. */
+  done(entry: RequestEntry): void;
   /** An unexpected error of a request, on the same output. */
   error(error: unknown, request: { method: string; url: string; requestId?: string | undefined }): void;
+  /** Stops listening and writes what is waiting. */
   close(): void;
+}
+
+/** What `open` hands back for `done`. */
+export interface RequestEntry {
+  readonly req: IncomingMessage;
+  readonly res: ServerResponse;
 }
 
 export interface RequestLogOptions {
   format: LogFormat;
-  /** Where JSON lines go (default stdout). */
+  /** Where JSON lines go, each written as it is made. Default: stdout, buffered (buffered-lines.ts). */
   stream?: { write(line: string): unknown };
   /** Where text lines go. */
   say: (line: string) => void;
@@ -46,39 +48,45 @@ export function defaultLogFormat(isTty = process.stdout.isTTY === true): LogForm
   return isTty ? 'text' : 'json';
 }
 
+/** One request's record, filled in from the channels. */
+class Entry implements RequestEntry {
+  readonly started = performance.now();
+  /** The request's websift:http context, once started (request id and organization are read from it). */
+  http: HttpTraceContext | undefined = undefined;
+  credits: number | undefined = undefined;
+  outcome: string | undefined = undefined;
+  /** Sources that answered (with results or empty), in the order they did, when any was called. */
+  answered: string[] | undefined = undefined;
+  fallback = false;
+  hedged = false;
+  constructor(
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+  ) {}
+}
+
 export function createRequestLog(options: RequestLogOptions): RequestLog {
   /** Each request's record, on its websift:http context under this log's own symbol (no WeakMap to keep). */
   const RECORD: unique symbol = Symbol('websift.requestLog.record') as never;
-  type Recorded = HttpTraceContext & { [RECORD]?: RequestRecord };
-  /** The record of the request `around` is handing to the HTTP bindings, until its websift:http context starts. */
-  let opening: RequestRecord | undefined;
+  type Recorded = HttpTraceContext & { [RECORD]?: Entry };
+  /** The record of the request `open` is handing to the HTTP bindings, until its websift:http context starts. */
+  let opening: Entry | undefined;
   const recordOf = (request: HttpTraceContext | undefined) => (request as Recorded | undefined)?.[RECORD];
-  const logger: Logger | undefined =
-    options.format === 'json'
-      ? pino(
-          { base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } },
-          // Synchronous: an asynchronous destination measured no cheaper here (docs/benchmarks.md,
-          // "Observability") and would lose its buffered lines if the process were killed.
-          options.stream ?? pino.destination({ sync: true }),
-        )
-      : undefined;
+  const json = options.format === 'json';
+  const buffered = json && options.stream === undefined ? bufferedLines() : undefined;
+  const stream = json ? (options.stream ?? buffered) : undefined;
+  // pino for the rare error lines (its error serializer), on the same stream as the request lines.
+  const logger: Logger | undefined = stream
+    ? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, stream)
+    : undefined;
   const listeners: [string, (message: unknown) => void][] = [
     [
       `tracing:${CHANNEL_NAMES.http}:start`,
       (m) => {
         if (!opening) return; // a request of another server, or of the bindings used directly
         (m as Recorded)[RECORD] = opening;
+        opening.http = m as HttpTraceContext;
         opening = undefined;
-      },
-    ],
-    [
-      `tracing:${CHANNEL_NAMES.http}:asyncEnd`,
-      (m) => {
-        const c = m as Recorded;
-        const record = c[RECORD];
-        if (!record) return;
-        record.requestId = c.requestId;
-        if (c.organization !== undefined) record.organization = c.organization;
       },
     ],
     ...(['search', 'extract'] as const).map(
@@ -102,46 +110,29 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
         if (!record) return;
         if (c.role === 'fallback') record.fallback = true;
         if (c.role === 'hedge') record.hedged = true;
-        if (c.outcome === 'answered' || c.outcome === 'empty') record.answered.push(c.source);
+        const answered = (record.answered ??= []);
+        if (c.outcome === 'answered' || c.outcome === 'empty') answered.push(c.source);
       },
     ],
   ];
   for (const [name, listener] of listeners) subscribe(name, listener);
 
   return {
-    around(req, res, next) {
-      const started = performance.now();
-      const record: RequestRecord = { answered: [], fallback: false, hedged: false };
-      res.once('close', () => {
-        // One object, its optional fields added only when known (no spread copies per request).
-        const url = req.url ?? '/';
-        const query = url.indexOf('?');
-        const fields: Record<string, unknown> = {
-          request_id: record.requestId ?? headerText(res.getHeader('x-request-id')),
-          method: req.method,
-          path: query === -1 ? url : url.slice(0, query),
-          // A reply never written (the client left first) is nginx's 499.
-          status: res.headersSent ? res.statusCode : 499,
-          duration_ms: Math.round((performance.now() - started) * 10) / 10,
-        };
-        if (record.organization !== undefined) fields['organization'] = record.organization;
-        if (record.credits !== undefined) fields['credits'] = record.credits;
-        if (record.outcome !== undefined) fields['outcome'] = record.outcome;
-        if (record.answered.length > 0 || record.fallback) {
-          fields['sources'] = record.answered;
-          fields['fallback'] = record.fallback;
-        }
-        if (record.hedged) fields['hedged'] = true;
-        if (logger) logger.info(fields, 'request');
-        else options.say(textLine(fields));
-      });
+    open(req, res, next) {
+      const entry = new Entry(req, res);
       // The bindings start the request's websift:http context synchronously, within next().
-      opening = record;
+      opening = entry;
       try {
         next();
       } finally {
         opening = undefined;
       }
+      return entry;
+    },
+    done(token) {
+      const entry = token as Entry;
+      if (stream) stream.write(jsonLine(entry));
+      else options.say(textLine(entry));
     },
     error(error, request) {
       const path = URL.canParse(request.url) ? new URL(request.url).pathname : '/';
@@ -152,18 +143,74 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     },
     close() {
       for (const [name, listener] of listeners) unsubscribe(name, listener);
-      logger?.flush();
+      buffered?.close();
     },
   };
 }
 
+/** The line's fields, as both formats say them. */
+function fieldsOf(entry: Entry) {
+  const { req, res } = entry;
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  return {
+    requestId: entry.http?.requestId ?? headerText(res.getHeader('x-request-id')),
+    method: req.method ?? 'GET',
+    path: query === -1 ? url : url.slice(0, query),
+    // A reply never written (the client left first) is nginx's 499.
+    status: res.headersSent ? res.statusCode : 499,
+    durationMs: Math.round((performance.now() - entry.started) * 10) / 10,
+    organization: entry.http?.organization,
+  };
+}
+
+/**
+ * The JSON line, as pino would write `logger.info(fields, 'request')` (level, time, the fields, msg), built
+ * by hand: pino's serialization of the fields object was most of the log's cost per request
+ * (docs/benchmarks.md, "Observability"). Strings go through JSON.stringify (a path may hold anything).
+ */
+function jsonLine(entry: Entry): string {
+  const f = fieldsOf(entry);
+  let line = `{"level":"info","time":"${isoNow()}"`;
+  if (f.requestId !== undefined) line += `,"request_id":${JSON.stringify(f.requestId)}`;
+  line += `,"method":${JSON.stringify(f.method)},"path":${JSON.stringify(f.path)},"status":${f.status},"duration_ms":${f.durationMs}`;
+  if (f.organization !== undefined) line += `,"organization":${JSON.stringify(f.organization)}`;
+  if (entry.credits !== undefined) line += `,"credits":${entry.credits}`;
+  if (entry.outcome !== undefined) line += `,"outcome":${JSON.stringify(entry.outcome)}`;
+  const answered = entry.answered;
+  if (answered !== undefined && (answered.length > 0 || entry.fallback)) {
+    line += `,"sources":[`;
+    for (let i = 0; i < answered.length; i++) line += (i === 0 ? '' : ',') + JSON.stringify(answered[i]);
+    line += `],"fallback":${entry.fallback}`;
+  }
+  if (entry.hedged) line += ',"hedged":true';
+  return `${line},"msg":"request"}\n`;
+}
+
+/** The ISO time's part up to the seconds, made again once a second (toISOString per line cost ~0.2 µs). */
+let isoSecond = -1;
+let isoPrefix = '';
+function isoNow(): string {
+  const now = Date.now();
+  const second = Math.floor(now / 1000);
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, 20); // 2026-11-26T00:41:05.
+  }
+  const ms = now - second * 1000;
+  return `${isoPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
+}
+
 const headerText = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 
-function textLine(f: Record<string, unknown>): string {
-  const parts = [new Date().toISOString(), f['method'], f['path'], f['status'], `${Math.round(f['duration_ms'] as number)}ms`];
-  if (f['request_id']) parts.push(`id=${f['request_id']}`);
-  if (f['organization'] !== undefined) parts.push(`org=${f['organization']}`);
-  if (f['credits'] !== undefined) parts.push(`credits=${f['credits']}`);
-  if (f['sources'] !== undefined) parts.push(`sources=${(f['sources'] as string[]).join(',') || '-'}${f['fallback'] ? ' fallback' : ''}`);
+function textLine(entry: Entry): string {
+  const f = fieldsOf(entry);
+  const parts: unknown[] = [new Date().toISOString(), f.method, f.path, f.status, `${Math.round(f.durationMs)}ms`];
+  if (f.requestId) parts.push(`id=${f.requestId}`);
+  if (f.organization !== undefined) parts.push(`org=${f.organization}`);
+  if (entry.credits !== undefined) parts.push(`credits=${entry.credits}`);
+  const answered = entry.answered;
+  if (answered !== undefined && (answered.length > 0 || entry.fallback))
+    parts.push(`sources=${answered.join(',') || '-'}${entry.fallback ? ' fallback' : ''}`);
   return parts.join(' ');
 }

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createNodeHandler } from '../http/node-handler.js';
 import type { Engine } from '../types/index.js';
 import { say } from './output.js';
-import type { RequestLog } from './request-log.js';
+import type { RequestEntry, RequestLog } from './request-log.js';
 import { checkServerLimits, DEFAULT_SERVER_LIMITS, type ServerLimits, TIMEOUT_CHECK_INTERVAL_MS } from './server-limits.js';
 
 export interface ServeOptions {
@@ -60,10 +60,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       // The request has begun: from here the header and request timeouts bound it, not the idle one.
       req.socket.setTimeout(0);
       const started = performance.now();
+      const requestLog = options.requestLog;
       inFlight++;
+      let entry: RequestEntry | undefined;
+      // The one close listener of a request: the access log's line is written from it too.
       res.once('close', () => {
         inFlight--;
-        if (!options.requestLog) {
+        if (requestLog) {
+          if (entry) requestLog.done(entry);
+        } else {
           const path = (req.url ?? '/').split('?')[0];
           log(`${new Date().toISOString()} ${req.method} ${path} ${res.statusCode} ${Math.round(performance.now() - started)}ms`);
         }
@@ -72,7 +77,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const next = () => {
         if (!options.preHandler?.(req, res)) api(req, res);
       };
-      if (options.requestLog) options.requestLog.around(req, res, next);
+      if (requestLog) entry = requestLog.open(req, res, next);
       else next();
     },
   );

@@ -14,6 +14,7 @@ import {
   type SourceTraceContext,
 } from '../channels.js';
 import type { Engine } from '../types/index.js';
+import { CellHistogram } from './cell-histogram.js';
 
 export interface MetricsOptions {
   /** The registry to register in (a host's own). Default: a new one, returned as `registry`. */
@@ -124,10 +125,10 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
     labelNames: ['endpoint', 'status'],
     registers,
   });
-  const duration = new Histogram({
+  const duration = new CellHistogram({
     name: 'websift_http_request_duration_seconds',
     help: 'Time to answer an HTTP request, by endpoint',
-    labelNames: ['endpoint'],
+    labelName: 'endpoint',
     buckets: options.durationBuckets ?? DEFAULT_DURATION_BUCKETS,
     registers,
   });
@@ -173,13 +174,6 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
     labelNames: ['cache'],
     registers,
   });
-  /** The duration histogram's child per endpoint (prom-client builds a labels object per `labels()` call). */
-  const durationChildren = new Map<string, ReturnType<typeof duration.labels>>();
-  const durationOf = (endpoint: string) => {
-    let child = durationChildren.get(endpoint);
-    if (child === undefined) durationChildren.set(endpoint, (child = duration.labels(endpoint)));
-    return child;
-  };
   const engine = options.engine;
   const pool = (name: string, help: string, read: (s: ReturnType<Engine['stats']>['conversion']) => number) =>
     new Gauge({
@@ -206,7 +200,7 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
         const c = m as Timed;
         requests.add(1, c.endpoint, String(c.status ?? 500));
         const at = c[started];
-        if (at !== undefined) durationOf(c.endpoint).observe((performance.now() - at) / 1000);
+        if (at !== undefined) duration.record(c.endpoint, (performance.now() - at) / 1000);
       },
     ],
     ...(['search', 'extract'] as const).map(

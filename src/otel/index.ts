@@ -89,13 +89,14 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       asyncEnd: (message: unknown) => {
         const span = (message as Spanned)[SPAN];
         if (!span) return; // started before this adapter subscribed
-        end(message as C, span);
+        // A span nobody records (no SDK, or not sampled) drops attributes: not built for it.
+        if (span.isRecording()) end(message as C, span);
         span.end();
       },
       error: (message: unknown) => {
         const span = (message as Spanned)[SPAN];
         const error = (message as { error?: unknown }).error;
-        if (!span) return;
+        if (!span?.isRecording()) return;
         if (error instanceof Error) span.recordException(error);
         span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
       },

@@ -2,6 +2,7 @@
 // websift.search → websift.source / websift.charge (and websift.extract → websift.page), continuing an
 // incoming W3C traceparent through the HTTP bindings.
 
+import type { TracerProvider } from '@opentelemetry/api';
 import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type WebsiftTracing, websiftTracing } from '../../src/otel/index.js';
@@ -137,5 +138,25 @@ describe('websift/otel', () => {
     cleanup.push(() => h.engine.close());
     await h.call('/api/search?q=cats');
     expect(exporter.getFinishedSpans()).toEqual([]);
+  });
+
+  it('sets no attribute on a span that is not recorded (no SDK, or not sampled): nothing built for it', async () => {
+    const calls: string[] = [];
+    const span = {
+      isRecording: () => false,
+      setAttribute: () => calls.push('setAttribute'),
+      setAttributes: () => calls.push('setAttributes'),
+      setStatus: () => calls.push('setStatus'),
+      recordException: () => calls.push('recordException'),
+      end: () => calls.push('end'),
+      spanContext: () => ({ traceId: TRACE_ID, spanId: PARENT_ID, traceFlags: 0 }),
+    };
+    const tracerProvider = { getTracer: () => ({ startSpan: () => span }) } as unknown as TracerProvider;
+    tracing = websiftTracing({ tracerProvider });
+    const h = await harness();
+    cleanup.push(() => h.engine.close());
+    expect((await h.call('/api/search?q=cats')).status).toBe(200);
+    expect(calls.length).toBeGreaterThanOrEqual(3); // search, source, charge
+    expect(new Set(calls)).toEqual(new Set(['end']));
   });
 });

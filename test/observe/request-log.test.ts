@@ -2,6 +2,7 @@
 // organization, credits, sources and fallback (the log finds a request's record from the channel
 // contexts, which name their request, not from an async context).
 
+import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createRequestLog } from '../../src/cli/request-log.js';
 import { startServer } from '../../src/cli/server.js';
@@ -40,5 +41,29 @@ describe('access log', () => {
     const byId = Object.fromEntries(lines.map((l) => JSON.parse(l)).map((l) => [l.request_id, l]));
     expect(byId['req-a']).toMatchObject({ organization: 'acme', credits: 1, outcome: 'success', sources: ['backup'], fallback: true });
     expect(byId['req-b']).toMatchObject({ organization: 'globex', credits: 1, outcome: 'success', sources: ['slow'], fallback: false });
+  });
+
+  it('writes each line as pino would, valid JSON whatever the path holds, without the query', async () => {
+    const engine = createEngine({ sources: [] });
+    cleanup.push(() => engine.close());
+    const lines: string[] = [];
+    const requestLog = createRequestLog({ format: 'json', stream: { write: (line: string) => lines.push(line) }, say: () => {} });
+    cleanup.push(() => requestLog.close());
+    const server = await startServer({ engine, host: '127.0.0.1', port: 0, requestLog, log: () => {} });
+    const { port } = new URL(server.url);
+    await new Promise<void>((resolve, reject) =>
+      get({ host: '127.0.0.1', port, path: '/a"b\\c?q=secret', headers: { 'x-request-id': 'odd-1' } }, (res) =>
+        res.resume().on('end', resolve),
+      ).on('error', reject),
+    );
+    await server.close();
+    expect(lines).toHaveLength(1);
+    expect(lines[0]!.endsWith('}\n')).toBe(true);
+    const line = JSON.parse(lines[0]!);
+    expect(Object.keys(line)).toEqual(['level', 'time', 'request_id', 'method', 'path', 'status', 'duration_ms', 'msg']);
+    expect(line).toMatchObject({ level: 'info', request_id: 'odd-1', method: 'GET', status: 404, msg: 'request' });
+    expect(line.path).toBe('/a"b\\c');
+    expect(new Date(line.time).toISOString()).toBe(line.time);
+    expect(lines[0]).not.toContain('secret');
   });
 });
