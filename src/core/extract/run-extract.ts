@@ -1,6 +1,7 @@
 // engine.extract: per-URL fetching and conversion with the spec's billing.
 // Order: stealth date → free repeats → reserve the worst case (402) → fetch under the request
-// deadline (504, nothing charged) → settle 1 (or 5 with stealth) per charged success → open windows.
+// deadline (504, nothing charged) → open the charged URLs' windows → settle 1 (or 5 with stealth) per
+// charged success (a failed or zero charge withdraws the windows).
 
 import type { CallTraceContext } from '../../channels.js';
 import { ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
@@ -8,7 +9,7 @@ import { parseFetchableUrl } from '../../fetch/url-check.js';
 import type { CacheStore } from '../../ports/cache.js';
 import type { Flights } from '../../ports/flights.js';
 import type { Clock, ExtractResponse, ExtractResultItem, PageMetadata } from '../../types/index.js';
-import type { Credits, RepeatWindows } from '../books/index.js';
+import type { Credits, Hold, RepeatWindows } from '../books/index.js';
 import { extractUrlPrice, REPEAT_WINDOW_MS } from '../books/index.js';
 import type { Call } from '../call.js';
 import { type PagePart, type PartOffload, pageParts, readsInParts } from '../read-parts.js';
@@ -125,13 +126,13 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
     const charged = list.filter((t) => !t.free && byKey.get(t.key)?.ok);
-    const credits = await hold.settle(charged.length * price);
+    const credits = await settleWithWindows(deps, org, start, charged, hold, charged.length * price, call.billing?.paid);
     for (const t of charged) {
       const page = byKey.get(t.key) as PageOutcome & { ok: true };
-      await deps.repeats.open(org, t.key, start, true);
       const entry: CachedPage = { status: page.status, text: page.text, metadata: page.metadata };
       if (page.links) entry.links = page.links;
-      await deps.pageCache.set(pageCacheKey(org, t.key), entry, REPEAT_WINDOW_MS);
+      // Best effort once charged: a page the cache lost is fetched again for the repeat, free.
+      await deps.pageCache.set(pageCacheKey(org, t.key), entry, REPEAT_WINDOW_MS).catch(() => {});
     }
     const seen = new Set<string>();
     let cachedFree = 0;
@@ -159,6 +160,41 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     };
   } catch (error) {
     await hold.release(false);
+    throw error;
+  }
+}
+
+/**
+ * Settles `amount` with the charged URLs' windows opened first (as search does, docs/engine.md "A charged
+ * request always leaves its window"): a window the store refuses fails the call, nothing charged; a
+ * settlement that fails or charges 0 withdraws them. Killed in between, the windows stay: the repeat is
+ * free and was never charged, never paid twice.
+ */
+async function settleWithWindows(
+  deps: ExtractDeps,
+  org: string,
+  start: number,
+  charged: Target[],
+  hold: Hold,
+  amount: number,
+  paid: number | undefined,
+): Promise<number> {
+  const opened: Target[] = [];
+  const withdraw = async () => {
+    for (const t of opened) await deps.repeats.withdraw(org, t.key).catch(() => {}); // left behind: a free repeat only
+  };
+  try {
+    if ((paid ?? amount) > 0) {
+      for (const t of charged) {
+        await deps.repeats.open(org, t.key, start, true);
+        opened.push(t);
+      }
+    }
+    const credits = await hold.settle(amount);
+    if (credits === 0) await withdraw();
+    return credits;
+  } catch (error) {
+    await withdraw();
     throw error;
   }
 }

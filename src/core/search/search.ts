@@ -192,8 +192,9 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
       }
       // The snapshot keeps the full content: a repeat with another max_chars is cut afresh.
       const snapshot: SearchSnapshot = { kind: 'success', results, ...(counts ? { content: counts } : {}) };
-      const credits = await settleWithWindow(searchPrice('success', counts?.delivered), snapshot);
+      // Cut before the charge: an error (or an abort) while cutting is an error never charged.
       const delivered = await withContentParts(results, params.q, params.maxChars, offloadOf(deps, call));
+      const credits = await settleWithWindow(searchPrice('success', counts?.delivered), snapshot);
       return successResponse(params.q, delivered, { credits, fromCache: false }, timingSince(clock, start), counts);
     }
 
