@@ -11,19 +11,15 @@ import { createEngine } from '../../src/engine/create-engine.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
-import type { Ledger, Settlement } from '../../src/ports/ledger.js';
+import type { Ledger } from '../../src/ports/ledger.js';
 import { ManualClock, type PageServer, startPageServer } from '../../src/testing/index.js';
 import type { Engine, ExtractResponse } from '../../src/types/index.js';
+import { withSettle } from './helpers.js';
 
 const acme = { organization: 'acme' };
 const MIN = 60_000;
 const page = `<!doctype html><html><head><title>Kept</title></head><body><article><h1>Kept</h1>
   <p>${'A paragraph long enough to be the main content of the page. '.repeat(8)}</p></article></body></html>`;
-
-/** The ledger with its settle replaced (the others go to the real one). */
-function withSettle(ledger: Ledger, settle: (settlement: Settlement) => Promise<number>): Ledger {
-  return new Proxy(ledger, { get: (target, name) => (name === 'settle' ? settle : Reflect.get(target, name)) });
-}
 
 let server: PageServer;
 let clock: ManualClock;

@@ -1,6 +1,7 @@
 // Shared set-up for engine tests: a manual clock, scripted sources and the real router.
 
 import { createEngine, type EngineOptions } from '../../src/index.js';
+import type { Ledger, Settlement } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine, SourceAnswer, SourceResult } from '../../src/types/index.js';
 
@@ -42,4 +43,9 @@ export async function rejection(call: Promise<unknown>): Promise<any> {
     return error;
   }
   throw new Error('expected a rejection');
+}
+
+/** The ledger with its settle replaced (the others go to the real one): a dying or failing instance. */
+export function withSettle(ledger: Ledger, settle: (settlement: Settlement) => Promise<number>): Ledger {
+  return new Proxy(ledger, { get: (target, name) => (name === 'settle' ? settle : Reflect.get(target, name)) });
 }

@@ -11,18 +11,13 @@ import type { RepeatEntry } from '../../src/core/books/index.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
-import type { Ledger, Settlement } from '../../src/ports/ledger.js';
+import type { Ledger } from '../../src/ports/ledger.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { type ScriptedSource, scriptedSource } from '../../src/testing/scripted-source.js';
-import { hits, notice, rejection, type TestEngine, testEngine } from './helpers.js';
+import { hits, notice, rejection, type TestEngine, testEngine, withSettle } from './helpers.js';
 
 const acme = { organization: 'acme' };
 const MIN = 60_000;
-
-/** The ledger with its settle replaced (the others go to the real one). */
-function withSettle(ledger: Ledger, settle: (settlement: Settlement) => Promise<number>): Ledger {
-  return new Proxy(ledger, { get: (target, name) => (name === 'settle' ? settle : Reflect.get(target, name)) });
-}
 
 let clock: ManualClock;
 let ledger: Ledger;
