@@ -251,23 +251,24 @@ export function blockFeatures(
   };
   // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
   // of 100k items stays linear).
-  const siblingGroups = new Map<Element, Map<string, [number, number]>>();
+  // Each child is mapped to its group when its parent's children are first counted, so the later
+  // look-ups (per ancestor and twice per row) build no signature.
+  const groupOfChild = new Map<Element, [number, number]>();
   const group = (el: Element): [number, number] => {
+    const known = groupOfChild.get(el);
+    if (known) return known;
     const parent = el.parentElement;
     if (!parent) return [1, stats.get(el)?.words ?? 0];
-    let groups = siblingGroups.get(parent);
-    if (!groups) {
-      groups = new Map();
-      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-        const sig = signature(c);
-        const g = groups.get(sig) ?? [0, 0];
-        g[0] += 1;
-        g[1] += stats.get(c)?.words ?? 0;
-        groups.set(sig, g);
-      }
-      siblingGroups.set(parent, groups);
+    const groups = new Map<string, [number, number]>();
+    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+      const sig = signature(c);
+      let g = groups.get(sig);
+      if (!g) groups.set(sig, (g = [0, 0]));
+      g[0] += 1;
+      g[1] += stats.get(c)?.words ?? 0;
+      groupOfChild.set(c, g);
     }
-    return groups.get(signature(el)) ?? [1, 0];
+    return groupOfChild.get(el) ?? [1, 0];
   };
   const repeats = (el: Element) => group(el)[0] - 1;
   // What the per-row walk up the tree reads of each ancestor, read once per element (many rows
