@@ -133,7 +133,8 @@ const RELATED =
 const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
 const META =
   /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
-const INSIDE_TAGS = new Set([
+// The containers a row is inside (in_nav, in_header, ...), one bit each in the row's walk up.
+const INSIDE_LIST = [
   'nav',
   'header',
   'footer',
@@ -147,7 +148,14 @@ const INSIDE_TAGS = new Set([
   'section',
   'figure',
   'blockquote',
-]);
+] as const;
+type Inside = (typeof INSIDE_LIST)[number];
+const INSIDE_TAGS = new Set<string>(INSIDE_LIST);
+const INSIDE = Object.fromEntries(INSIDE_LIST.map((t, i) => [t, i])) as Record<Inside, number>;
+// role=main (at any level) counts as inside main; a chrome role has its own bit.
+const MAIN_BIT = 1 << INSIDE.main;
+const ROLE_SHIFT = INSIDE_LIST.length;
+const ROLE_BIT = 1 << ROLE_SHIFT;
 const LIST_TYPES = new Set(['ItemList', 'CollectionPage', 'SearchResultsPage', 'OfferCatalog']);
 const POST_TYPES = new Set(['QAPage', 'DiscussionForumPosting', 'Question', 'Answer', 'Comment', 'SocialMediaPosting']);
 
@@ -243,43 +251,31 @@ export function blockFeatures(
   };
   // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
   // of 100k items stays linear).
-  const siblingGroups = new Map<Element, Map<string, [number, number]>>();
+  // Each child is mapped to its group when its parent's children are first counted, so the later
+  // look-ups (per ancestor and twice per row) build no signature.
+  const groupOfChild = new Map<Element, [number, number]>();
   const group = (el: Element): [number, number] => {
+    const known = groupOfChild.get(el);
+    if (known) return known;
     const parent = el.parentElement;
     if (!parent) return [1, stats.get(el)?.words ?? 0];
-    let groups = siblingGroups.get(parent);
-    if (!groups) {
-      groups = new Map();
-      for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-        const sig = signature(c);
-        const g = groups.get(sig) ?? [0, 0];
-        g[0] += 1;
-        g[1] += stats.get(c)?.words ?? 0;
-        groups.set(sig, g);
-      }
-      siblingGroups.set(parent, groups);
+    const groups = new Map<string, [number, number]>();
+    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
+      const sig = signature(c);
+      let g = groups.get(sig);
+      if (!g) groups.set(sig, (g = [0, 0]));
+      g[0] += 1;
+      g[1] += stats.get(c)?.words ?? 0;
+      groupOfChild.set(c, g);
     }
-    return groups.get(signature(el)) ?? [1, 0];
+    return groupOfChild.get(el) ?? [1, 0];
   };
   const repeats = (el: Element) => group(el)[0] - 1;
   // What the per-row walk up the tree reads of each ancestor, read once per element (many rows
   // share their ancestors; attribute reads are the walk's cost).
-  type Inside =
-    | 'nav'
-    | 'header'
-    | 'footer'
-    | 'aside'
-    | 'form'
-    | 'main'
-    | 'article'
-    | 'li'
-    | 'table'
-    | 'a'
-    | 'section'
-    | 'figure'
-    | 'blockquote';
   interface AncestorInfo {
-    inside: Inside | null;
+    /** The element's INSIDE_TAGS bit (0: none); main and chrome are kept apart (they count at level 0). */
+    inside: number;
     main: boolean;
     chrome: boolean;
     named: boolean;
@@ -295,7 +291,7 @@ export function blockFeatures(
       const role = el.getAttribute('role');
       const named = el.hasAttribute('class') || el.hasAttribute('id');
       a = {
-        inside: INSIDE_TAGS.has(t) ? (t as Inside) : null,
+        inside: INSIDE_TAGS.has(t) ? 1 << INSIDE[t as Inside] : 0,
         main: t === 'main' || role === 'main',
         chrome: CHROME_ROLES.has(role ?? ''),
         named,
@@ -337,12 +333,20 @@ export function blockFeatures(
   let testedHeading = '';
   let underRelated = 0;
   let underDiscussion = 0;
-  // One setter for all rows (a closure per row was garbage): `o` is the current row's offset.
+  // Each row's cells are stored at constant column numbers (F.name) from row offset `o`; the
+  // ancestors of the current row (nearest first, the block itself left out) reuse one array.
   let o = 0;
-  const set = (name: keyof typeof F, v: number) => {
-    x[o + F[name]] = v;
+  const up: Element[] = [];
+  const upStat = (k: number, wordsCol: number, densityCol: number) => {
+    const el = up[Math.min(k, up.length) - 1];
+    const s = el ? stats.get(el) : undefined;
+    const words = s?.words ?? 0;
+    x[o + wordsCol] = Math.log1p(words);
+    x[o + densityCol] = words > 0 ? s!.linkWords / words : 0;
+    return words;
   };
-  rows.forEach((b, r) => {
+  for (let r = 0; r < rows.length; r++) {
+    const b = rows[r]!;
     o = r * cols;
     const text = b.text;
     const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
@@ -357,33 +361,35 @@ export function blockFeatures(
       if (STOPWORDS.has(lower)) stop++;
       if (titleWords.has(lower)) inTitle++;
       if (w[0] !== lower[0]) caps++;
-      if (/^\d/.test(w)) digits++;
+      // An ASCII digit first, as /^\d/ without the u flag reads it.
+      const c0 = w.charCodeAt(0);
+      if (c0 >= 48 && c0 <= 57) digits++;
     }
     const nw = Math.max(1, words.length);
-    set('log_tokens', Math.log1p(b.tokens));
-    set('link_density', b.linkTokens / b.tokens);
-    set('log_links', Math.log1p(b.links));
-    set('avg_token_chars', chars / nw);
-    set('ends_sentence', /[.!?:;"”)]\s*$/.test(text) ? 1 : 0);
+    x[o + F.log_tokens] = Math.log1p(b.tokens);
+    x[o + F.link_density] = b.linkTokens / b.tokens;
+    x[o + F.log_links] = Math.log1p(b.links);
+    x[o + F.avg_token_chars] = chars / nw;
+    x[o + F.ends_sentence] = /[.!?:;"”)]\s*$/.test(text) ? 1 : 0;
     let commas = 0;
     for (let i = text.indexOf(','); i >= 0; i = text.indexOf(',', i + 1)) commas++;
-    set('comma_rate', commas / nw);
-    set('stopword_rate', stop / nw);
-    set('capital_rate', caps / nw);
-    set('digit_rate', digits / nw);
-    set('images', Math.min(3, b.images));
+    x[o + F.comma_rate] = commas / nw;
+    x[o + F.stopword_rate] = stop / nw;
+    x[o + F.capital_rate] = caps / nw;
+    x[o + F.digit_rate] = digits / nw;
+    x[o + F.images] = Math.min(3, b.images);
 
     const tag = b.el.localName.toLowerCase();
     const heading = /^h[1-6]$/.test(tag) ? Number(tag[1]) : 0;
-    set('tag_p', tag === 'p' ? 1 : 0);
-    set('tag_li', tag === 'li' ? 1 : 0);
-    set('tag_cell', tag === 'td' || tag === 'th' ? 1 : 0);
-    set('heading_level', heading);
-    set('tag_pre', tag === 'pre' ? 1 : 0);
-    set('tag_div', tag === 'div' || tag === 'section' || tag === 'article' || tag === 'body' ? 1 : 0);
-    set('tag_blockquote', tag === 'blockquote' ? 1 : 0);
-    set('tag_dd_dt', tag === 'dd' || tag === 'dt' ? 1 : 0);
-    set('tag_other', tag !== 'p' && tag !== 'li' && tag !== 'td' && tag !== 'th' && !heading && tag !== 'pre' && tag !== 'div' ? 1 : 0);
+    x[o + F.tag_p] = tag === 'p' ? 1 : 0;
+    x[o + F.tag_li] = tag === 'li' ? 1 : 0;
+    x[o + F.tag_cell] = tag === 'td' || tag === 'th' ? 1 : 0;
+    x[o + F.heading_level] = heading;
+    x[o + F.tag_pre] = tag === 'pre' ? 1 : 0;
+    x[o + F.tag_div] = tag === 'div' || tag === 'section' || tag === 'article' || tag === 'body' ? 1 : 0;
+    x[o + F.tag_blockquote] = tag === 'blockquote' ? 1 : 0;
+    x[o + F.tag_dd_dt] = tag === 'dd' || tag === 'dt' ? 1 : 0;
+    x[o + F.tag_other] = tag !== 'p' && tag !== 'li' && tag !== 'td' && tag !== 'th' && !heading && tag !== 'pre' && tag !== 'div' ? 1 : 0;
 
     // The ancestors, nearest first.
     let depth = 0;
@@ -394,33 +400,19 @@ export function blockFeatures(
     let repeatMax = 0;
     let repeatLevel = 99;
     let repeatEl: Element | null = null;
-    const inside = {
-      nav: 0,
-      header: 0,
-      footer: 0,
-      aside: 0,
-      form: 0,
-      main: 0,
-      article: 0,
-      li: 0,
-      table: 0,
-      a: 0,
-      section: 0,
-      figure: 0,
-      blockquote: 0,
-      role: 0,
-    };
+    // One bit per INSIDE_TAGS entry (INSIDE), then MAIN_BIT and ROLE_BIT.
+    let inside = 0;
     let lexNearest = NaN;
     let lexLevel = 99;
     let lexMin = 0;
     let lexMax = 0;
-    const up: Element[] = [];
+    up.length = 0;
     for (let el: Element | null = b.el, level = 0; el && el !== body.parentElement; el = el.parentElement, level++) {
       if (level > 0) up.push(el);
       const a = info(el);
-      if (level > 0 && a.inside !== null) inside[a.inside] = 1;
-      if (a.main) inside.main = 1;
-      if (a.chrome) inside.role = 1;
+      if (level > 0) inside |= a.inside;
+      if (a.main) inside |= MAIN_BIT;
+      if (a.chrome) inside |= ROLE_BIT;
       if (a.named) {
         if (level <= 10) {
           const v = a.lex;
@@ -451,57 +443,49 @@ export function blockFeatures(
       }
       depth++;
     }
-    set('depth', depth);
-    set('lex_nearest', Number.isNaN(lexNearest) ? 0 : lexNearest);
-    set('lex_nearest_level', lexLevel);
-    set('lex_min', lexMin);
-    set('lex_max', lexMax);
-    set('lex_self', b.el.hasAttribute('class') || b.el.hasAttribute('id') ? lex(b.el) || 0 : 0);
-    set('row_position', rows.length > 1 ? r / (rows.length - 1) : 0);
-    set('token_position', tokensBefore / Math.max(1, totalTokens));
+    x[o + F.depth] = depth;
+    x[o + F.lex_nearest] = Number.isNaN(lexNearest) ? 0 : lexNearest;
+    x[o + F.lex_nearest_level] = lexLevel;
+    x[o + F.lex_min] = lexMin;
+    x[o + F.lex_max] = lexMax;
+    x[o + F.lex_self] = b.el.hasAttribute('class') || b.el.hasAttribute('id') ? lex(b.el) || 0 : 0;
+    x[o + F.row_position] = rows.length > 1 ? r / (rows.length - 1) : 0;
+    x[o + F.token_position] = tokensBefore / Math.max(1, totalTokens);
     tokensBefore += b.tokens;
-    set('in_nav', inside.nav);
-    set('in_header', inside.header);
-    set('in_footer', inside.footer);
-    set('in_aside', inside.aside);
-    set('in_form', inside.form);
-    set('in_main', inside.main);
-    set('in_article', inside.article);
-    set('in_li', inside.li);
-    set('in_table', inside.table);
-    set('in_link_block', inside.a);
-    set('in_section', inside.section);
-    set('in_figure', inside.figure);
-    set('in_blockquote', inside.blockquote);
-    set('role_chrome', inside.role);
-    set('hint_bad_distance', badDistance);
-    set('hint_bad_count', badCount);
-    set('hint_content_distance', contentDistance);
-    set('hint_post_distance', postDistance);
+    x[o + F.in_nav] = (inside >> INSIDE.nav) & 1;
+    x[o + F.in_header] = (inside >> INSIDE.header) & 1;
+    x[o + F.in_footer] = (inside >> INSIDE.footer) & 1;
+    x[o + F.in_aside] = (inside >> INSIDE.aside) & 1;
+    x[o + F.in_form] = (inside >> INSIDE.form) & 1;
+    x[o + F.in_main] = (inside >> INSIDE.main) & 1;
+    x[o + F.in_article] = (inside >> INSIDE.article) & 1;
+    x[o + F.in_li] = (inside >> INSIDE.li) & 1;
+    x[o + F.in_table] = (inside >> INSIDE.table) & 1;
+    x[o + F.in_link_block] = (inside >> INSIDE.a) & 1;
+    x[o + F.in_section] = (inside >> INSIDE.section) & 1;
+    x[o + F.in_figure] = (inside >> INSIDE.figure) & 1;
+    x[o + F.in_blockquote] = (inside >> INSIDE.blockquote) & 1;
+    x[o + F.role_chrome] = (inside >> ROLE_SHIFT) & 1;
+    x[o + F.hint_bad_distance] = badDistance;
+    x[o + F.hint_bad_count] = badCount;
+    x[o + F.hint_content_distance] = contentDistance;
+    x[o + F.hint_post_distance] = postDistance;
 
-    GROUP_LEVELS.forEach((k, j) => {
-      groups[r * GROUP_LEVELS.length + j] = groupOf(up[Math.min(k, up.length) - 1]);
-    });
-    const upStat = (k: number, wordsCol: number, densityCol: number) => {
-      const el = up[Math.min(k, up.length) - 1];
-      const s = el ? stats.get(el) : undefined;
-      const words = s?.words ?? 0;
-      x[o + wordsCol] = Math.log1p(words);
-      x[o + densityCol] = words > 0 ? s!.linkWords / words : 0;
-      return words;
-    };
+    for (let j = 0; j < GROUP_LEVELS.length; j++) {
+      groups[r * GROUP_LEVELS.length + j] = groupOf(up[Math.min(GROUP_LEVELS[j]!, up.length) - 1]);
+    }
     const up1 = upStat(1, F.up1_log_words, F.up1_link_density);
     upStat(2, F.up2_log_words, F.up2_link_density);
     const up3 = upStat(3, F.up3_log_words, F.up3_link_density);
     upStat(5, F.up5_log_words, F.up5_link_density);
-    set('up1_word_share', up1 / pageWords);
-    set('up3_word_share', up3 / pageWords);
-    set('repeat_max', Math.log1p(repeatMax));
-    set('repeat_level', repeatLevel);
-    set('repeat_self', Math.log1p(repeats(b.el)));
+    x[o + F.up1_word_share] = up1 / pageWords;
+    x[o + F.up3_word_share] = up3 / pageWords;
+    x[o + F.repeat_max] = Math.log1p(repeatMax);
+    x[o + F.repeat_level] = repeatLevel;
+    x[o + F.repeat_self] = Math.log1p(repeats(b.el));
     const [items, groupWords] = repeatEl ? group(repeatEl) : [0, 0];
-    set('repeat_group_share', groupWords / pageWords);
-    set('repeat_item_words', items > 0 ? Math.log1p(groupWords / items) : 0);
+    x[o + F.repeat_group_share] = groupWords / pageWords;
+    x[o + F.repeat_item_words] = items > 0 ? Math.log1p(groupWords / items) : 0;
     if (heading) {
       headingText = text;
       headingRow = r;
@@ -511,42 +495,42 @@ export function blockFeatures(
       underRelated = RELATED.test(headingText) ? 1 : 0;
       underDiscussion = DISCUSSION.test(headingText) ? 1 : 0;
     }
-    set('under_related', underRelated);
-    set('under_discussion', underDiscussion);
-    set('rows_since_heading', headingRow >= 0 ? Math.log1p(r - headingRow) : -1);
-    set('duplicate_text', Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1));
+    x[o + F.under_related] = underRelated;
+    x[o + F.under_discussion] = underDiscussion;
+    x[o + F.rows_since_heading] = headingRow >= 0 ? Math.log1p(r - headingRow) : -1;
+    x[o + F.duplicate_text] = Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1);
     // Blocks of one or two words ("Reply", "Share") repeat by design; only text repeats are copies.
-    set('duplicate_before', b.tokens >= 3 ? Math.min(5, seenBefore[r]!) : 0);
+    x[o + F.duplicate_before] = b.tokens >= 3 ? Math.min(5, seenBefore[r]!) : 0;
 
     const prev = rows[r - 1];
     const next = rows[r + 1];
-    set('prev_log_tokens', prev ? Math.log1p(prev.tokens) : -1);
-    set('prev_link_density', prev ? prev.linkTokens / prev.tokens : -1);
-    set('next_log_tokens', next ? Math.log1p(next.tokens) : -1);
-    set('next_link_density', next ? next.linkTokens / next.tokens : -1);
+    x[o + F.prev_log_tokens] = prev ? Math.log1p(prev.tokens) : -1;
+    x[o + F.prev_link_density] = prev ? prev.linkTokens / prev.tokens : -1;
+    x[o + F.next_log_tokens] = next ? Math.log1p(next.tokens) : -1;
+    x[o + F.next_link_density] = next ? next.linkTokens / next.tokens : -1;
 
-    set('page_log_tokens', page.tokens);
-    set('page_link_density', page.linkDensity);
-    set('page_log_rows', page.rows);
-    set('sd_article', page.article);
-    set('sd_product', page.product);
-    set('sd_posts', page.posts);
-    set('sd_list', page.list);
+    x[o + F.page_log_tokens] = page.tokens;
+    x[o + F.page_link_density] = page.linkDensity;
+    x[o + F.page_log_rows] = page.rows;
+    x[o + F.sd_article] = page.article;
+    x[o + F.sd_product] = page.product;
+    x[o + F.sd_posts] = page.posts;
+    x[o + F.sd_list] = page.list;
 
-    set('in_cleaned', cleaned.has(b.id) ? 1 : 0);
-    set('cleaned_share', cleanedTokens / Math.max(1, totalTokens));
-    set('prev_in_cleaned', prev ? (cleaned.has(prev.id) ? 1 : 0) : -1);
-    set('next_in_cleaned', next ? (cleaned.has(next.id) ? 1 : 0) : -1);
+    x[o + F.in_cleaned] = cleaned.has(b.id) ? 1 : 0;
+    x[o + F.cleaned_share] = cleanedTokens / Math.max(1, totalTokens);
+    x[o + F.prev_in_cleaned] = prev ? (cleaned.has(prev.id) ? 1 : 0) : -1;
+    x[o + F.next_in_cleaned] = next ? (cleaned.has(next.id) ? 1 : 0) : -1;
 
-    set('title_overlap', titleWords.size > 0 ? inTitle / nw : -1);
-    set('after_h1', firstH1 >= 0 ? (r - firstH1) / span : -2);
-    set('from_largest', (r - largest) / span);
-    set('text_legal', LEGAL.test(text) ? 1 : 0);
-    set('text_social', SOCIAL.test(text) ? 1 : 0);
-    set('text_date', DATE.test(text) ? 1 : 0);
-    set('text_price', PRICE.test(text) ? 1 : 0);
-    set('text_meta', META.test(text) ? 1 : 0);
-  });
+    x[o + F.title_overlap] = titleWords.size > 0 ? inTitle / nw : -1;
+    x[o + F.after_h1] = firstH1 >= 0 ? (r - firstH1) / span : -2;
+    x[o + F.from_largest] = (r - largest) / span;
+    x[o + F.text_legal] = LEGAL.test(text) ? 1 : 0;
+    x[o + F.text_social] = SOCIAL.test(text) ? 1 : 0;
+    x[o + F.text_date] = DATE.test(text) ? 1 : 0;
+    x[o + F.text_price] = PRICE.test(text) ? 1 : 0;
+    x[o + F.text_meta] = META.test(text) ? 1 : 0;
+  }
   return { x, blocks: rows, groups, offersProduct: offersProduct(data) };
 }
 
