@@ -2,16 +2,17 @@
 // 1. Server CPU µs per charged search over HTTP (websift serve's server: node handler, health routes)
 //    with the access log (serve's JSON lines, buffered, to /dev/null), websift/metrics and websift/otel
 //    (over the API's no-op tracer: websift's side; and with the SDK, spans to a discarding exporter) on,
-//    each alone and together, against all of them off; one server, observability switched per round,
-//    rounds of a fixed number of requests interleaved in rotating order, the server's CPU read around
-//    exactly those requests; the load client in a child process, so the figures are the server's alone.
+//    each alone and together, against all of them off; one server process per variant (on for its whole
+//    life, warmed up), rounds of a fixed number of requests interleaved in rotating order, each server's
+//    CPU read around exactly its requests; the load client in a child process of its own.
 //    Each figure: median (min–max) over the rounds, ratios against the same round's "off".
-//    1b: the same variants through the fetch handler in-process (no sockets, less noise).
+//    1b: the same variants through the fetch handler in-process (no sockets; variants switched per round).
 // 2. The tracing channels with nobody listening: ns per traced call against the bare call, times the
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
-//   npx tsx bench/observability.ts [--requests 2000] [--rounds 15] [--connections 16] [--outages 5] [--skip-readyz]
+//   npx tsx bench/observability.ts [--requests 2000] [--rounds 15] [--warmup 3000] [--connections 16] [--outages 5]
+//     [--skip-readyz] [--skip-inprocess] [--settle 0] [--only 1,2,…]
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
 import { type ChildProcess, fork } from 'node:child_process';
