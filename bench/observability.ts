@@ -2,16 +2,17 @@
 // 1. Server CPU µs per charged search over HTTP (websift serve's server: node handler, health routes)
 //    with the access log (serve's JSON lines, buffered, to /dev/null), websift/metrics and websift/otel
 //    (over the API's no-op tracer: websift's side; and with the SDK, spans to a discarding exporter) on,
-//    each alone and together, against all of them off; one server, observability switched per round,
-//    rounds of a fixed number of requests interleaved in rotating order, the server's CPU read around
-//    exactly those requests; the load client in a child process, so the figures are the server's alone.
+//    each alone and together, against all of them off; one server process per variant (on for its whole
+//    life, warmed up), rounds of a fixed number of requests interleaved in rotating order, each server's
+//    CPU read around exactly its requests; the load client in a child process of its own.
 //    Each figure: median (min–max) over the rounds, ratios against the same round's "off".
-//    1b: the same variants through the fetch handler in-process (no sockets, less noise).
+//    1b: the same variants through the fetch handler in-process (no sockets; variants switched per round).
 // 2. The tracing channels with nobody listening: ns per traced call against the bare call, times the
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
-//   npx tsx bench/observability.ts [--requests 2000] [--rounds 15] [--connections 16] [--outages 5] [--skip-readyz]
+//   npx tsx bench/observability.ts [--requests 2000] [--rounds 15] [--warmup 3000] [--connections 16] [--outages 5]
+//     [--skip-readyz] [--skip-inprocess] [--settle 0] [--only 1,2,…]
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
 import { type ChildProcess, fork } from 'node:child_process';
@@ -24,7 +25,7 @@ import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trac
 import { pino } from 'pino';
 import { CHANNEL_NAMES, traced } from '../src/channels.js';
 import { bufferedLines } from '../src/cli/buffered-lines.js';
-import { createRequestLog, type RequestEntry, type RequestLog } from '../src/cli/request-log.js';
+import { createRequestLog, type RequestLog } from '../src/cli/request-log.js';
 import { startServer } from '../src/cli/server.js';
 import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
@@ -41,6 +42,11 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     outages: { type: 'string' },
     'skip-readyz': { type: 'boolean' },
+    settle: { type: 'string' },
+    warmup: { type: 'string' },
+    'variant-server': { type: 'string' },
+    'skip-inprocess': { type: 'boolean' },
+    only: { type: 'string' },
   },
 });
 
@@ -48,22 +54,18 @@ interface ClientJob {
   url: string;
   headers: Record<string, string>;
   connections: number;
+  requests: number;
 }
 
 /**
- * The load client, a child process for the whole run: told a number of requests, it sends them over
- * `connections` kept-alive connections (each a new query: every one routed and charged) and answers how
- * many failed. Its CPU is its own, not the server's.
+ * The load client, a child process for the whole run: told a server and a number of requests, it sends
+ * them over `connections` kept-alive connections (each a new query: every one routed and charged) and
+ * answers how many failed. Its CPU is its own, not the server's.
  */
 function clientChild(): void {
-  let job: ClientJob | undefined;
   let id = 0;
-  process.on('message', (m: ClientJob | { requests: number }) => {
-    if ('url' in m) {
-      job = m;
-      return;
-    }
-    const { url, headers, connections } = job!;
+  process.on('message', (m: ClientJob) => {
+    const { url, headers, connections } = m;
     const agent = new Agent({ keepAlive: true, maxSockets: connections });
     let left = m.requests;
     let failed = 0;
@@ -91,16 +93,18 @@ if (values.client) {
   await new Promise(() => {}); // serves until the parent disconnects (then exits)
 }
 
-async function startClient(job: ClientJob): Promise<{ send(requests: number): Promise<number>; close(): void }> {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), ['--client'], { execArgv: process.execArgv });
+/** A child process: its messages answered in order (one request at a time). */
+function childOf(args: string[]): { ask<T>(message: unknown): Promise<T>; next<T>(): Promise<T>; close(): void } {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), args, { execArgv: process.execArgv });
   child.on('disconnect', () => child.kill());
-  child.send(job);
+  const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
   return {
-    send: (requests) =>
-      new Promise((resolve) => {
-        child.once('message', (m) => resolve((m as { failed: number }).failed));
-        child.send({ requests });
-      }),
+    ask: <T>(message: unknown) => {
+      const answer = next<T>();
+      child.send(message as never);
+      return answer;
+    },
+    next,
     close: () => child.disconnect(),
   };
 }
@@ -109,6 +113,14 @@ const REQUESTS = Number(values.requests ?? 2000);
 const CONNECTIONS = Number(values.connections ?? 16);
 const ROUNDS = Number(values.rounds ?? 15);
 const OUTAGES = Number(values.outages ?? 5);
+/** Requests each variant's server answers before the rounds (part 1), so V8 has compiled its hot code. */
+const WARMUP = Number(values.warmup ?? 3000);
+/**
+ * Part 1b (one process, variants switched per round): requests each round sends, unmeasured, after
+ * turning its variant on: a switch makes new subscribers, so V8 throws optimized code away and compiles
+ * it again (on its compiler threads, which process.cpuUsage counts too). 0 measures the switch as well.
+ */
+const SETTLE = Number(values.settle ?? 0);
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
@@ -180,39 +192,7 @@ function subscribeEmpty(): () => void {
   };
 }
 
-// One server for every variant (its access log switched per round: "off" hands requests straight to
-// the API, writing no line at all), one client child for the whole run, kept-alive connections: a
-// round is a fixed number of requests, and the server's CPU is read around exactly them.
-let current: On | undefined;
-/** The entry of the log that was on when the request came (rounds switch logs between requests). */
-type SwitchedEntry = RequestEntry & { log?: RequestLog; inner?: RequestEntry };
-const switchingLog: RequestLog = {
-  open: (req, res, next): SwitchedEntry => {
-    const log = current?.requestLog;
-    if (log) return { req, res, log, inner: log.open(req, res, next) };
-    next();
-    return { req, res };
-  },
-  done: (entry: SwitchedEntry) => entry.log?.done(entry.inner!),
-  error: (error, request) => current?.requestLog?.error(error, request),
-  close: () => {},
-};
-const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, requestLog: switchingLog });
-const client = await startClient({ url: `${server.url}/api/search?q=term+`, headers: auth, connections: CONNECTIONS });
-
-/** One round of a variant: µs of server CPU per request. */
-async function round(parts: readonly Part[]): Promise<number> {
-  current = turnOn(parts);
-  const before = process.cpuUsage();
-  const failed = await client.send(REQUESTS);
-  const cpu = process.cpuUsage(before);
-  await current.close();
-  current = undefined;
-  if (failed > 0) throw new Error(`${failed} of ${REQUESTS} requests failed`);
-  return (cpu.user + cpu.system) / REQUESTS;
-}
-
-const VARIANTS: Record<string, readonly Part[]> = {
+const ALL_VARIANTS: Record<string, readonly Part[]> = {
   'off (no log, no metrics, no tracing)': [],
   'JSON access log (as serve: lines buffered, written together)': ['log'],
   'websift/metrics': ['metrics'],
@@ -226,21 +206,87 @@ const VARIANTS: Record<string, readonly Part[]> = {
   'access log, lines not written': ['log-unwritten'],
   'empty subscribers on every channel': ['empty'],
 };
+// --only 1,2,5: the variants by their row (1-based; off, row 0, is always in).
+const VARIANTS = values.only
+  ? Object.fromEntries(Object.entries(ALL_VARIANTS).filter((_, i) => i === 0 || values.only!.split(',').map(Number).includes(i)))
+  : ALL_VARIANTS;
+
+/**
+ * A variant's server, in a child process of its own with that variant on for its whole life, as
+ * `websift serve` runs. (Until 2026-11-26 one server switched variants per round: each switch made new
+ * subscribers, whose new symbols gave the contexts new hidden classes, so V8 threw optimized code away
+ * each round and the contexts' property accesses went megamorphic over the run: a cost a server never
+ * pays, and the "on" variants paid it more than "off".) Every variant's server is the same code: "off" too
+ * goes through a request log, one that opens no record and writes nothing. It answers `begin`/`end` with
+ * its CPU between them.
+ */
+async function variantServer(parts: readonly Part[]): Promise<never> {
+  const on = turnOn(parts);
+  const log = on.requestLog;
+  const requestLog: RequestLog = log ?? {
+    open: (req, res, next) => {
+      next();
+      return { req, res };
+    },
+    done: () => {},
+    error: () => {},
+    close: () => {},
+  };
+  const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, requestLog });
+  let before = process.cpuUsage();
+  process.on('message', (m: 'begin' | 'end') => {
+    if (m === 'begin') before = process.cpuUsage();
+    const cpu = process.cpuUsage(before);
+    process.send!({ us: cpu.user + cpu.system });
+  });
+  process.send!({ url: `${server.url}/api/search?q=term+`, headers: auth });
+  return new Promise<never>(() => {});
+}
+if (values['variant-server'] !== undefined) await variantServer(ALL_VARIANTS[values['variant-server']]!);
+
+// One server process per variant (above), one load client child for the whole run, kept-alive
+// connections: a round is a fixed number of requests to one variant's server, whose CPU is read around
+// exactly them; each server is warmed up first (WARMUP requests) so V8 has compiled its hot code.
+const client = childOf(['--client']);
+const servers = Object.fromEntries(
+  await Promise.all(
+    Object.keys(VARIANTS).map(async (name) => {
+      const child = childOf(['--variant-server', name]);
+      const { url, headers } = await child.next<{ url: string; headers: Record<string, string> }>();
+      return [name, { child, url, headers }] as const;
+    }),
+  ),
+);
+const send = async (name: string, requests: number) => {
+  const { url, headers } = servers[name]!;
+  const { failed } = await client.ask<{ failed: number }>({ url, headers, connections: CONNECTIONS, requests });
+  if (failed > 0) throw new Error(`${failed} of ${requests} requests failed`);
+};
+for (const name of Object.keys(VARIANTS)) await send(name, WARMUP);
+
+/** One round of a variant: µs of its server's CPU per request. */
+async function round(name: string): Promise<number> {
+  const { child } = servers[name]!;
+  await child.ask('begin');
+  await send(name, REQUESTS);
+  const { us } = await child.ask<{ us: number }>('end');
+  return us / REQUESTS;
+}
 
 /**
  * Rounds interleave the variants in rotating order, each ratio against the same round's "off"; prints
  * the table. `measure` runs one round of a variant.
  */
-async function interleaved(title: string, variants: Record<string, readonly Part[]>, measure: (parts: readonly Part[]) => Promise<number>) {
+async function interleaved(title: string, variants: Record<string, readonly Part[]>, measure: (name: string) => Promise<number>) {
   const names = Object.keys(variants);
-  for (const name of names) await measure(variants[name]!); // warm-up
+  for (const name of names) await measure(name); // warm-up
   const cpuOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   const ratioOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   for (let r = 0; r < ROUNDS; r++) {
     const figures: Record<string, number> = {};
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length]!;
-      figures[name] = await measure(variants[name]!);
+      figures[name] = await measure(name);
     }
     for (const name of names) {
       cpuOf[name]!.push(figures[name]!);
@@ -260,7 +306,7 @@ const off = await interleaved(
   round,
 );
 client.close();
-await server.close(1_000);
+for (const { child } of Object.values(servers)) child.close();
 
 // 1b. The same without sockets: the fetch handler called in-process (16 requests in flight), so the
 // kernel's and node:http's work, which varies most on a loaded machine, leaves the figure. No access log
@@ -269,25 +315,36 @@ const handle = createFetchHandler(engine);
 let nextId = 0;
 async function inProcess(parts: readonly Part[]): Promise<number> {
   const on = turnOn(parts);
-  const before = process.cpuUsage();
-  let left = REQUESTS;
-  const worker = async () => {
-    while (left-- > 0) {
-      const res = await handle(new Request(`http://bench.test/api/search?q=term+${nextId++}`, { headers: auth }));
-      await res.arrayBuffer();
-      if (res.status !== 200) throw new Error(`status ${res.status}`);
-    }
+  const work = async (requests: number) => {
+    let left = requests;
+    const worker = async () => {
+      while (left-- > 0) {
+        const res = await handle(new Request(`http://bench.test/api/search?q=term+${nextId++}`, { headers: auth }));
+        await res.arrayBuffer();
+        if (res.status !== 200) throw new Error(`status ${res.status}`);
+      }
+    };
+    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
   };
-  await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+  if (SETTLE > 0) await work(SETTLE);
+  const before = process.cpuUsage();
+  await work(REQUESTS);
   const cpu = process.cpuUsage(before);
   await on.close();
   return (cpu.user + cpu.system) / REQUESTS;
 }
-const noLog = Object.fromEntries(Object.entries(VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log'))));
+if (values['skip-inprocess']) {
+  await engine.close();
+  process.exit(0);
+}
+const inProcessVariants: Record<string, readonly Part[]> = {
+  ...Object.fromEntries(Object.entries(VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log')))),
+  'metrics + otel no-op tracer': ['metrics', 'otel-noop'],
+};
 await interleaved(
   `\n1b. The same through the fetch handler in-process (no sockets): CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} rounds`,
-  { ...noLog, 'metrics + otel no-op tracer': ['metrics', 'otel-noop'] },
-  inProcess,
+  inProcessVariants,
+  (name) => inProcess(inProcessVariants[name]!),
 );
 
 // ---- 2. No subscribers ----
