@@ -64,6 +64,7 @@ interface ClientJob {
  */
 function clientChild(): void {
   let id = 0;
+  process.on('disconnect', () => process.exit(0)); // the parent gone: stop loading the servers
   process.on('message', (m: ClientJob) => {
     const { url, headers, connections } = m;
     const agent = new Agent({ keepAlive: true, maxSockets: connections });
@@ -240,6 +241,7 @@ async function variantServer(parts: readonly Part[]): Promise<never> {
     process.send!({ us: cpu.user + cpu.system });
   });
   process.send!({ url: `${server.url}/api/search?q=term+`, headers: auth });
+  process.on('disconnect', () => process.exit(0)); // the parent gone (killed, timed out): no orphan server
   return new Promise<never>(() => {});
 }
 if (values['variant-server'] !== undefined) await variantServer(ALL_VARIANTS[values['variant-server']]!);
