@@ -9,12 +9,12 @@
 
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
-import { Agent, get } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { sendCounted } from './lib/load-client.js';
 
 const { values } = parseArgs({
   options: {
@@ -41,28 +41,8 @@ const VARIANTS: Record<string, Part[]> = {
 
 if (values.client) {
   // The load client: 16 kept-alive connections, each request a new query (routed and charged).
-  let id = 0;
   process.on('message', (m: { url: string; headers: Record<string, string>; requests: number }) => {
-    const agent = new Agent({ keepAlive: true, maxSockets: 16 });
-    let left = m.requests;
-    let failed = 0;
-    const one = (): Promise<void> =>
-      new Promise((resolve) =>
-        get(`${m.url}${id++}`, { headers: m.headers, agent }, (res) => {
-          if (res.statusCode !== 200) failed++;
-          res.resume().on('end', resolve);
-        }).on('error', () => {
-          failed++;
-          resolve();
-        }),
-      );
-    const loop = async () => {
-      while (left-- > 0) await one();
-    };
-    void Promise.all(Array.from({ length: 16 }, loop)).then(() => {
-      agent.destroy();
-      process.send!({ failed });
-    });
+    void sendCounted(m.url, m.headers, m.requests, 16).then((failed) => process.send!({ failed }));
   });
   await new Promise(() => {});
 } else if (values.server !== undefined) {

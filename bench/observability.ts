@@ -17,7 +17,6 @@
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
-import { Agent, get } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { trace } from '@opentelemetry/api';
@@ -33,6 +32,7 @@ import { websiftMetrics } from '../src/metrics/index.js';
 import { websiftTracing } from '../src/otel/index.js';
 import { scriptedSource } from '../src/testing/index.js';
 import { dropSchema, freshSchema, postgresProxy } from '../test/support/postgres.js';
+import { sendCounted } from './lib/load-client.js';
 
 const { values } = parseArgs({
   options: {
@@ -63,30 +63,9 @@ interface ClientJob {
  * answers how many failed. Its CPU is its own, not the server's.
  */
 function clientChild(): void {
-  let id = 0;
   process.on('disconnect', () => process.exit(0)); // the parent gone: stop loading the servers
   process.on('message', (m: ClientJob) => {
-    const { url, headers, connections } = m;
-    const agent = new Agent({ keepAlive: true, maxSockets: connections });
-    let left = m.requests;
-    let failed = 0;
-    const one = (): Promise<void> =>
-      new Promise((resolve) =>
-        get(`${url}${id++}`, { headers, agent }, (res) => {
-          if (res.statusCode !== 200) failed++;
-          res.resume().on('end', resolve);
-        }).on('error', () => {
-          failed++;
-          resolve();
-        }),
-      );
-    const loop = async () => {
-      while (left-- > 0) await one();
-    };
-    void Promise.all(Array.from({ length: connections }, loop)).then(() => {
-      agent.destroy();
-      process.send!({ failed });
-    });
+    void sendCounted(m.url, m.headers, m.requests, m.connections).then((failed) => process.send!({ failed }));
   });
 }
 if (values.client) {

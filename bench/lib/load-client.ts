@@ -32,3 +32,31 @@ export async function runClient(job: string): Promise<never> {
   process.stdout.write(JSON.stringify(report));
   process.exit(0);
 }
+
+/**
+ * Sends `requests` GETs of `url` + a fresh id (a new query each) over `connections` kept-alive
+ * connections, one request per connection at a time; resolves to how many did not answer 200.
+ */
+export async function sendCounted(url: string, headers: Record<string, string>, requests: number, connections: number): Promise<number> {
+  const { Agent, get } = await import('node:http');
+  const agent = new Agent({ keepAlive: true, maxSockets: connections });
+  let left = requests;
+  let failed = 0;
+  const one = (): Promise<void> =>
+    new Promise((resolve) =>
+      get(`${url}${nextId++}`, { headers, agent }, (res) => {
+        if (res.statusCode !== 200) failed++;
+        res.resume().on('end', resolve);
+      }).on('error', () => {
+        failed++;
+        resolve();
+      }),
+    );
+  const loop = async () => {
+    while (left-- > 0) await one();
+  };
+  await Promise.all(Array.from({ length: connections }, loop));
+  agent.destroy();
+  return failed;
+}
+let nextId = 0;
