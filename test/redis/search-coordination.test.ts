@@ -132,16 +132,21 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     expect((await engine.usage({ organization: 'acme' })).credits).toEqual({ balance: 8, used: 2 }); // refusals cost nothing
   });
 
-  it('a window under a held lock may still be settling: the repeat waits for the release, then is free', async () => {
-    const clock = new ManualClock();
+  /** One charged search of 'held' done (charged 1), and the key its flight's lock had. */
+  async function searchedOnce() {
     const { source, release } = heldSource();
-    const engine = instance(clock, [source], { rateLimit: false });
+    const engine = instance(new ManualClock(), [source], { rateLimit: false });
     await engine.admin.createOrganization('acme', { credits: 10 });
     const first = engine.search({ q: 'held' }, { organization: 'acme' });
     await until(() => source.calls === 1);
     const [lock] = await keysUnder(admin, `${prefix}flight:`);
     release();
     expect((await first).metadata.credits_used).toBe(1);
+    return { engine, source, lock };
+  }
+
+  it('a window under a held lock may still be settling: the repeat waits for the release, then is free', async () => {
+    const { engine, source, lock } = await searchedOnce();
     await admin.set(lock!, 'another instance', 'PX', 60_000); // as if a search of it were still settling elsewhere
     const repeat = engine.search({ q: 'held' }, { organization: 'acme' });
     await until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1);
@@ -152,15 +157,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
   });
 
   it('a lock held elsewhere: the search waits for its release, then runs (and is charged) once', async () => {
-    const clock = new ManualClock();
-    const { source, release } = heldSource();
-    const engine = instance(clock, [source], { rateLimit: false });
-    await engine.admin.createOrganization('acme', { credits: 10 });
-    const first = engine.search({ q: 'held' }, { organization: 'acme' });
-    await until(() => source.calls === 1);
-    const [lock] = await keysUnder(admin, `${prefix}flight:`);
-    release();
-    await first;
+    const { engine, source, lock } = await searchedOnce();
     await admin.del(...(await keysUnder(admin, `${prefix}repeat:`))); // no window: the next one must run
     await admin.set(lock!, 'another instance', 'PX', 60_000);
     const waiting = engine.search({ q: 'held' }, { organization: 'acme' });
