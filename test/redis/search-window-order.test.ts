@@ -14,10 +14,11 @@ import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
-import type { Ledger, Settlement } from '../../src/ports/ledger.js';
+import type { Ledger } from '../../src/ports/ledger.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine, SearchSource } from '../../src/types/index.js';
+import { withSettle } from '../core/helpers.js';
 import { serviceAvailable } from '../support/services.js';
 import { tcpProxy } from '../support/tcp-proxy.js';
 import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
@@ -32,11 +33,6 @@ async function until(check: () => boolean | Promise<boolean>, limitMs = 2_000): 
     if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-}
-
-/** The ledger with its settle replaced (the others go to the real one). */
-function withSettle(ledger: Ledger, settle: (settlement: Settlement) => Promise<number>): Ledger {
-  return new Proxy(ledger, { get: (target, name) => (name === 'settle' ? settle : Reflect.get(target, name)) });
 }
 
 describe.skipIf(!redis)('the window is written before the charge', () => {
