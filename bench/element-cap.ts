@@ -1,13 +1,20 @@
 // The element cap's choice of what to keep (src/convert/element-cap.ts): what it costs beside the
 // tail cut it replaced, on pages over the cap, and what the conversion of such a page costs.
 //
-//   npx tsx bench/element-cap.ts
+//   npx tsx bench/element-cap.ts [--runs 5] [--convert-runs 3]     (--convert-runs 0: no htmlToMarkdown column)
 //
 // Prints, for each page shape, capElements' time and the time of counting the page's start tags to
-// the cap (what the tail cut did, the same-process baseline), and htmlToMarkdown's time for the page.
+// the cap (what the tail cut did, the baseline: the two alternate within each run, which goes first
+// alternating), their ratio per run, and htmlToMarkdown's time for the page; median (min–max) over runs.
 
+import { parseArgs } from 'node:util';
 import { capElements, MAX_CONVERTED_ELEMENTS } from '../src/convert/element-cap.js';
 import { htmlToMarkdown } from '../src/index.js';
+import { spread } from './lib/rounds.js';
+
+const { values } = parseArgs({ options: { runs: { type: 'string' }, 'convert-runs': { type: 'string' } } });
+const RUNS = Number(values.runs ?? 5);
+const CONVERT_RUNS = Number(values['convert-runs'] ?? 3);
 
 const sentence = (i: number) => `Paragraph ${i} of the article says something long enough to be prose, clearly.`;
 const article = Array.from({ length: 12 }, (_, i) => `<p>${sentence(i)}</p>`).join('');
@@ -24,21 +31,32 @@ function tailCut(html: string, max = MAX_CONVERTED_ELEMENTS): string {
   return html;
 }
 
-const time = (f: () => unknown, runs = 5) => {
-  const samples: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const t = performance.now();
-    f();
-    samples.push(performance.now() - t);
-  }
-  return samples.sort((a, b) => a - b)[Math.floor(runs / 2)]!;
+const timed = (f: () => unknown) => {
+  const t = performance.now();
+  f();
+  return performance.now() - t;
 };
 
+console.log(`median (min–max) of ${RUNS} runs (htmlToMarkdown: ${CONVERT_RUNS}), ms`);
+console.log('| page | MiB | capElements | tail cut (baseline) | cap / cut, per run | htmlToMarkdown |');
+console.log('|---|---:|---:|---:|---:|---:|');
 for (const [name, page] of Object.entries(PAGES)) {
-  const cut = time(() => tailCut(page));
-  const cap = time(() => capElements(page));
-  const convert = time(() => htmlToMarkdown(page), 1);
+  const cut: number[] = [];
+  const cap: number[] = [];
+  for (let r = 0; r < RUNS; r++) {
+    if (r % 2 === 0) {
+      cut.push(timed(() => tailCut(page)));
+      cap.push(timed(() => capElements(page)));
+    } else {
+      cap.push(timed(() => capElements(page)));
+      cut.push(timed(() => tailCut(page)));
+    }
+  }
+  const convert = Array.from({ length: CONVERT_RUNS }, () => timed(() => htmlToMarkdown(page)));
   console.log(
-    `${name}: ${(page.length / 1024 / 1024).toFixed(1)} MiB; capElements ${cap.toFixed(1)} ms vs tail cut ${cut.toFixed(1)} ms (×${(cap / cut).toFixed(1)}); htmlToMarkdown ${convert.toFixed(0)} ms`,
+    `| ${name} | ${(page.length / 1024 / 1024).toFixed(1)} | ${spread(cap)} | ${spread(cut)} | ${spread(
+      cap.map((x, r) => x / cut[r]!),
+      (x) => `×${x.toFixed(1)}`,
+    )} | ${convert.length ? spread(convert, 0) : '–'} |`,
   );
 }

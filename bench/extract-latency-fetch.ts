@@ -1,6 +1,8 @@
 // Latency of the page loader (address checks, robots.txt cache, redirects, size cap, type sniffing,
-// charset decoding) against a bare undici request of the same page, both over loopback, in one run.
-// Run: npx tsx bench/extract-latency-fetch.ts [rounds]
+// charset decoding) against a bare undici request of the same page, both over loopback, in one run,
+// request by request (interleaved, which goes first alternating). The requests are split into rounds: the
+// p50 of each side and their ratio per round, median (min–max) over rounds; p95 over all requests.
+// Run: npx tsx bench/extract-latency-fetch.ts [requests=300] [rounds=5]
 
 import zlib from 'node:zlib';
 import { Agent } from 'undici';
@@ -9,8 +11,10 @@ import { createPageLoader } from '../src/fetch/load-page.js';
 import { createUndiciFetcher } from '../src/fetch/undici-fetcher.js';
 import { ManualClock } from '../src/testing/manual-clock.js';
 import { startPageServer } from '../src/testing/page-server.js';
+import { spread } from './lib/rounds.js';
 
-const rounds = Number(process.argv[2] ?? 300);
+const requests = Number(process.argv[2] ?? 300);
+const rounds = Number(process.argv[3] ?? 5);
 const page = `<!doctype html><html><head><meta charset="utf-8"><title>t</title></head><body>${'<p>Lorem ipsum dolor sit amet, consectetur adipiscing elit.</p>'.repeat(1600)}</body></html>`;
 const gz = zlib.gzipSync(page);
 
@@ -41,29 +45,38 @@ const quantile = (xs: number[], q: number): number => {
 };
 
 async function measure(path: string): Promise<void> {
-  const times = { baseline: [] as number[], ours: [] as number[] };
+  const all = { baseline: [] as number[], ours: [] as number[] };
+  const p50 = { baseline: [] as number[], ours: [] as number[] };
   for (let i = 0; i < 20; i++) {
     await baseline(path);
     await ours(path);
   }
-  for (let i = 0; i < rounds; i++) {
-    // Interleaved so machine noise hits both alike.
-    let t = performance.now();
-    await baseline(path);
-    times.baseline.push(performance.now() - t);
-    t = performance.now();
-    await ours(path);
-    times.ours.push(performance.now() - t);
+  for (let r = 0; r < rounds; r++) {
+    const times = { baseline: [] as number[], ours: [] as number[] };
+    for (let i = 0; i < requests / rounds; i++) {
+      // Interleaved so machine noise hits both alike.
+      for (const which of i % 2 === 0 ? (['baseline', 'ours'] as const) : (['ours', 'baseline'] as const)) {
+        const t = performance.now();
+        await (which === 'baseline' ? baseline : ours)(path);
+        times[which].push(performance.now() - t);
+      }
+    }
+    for (const which of ['baseline', 'ours'] as const) {
+      p50[which].push(quantile(times[which], 0.5));
+      all[which].push(...times[which]);
+    }
   }
-  const b50 = quantile(times.baseline, 0.5);
-  const o50 = quantile(times.ours, 0.5);
+  const ratios = p50.ours.map((o, r) => o / p50.baseline[r]!);
   console.log(
-    `${path.padEnd(9)} ${(page.length / 1024).toFixed(0)} KiB  baseline p50 ${b50.toFixed(2)} ms p95 ${quantile(times.baseline, 0.95).toFixed(2)} ms` +
-      ` | loader p50 ${o50.toFixed(2)} ms p95 ${quantile(times.ours, 0.95).toFixed(2)} ms | ratio p50 ${(o50 / b50).toFixed(2)}`,
+    `| ${path} | ${(page.length / 1024).toFixed(0)} KiB | ${spread(p50.baseline, 2)} | ${quantile(all.baseline, 0.95).toFixed(2)} | ${spread(p50.ours, 2)} | ${quantile(all.ours, 0.95).toFixed(2)} | ${spread(ratios, 2)} |`,
   );
 }
 
-console.log(`rounds=${rounds} node=${process.version}`);
+console.log(
+  `${requests} requests per side per page in ${rounds} rounds, node=${process.version}; p50 ms per round, median (min–max) over rounds`,
+);
+console.log('| page | size | bare undici p50 | p95 | page loader p50 | p95 | loader / bare p50, per round |');
+console.log('|---|---|---|---|---|---|---|');
 await measure('/page');
 await measure('/page-gz');
 await agent.close();

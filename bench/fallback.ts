@@ -1,8 +1,10 @@
 // Fallback cost (real time, system clock): what a failing first source adds to a search answered by a
 // healthy second one. Both sources call a loopback node:http server (the failing one gets a 503, the
 // healthy one ten results), so each call is a real socket round trip. Baseline, in the same process and
-// interleaved search by search: the healthy source alone. Measured through the router and through
-// createEngine(...).search. Run: npx tsx bench/fallback.ts [searches=1000]
+// interleaved search by search (which goes first alternating): the healthy source alone. Measured through
+// the router and through createEngine(...).search. The searches are split into rounds: each round's p50 and
+// p99 of both and the difference, median (min–max) over rounds.
+// Run: npx tsx bench/fallback.ts [searches=1000] [rounds=5]
 //
 // The failing source must be asked first, and retryable, on every search (as on a search soon after it
 // broke): its breaker never opens (failureThreshold: 2^53 − 1; an open breaker would skip it, a half-open
@@ -18,8 +20,10 @@ import { SourceError } from '../src/core/router/source-error.js';
 import { parseQuery } from '../src/core/search/query.js';
 import { createEngine } from '../src/index.js';
 import type { Clock, SearchSource } from '../src/types/index.js';
+import { spread } from './lib/rounds.js';
 
 const N = Number(process.argv[2] ?? 1000);
+const ROUNDS = Number(process.argv[3] ?? 5);
 const routerOptions = { breaker: { failureThreshold: Number.MAX_SAFE_INTEGER } };
 const WARMUP = 30;
 
@@ -80,29 +84,57 @@ async function engineSearch(sources: SearchSource[]): Promise<{ search: Search; 
 const ms = (t0: bigint) => Number(process.hrtime.bigint() - t0) / 1e6;
 const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil(p * sorted.length) - 1)]!;
 
-/** Runs the two configurations search by search, alternating which goes first; returns ms per search. */
-async function compare(alone: Search, fallback: Search, n: number): Promise<{ alone: number[]; fallback: number[] }> {
+type Rounds = { alone: number[]; fallback: number[] }[];
+
+/** Runs the two configurations search by search, alternating which goes first; returns ms per search, per round. */
+async function compare(alone: Search, fallback: Search, n: number): Promise<Rounds> {
   for (let i = 0; i < WARMUP; i++) {
     await alone(-1 - i);
     await fallback(-1 - i);
   }
-  const out = { alone: [] as number[], fallback: [] as number[] };
-  for (let i = 0; i < n; i++) {
-    for (const which of i % 2 === 0 ? (['alone', 'fallback'] as const) : (['fallback', 'alone'] as const)) {
-      const t0 = process.hrtime.bigint();
-      await (which === 'alone' ? alone : fallback)(i);
-      out[which].push(ms(t0));
+  const rounds: Rounds = [];
+  for (let r = 0; r < ROUNDS; r++) {
+    const out = { alone: [] as number[], fallback: [] as number[] };
+    for (let k = 0; k < n / ROUNDS; k++) {
+      const i = r * Math.ceil(n / ROUNDS) + k;
+      for (const which of i % 2 === 0 ? (['alone', 'fallback'] as const) : (['fallback', 'alone'] as const)) {
+        const t0 = process.hrtime.bigint();
+        await (which === 'alone' ? alone : fallback)(i);
+        out[which].push(ms(t0));
+      }
     }
+    rounds.push(out);
   }
-  return out;
+  return rounds;
 }
 
-const fmt = (n: number) => n.toFixed(2);
-/** Added latency = the fallback configuration's percentile minus the healthy source's own. */
-function row(label: string, r: { alone: number[]; fallback: number[] }): string {
-  const [a, f] = [r.alone, r.fallback].map((x) => [...x].sort((p, q) => p - q)) as [number[], number[]];
-  const [a50, a99, f50, f99] = [pct(a, 0.5), pct(a, 0.99), pct(f, 0.5), pct(f, 0.99)];
-  return `| ${label} | ${fmt(a50)} | ${fmt(a99)} | ${fmt(f50)} | ${fmt(f99)} | ${fmt(f50 - a50)} | ${fmt(f99 - a99)} |`;
+/** Added latency = the fallback configuration's percentile minus the healthy source's own, per round. */
+function row(label: string, rounds: Rounds): string {
+  const at = (p: number) =>
+    rounds.map((r) => {
+      const [a, f] = [r.alone, r.fallback].map((x) => [...x].sort((x1, x2) => x1 - x2)) as [number[], number[]];
+      return { a: pct(a, p), f: pct(f, p) };
+    });
+  const [p50, p99] = [at(0.5), at(0.99)];
+  return `| ${label} | ${spread(
+    p50.map((x) => x.a),
+    2,
+  )} | ${spread(
+    p99.map((x) => x.a),
+    2,
+  )} | ${spread(
+    p50.map((x) => x.f),
+    2,
+  )} | ${spread(
+    p99.map((x) => x.f),
+    2,
+  )} | ${spread(
+    p50.map((x) => x.f - x.a),
+    2,
+  )} | ${spread(
+    p99.map((x) => x.f - x.a),
+    2,
+  )} |`;
 }
 
 const healthy = () => httpSource('healthy', '/ok');
@@ -115,7 +147,9 @@ const failingAtOnce = (): SearchSource => ({
   },
 });
 
-console.log(`${N} searches per configuration (after ${WARMUP} unmeasured), interleaved; ms per search`);
+console.log(
+  `${N} searches per configuration (after ${WARMUP} unmeasured), interleaved, in ${ROUNDS} rounds; ms per search, median (min–max) over rounds`,
+);
 console.log('| path | healthy alone p50 | p99 | [failing, healthy] p50 | p99 | added p50 | added p99 |');
 console.log('|---|---|---|---|---|---|---|');
 console.log(row('router.route, failing = HTTP 503', await compare(routerSearch([healthy()]), routerSearch([failing(), healthy()]), N)));

@@ -1,6 +1,7 @@
 // Hostile pages (issue 19): htmlToMarkdown's time on each shape of bench/lib/hostile-pages.ts at
 // growing element counts, against stock linkedom's bare parseHTML of the same page (interleaved in the same
-// process, median of a few runs), and peak memory per MiB of HTML for a 10 MiB article and table.
+// process: each run parses, then converts; median (min–max) over --runs), and peak memory per MiB of HTML
+// for a 10 MiB article and table (one conversion in a fresh process each: a peak, not a timing).
 //
 //   node --expose-gc --import tsx bench/hostile.ts          all shapes at 25k/50k/100k/300k, then memory
 //   node --expose-gc --import tsx bench/hostile.ts --shapes flat,table --sizes 25000,100000 --runs 3 --no-memory
@@ -15,6 +16,7 @@ import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
 // Stock linkedom (its CJS instance): the reference parse, without websift's lazy-listener change.
 import { stockParseHTML as parseHTML } from './lib/baseline.js';
 import { articleOfSize, HOSTILE_SHAPES, type HostileShape, hostilePage } from './lib/hostile-pages.js';
+import { median, spread } from './lib/rounds.js';
 
 const MiB = 1024 * 1024;
 const MAX_BYTES = 12 * MiB;
@@ -31,8 +33,6 @@ function convertedElements(html: string): number {
   const count = (s: string | undefined) => s?.match(/<[a-zA-Z]/g)?.length ?? 0;
   return count(capped.html) + count(capped.deep);
 }
-
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 // With --expose-gc each run starts from a collected heap: otherwise the previous page's garbage
 // (hundreds of MiB) is collected during whichever call comes next, parse or convert.
@@ -102,7 +102,8 @@ function timings(shapes: HostileShape[], sizes: number[], runs: number): void {
 
   // Per 1k elements *converted*: over the cap the page's other elements are never built, and dividing
   // by them made the cost per element look like it fell with the page's size.
-  console.log('| shape | elements | converted | MiB | parse ms | convert ms | convert / parse | convert ms per 1k converted |');
+  console.log(`median (min–max) of ${runs} runs per cell, parse and convert alternating which goes first`);
+  console.log('| shape | elements | converted | MiB | parse ms | convert ms | convert / parse, per run | convert ms per 1k converted |');
   console.log('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const shape of shapes) {
     const perK: number[] = [];
@@ -119,18 +120,27 @@ function timings(shapes: HostileShape[], sizes: number[], runs: number): void {
       // A run over 10 s is not repeated, and linkedom's bare parse is not run again at a larger size
       // once it took that long (on deep pages it is quadratic: minutes).
       for (let r = 0; r < runs; r++) {
-        if (!slowParse && (r === 0 || parse[0]! < SLOW_MS)) parse.push(timed(() => parseHTML(html)));
-        if (r === 0 || convert[0]! < SLOW_MS) convert.push(timed(() => htmlToMarkdown(html)));
+        const runParse = () => !slowParse && (r === 0 || parse[0]! < SLOW_MS) && parse.push(timed(() => parseHTML(html)));
+        const runConvert = () => (r === 0 || convert[0]! < SLOW_MS) && convert.push(timed(() => htmlToMarkdown(html)));
+        if (r % 2 === 0) {
+          runParse();
+          runConvert();
+        } else {
+          runConvert();
+          runParse();
+        }
       }
       const c = median(convert);
       const built = convertedElements(html);
       perK.push((c / built) * 1000);
       const p = parse.length > 0 ? median(parse) : undefined;
-      const pText = p === undefined ? `> ${SLOW_MS} (not run)` : p.toFixed(0);
-      const ratio = p === undefined ? '< ' + (c / SLOW_MS).toFixed(3) : (c / p).toFixed(p > c ? 3 : 1);
+      const pText = p === undefined ? `> ${SLOW_MS} (not run)` : spread(parse, 0);
+      // The convert and the parse of the same run (back to back), per run.
+      const ratios = parse.slice(0, convert.length).map((x, r) => convert[r]! / x);
+      const ratio = p === undefined ? '< ' + (c / SLOW_MS).toFixed(3) : spread(ratios, p > c ? 3 : 1);
       if (p !== undefined && p > SLOW_MS) slowParse = true;
       console.log(
-        `| ${shape} | ${n.toLocaleString('en')} | ${built.toLocaleString('en')} | ${mib.toFixed(2)} | ${pText} | ${c.toFixed(0)} | ${ratio} | ${((c / built) * 1000).toFixed(1)} |`,
+        `| ${shape} | ${n.toLocaleString('en')} | ${built.toLocaleString('en')} | ${mib.toFixed(2)} | ${pText} | ${spread(convert, 0)} | ${ratio} | ${((c / built) * 1000).toFixed(1)} |`,
       );
     }
     if (perK.length > 1)

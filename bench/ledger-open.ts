@@ -1,24 +1,29 @@
 // Benchmark: what opening (and closing) the SQLite ledger costs against the size of its trace of finished
 // reservations, and what the pending-reservations index (schema migration 3) costs a charged request.
 // Open: a file with 10⁴ and one with 10⁶ finished rows, all young (kept) or all past the retention (to be
-// pruned); openSqlite + sqliteLedger, then close, each on a fresh copy of the file; median of REPS. The 10⁴
-// file is the baseline.
+// pruned); openSqlite + sqliteLedger, then close, each on a fresh copy of the file; the 10⁴ file is the
+// baseline, the two sizes alternating (which goes first too); median (min–max) over --reps, and of the ratio per rep.
 // Charge: reserve + settle of 1 credit, one after another, on a file, durability 'normal'; baseline = the
-// same loop on a file whose pending index was dropped (the schema before migration 3), same process.
-// Run: npx tsx bench/ledger-open.ts
+// same loop on a file whose pending index was dropped (the schema before migration 3), same process,
+// alternating; median (min–max) over --charge-rounds loops of --charges each, and of the ratio per round.
+// Run: npx tsx bench/ledger-open.ts [--reps 9] [--charges 5000] [--charge-rounds 3]
 
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
 import { openSqlite } from '../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../src/adapters/sqlite/ledger.js';
 import { timeOrderedIds } from '../src/core/books/request-id.js';
+import { spread } from './lib/rounds.js';
 
-const REPS = 9;
+const { values } = parseArgs({ options: { reps: { type: 'string' }, charges: { type: 'string' }, 'charge-rounds': { type: 'string' } } });
+const REPS = Number(values.reps ?? 9);
+const CHARGES = Number(values.charges ?? 5_000);
+const CHARGE_ROUNDS = Number(values['charge-rounds'] ?? 3);
 const HOUR = 3_600_000;
 const dir = mkdtempSync(join(tmpdir(), 'websift-ledger-open-'));
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 
 /** A ledger file holding `rows` finished reservations dated `age` ms ago. */
 function build(rows: number, age: number): string {
@@ -57,11 +62,14 @@ for (const [label, age] of [
   const runs: Record<'small' | 'large', number[]> = { small: [], large: [] };
   // Interleaved, so a burst of load on the machine (fsync times vary most) hits both sizes alike.
   for (let i = 0; i < REPS; i++) {
-    runs.small.push(await openClose(small));
-    runs.large.push(await openClose(large));
+    for (const size of i % 2 === 0 ? (['small', 'large'] as const) : (['large', 'small'] as const))
+      runs[size].push(await openClose(size === 'small' ? small : large));
   }
-  const [s, l] = [median(runs.small), median(runs.large)];
-  console.log(`open + close, trace ${label}: 10^4 rows ${s.toFixed(1)} ms, 10^6 rows ${l.toFixed(1)} ms (${(l / s).toFixed(2)}×)`);
+  const ratio = spread(
+    runs.large.map((l, i) => l / runs.small[i]!),
+    (x) => `${x.toFixed(2)}×`,
+  );
+  console.log(`open + close, trace ${label}: 10^4 rows ${spread(runs.small)} ms, 10^6 rows ${spread(runs.large)} ms (${ratio})`);
 }
 
 async function chargeLoop(dropIndex: boolean, n: number): Promise<number> {
@@ -83,10 +91,19 @@ async function chargeLoop(dropIndex: boolean, n: number): Promise<number> {
 }
 const without: number[] = [];
 const withIndex: number[] = [];
-for (let i = 0; i < 3; i++) {
-  without.push(await chargeLoop(true, 5_000));
-  withIndex.push(await chargeLoop(false, 5_000));
+for (let i = 0; i < CHARGE_ROUNDS; i++) {
+  if (i % 2 === 0) {
+    without.push(await chargeLoop(true, CHARGES));
+    withIndex.push(await chargeLoop(false, CHARGES));
+  } else {
+    withIndex.push(await chargeLoop(false, CHARGES));
+    without.push(await chargeLoop(true, CHARGES));
+  }
 }
-const [a, b] = [median(without), median(withIndex)];
-console.log(`reserve + settle: without pending index ${a.toFixed(1)} µs, with ${b.toFixed(1)} µs (${(b / a).toFixed(2)}×)`);
+const ratio = spread(
+  withIndex.map((b, i) => b / without[i]!),
+  (x) => `${x.toFixed(2)}×`,
+);
+console.log(`reserve + settle × ${CHARGES}: without pending index ${spread(without)} µs, with ${spread(withIndex)} µs (${ratio})`);
+console.log(`median (min–max) over ${REPS} opens per file and ${CHARGE_ROUNDS} charge loops per schema`);
 rmSync(dir, { recursive: true, force: true });

@@ -1,12 +1,16 @@
 // Output amplification and long-run timing of the converters (issue 32): for each hostile document,
 // its size in, its Markdown out and the time to convert it, beside an ordinary document of the same
-// size converted in the same process (the ratio is what compares across machines).
+// size converted in the same process (the ratio is what compares across machines): per round one of
+// each, which goes first alternating; time and ratio per round, median (min–max) over rounds.
 //
-//   npx tsx bench/output-amplification.ts
+//   npx tsx bench/output-amplification.ts [rounds=3]
 //
 // Run against an older checkout of src/ for the "before" column of docs/benchmarks.md.
 
 import { documentToMarkdown } from '../src/convert/document-to-markdown.js';
+import { spread } from './lib/rounds.js';
+
+const ROUNDS = Number(process.argv[2] ?? 3);
 
 const doc = (mimeType: string, text: string) => ({ mimeType, text, finalUrl: 'https://example.test/' });
 const words = (n: number) => 'lorem ipsum dolor sit amet '.repeat(Math.ceil(n / 27)).slice(0, n);
@@ -46,13 +50,34 @@ const ordinary = (mimeType: string, size: number) =>
         : `<a>${words(size)}</a>`;
 
 timed('text/html', '<p>warm up</p>');
-console.log('| document | in | Markdown out | out / in | time | time / ordinary of same size |');
+console.log(`median (min–max) over ${ROUNDS} rounds`);
+console.log('| document | in | Markdown out | out / in | time ms | time / ordinary of same size, per round |');
 console.log('|---|---:|---:|---:|---:|---:|');
 for (const [name, mime, text] of CASES) {
-  const base = timed(mime, ordinary(mime, text.length));
-  const hostile = timed(mime, text);
+  const plain = ordinary(mime, text.length);
+  const base: number[] = [];
+  const hostile: number[] = [];
+  let out = 0;
+  for (let r = 0; r < ROUNDS; r++) {
+    const runBase = () => base.push(timed(mime, plain).ms);
+    const runHostile = () => {
+      const h = timed(mime, text);
+      hostile.push(h.ms);
+      out = h.out;
+    };
+    if (r % 2 === 0) {
+      runBase();
+      runHostile();
+    } else {
+      runHostile();
+      runBase();
+    }
+  }
   const kb = (n: number) => (n >= 1e6 ? `${(n / 1e6).toFixed(1)} MB` : `${(n / 1e3).toFixed(1)} KB`);
   console.log(
-    `| ${name} | ${kb(text.length)} | ${kb(hostile.out)} | ${(hostile.out / text.length).toFixed(2)} | ${hostile.ms.toFixed(0)} ms | ${(hostile.ms / Math.max(base.ms, 0.1)).toFixed(1)}× |`,
+    `| ${name} | ${kb(text.length)} | ${kb(out)} | ${(out / text.length).toFixed(2)} | ${spread(hostile, 0)} | ${spread(
+      hostile.map((h, r) => h / Math.max(base[r]!, 0.1)),
+      (x) => `${x.toFixed(1)}×`,
+    )} |`,
   );
 }

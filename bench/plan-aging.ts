@@ -6,7 +6,8 @@
 // leaves it), then rounds of group-committed batches like the engine's at 32 in flight (16 reserves, then
 // their 16 settlements), the two schemas interleaved, the order alternating per round. Per round: rows
 // in each table and the CPU per search of each connection's backend (from /proc: what the machine's load
-// inflates least), and their ratio. synchronous_commit off (per session): the fsync is not the question.
+// inflates least), and their ratio; then the median (min–max) over rounds of each. synchronous_commit off
+// (per session): the fsync is not the question.
 //   npx tsx bench/plan-aging.ts [--rounds 8] [--searches 4000]
 // Needs PostgreSQL (WEBSIFT_TEST_DATABASE_URL); its schemas are removed at the end.
 
@@ -17,6 +18,7 @@ import { parseArgs } from 'node:util';
 import pg from 'pg';
 import { migrate } from '../src/adapters/postgres/schema.js';
 import { POSTGRES_URL, uniqueName } from '../test/support/services.js';
+import { spread } from './lib/rounds.js';
 
 const { values } = parseArgs({ options: { rounds: { type: 'string' }, searches: { type: 'string' } } });
 const ROUNDS = Number(values.rounds ?? 8);
@@ -76,6 +78,7 @@ try {
   console.log(`${ROUNDS} rounds of ${SEARCHES} searches per schema (batches of ${BATCH}); load ${loadavg()[0]!.toFixed(2)}`);
   console.log('round | rows now / before | backend CPU µs per search: now | before | before / now');
   const ratios: number[] = [];
+  const perSide: Record<string, number[]> = { now: [], before: [] };
   for (let round = 1; round <= ROUNDS; round++) {
     const cpu: Record<string, number> = {};
     for (const name of round % 2 ? sides : [...sides].reverse()) {
@@ -85,10 +88,14 @@ try {
       cpu[name] = ((cpuMs(side.pid) - c0) * 1000) / SEARCHES;
     }
     ratios.push(cpu['before']! / cpu['now']!);
+    for (const name of sides) perSide[name]!.push(cpu[name]!);
     console.log(
       `${round} | ${await rows(made['now']!)} / ${await rows(made['before']!)} | ${cpu['now']!.toFixed(0)} | ${cpu['before']!.toFixed(0)} | ${ratios.at(-1)!.toFixed(2)}×`,
     );
   }
+  console.log(
+    `median (min–max) over rounds | | ${spread(perSide['now']!, 0)} | ${spread(perSide['before']!, 0)} | ${spread(ratios, (x) => `${x.toFixed(2)}×`)}`,
+  );
   console.log(
     `load at the end: ${loadavg()
       .map((l) => l.toFixed(2))

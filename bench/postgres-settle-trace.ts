@@ -2,7 +2,8 @@
 // settle_traced, which calls migration 1's settle and then writes the charge on the finished reservation
 // row (already locked by the settle, in the same transaction), so a lost reply can be read back. Measured:
 // reserve + settle of one credit, sequentially, through settle (the baseline) and through settle_traced,
-// in alternating rounds on the same pool and schema; median per-charge time of each and their ratio.
+// in alternating rounds on the same pool and schema; median (min–max) over rounds of the per-charge time of
+// each and of their ratio per pair of rounds.
 // Needs PostgreSQL (WEBSIFT_TEST_DATABASE_URL). Run: npx tsx bench/postgres-settle-trace.ts [--charges 1000] [--rounds 6]
 
 import { randomUUID } from 'node:crypto';
@@ -10,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { openPostgres, postgresLedger } from '../src/postgres/index.js';
 import { POSTGRES_URL, uniqueName } from '../test/support/services.js';
+import { spread } from './lib/rounds.js';
 
 const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -42,12 +44,13 @@ for (let r = 0; r < ROUNDS; r++) {
   const order: ('settle' | 'settle_traced')[] = r % 2 === 0 ? ['settle', 'settle_traced'] : ['settle_traced', 'settle'];
   for (const fn of order) times[fn].push(await round(fn));
 }
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-const base = median(times.settle);
-const traced = median(times.settle_traced);
-console.log(`${ROUNDS} rounds of ${CHARGES} sequential charges (reserve + settle), median ms per charge:`);
+const ratios = times.settle_traced.map((t, r) => t / times.settle[r]!);
+console.log(`${ROUNDS} rounds of ${CHARGES} sequential charges (reserve + settle), ms per charge, median (min–max) over rounds:`);
 console.log(
-  `settle (migration 1): ${base.toFixed(3)}  settle_traced (migration 2): ${traced.toFixed(3)}  ratio ${(traced / base).toFixed(3)}×`,
+  `settle (migration 1): ${spread(times.settle, 3)}  settle_traced (migration 2): ${spread(times.settle_traced, 3)}  ratio per round ${spread(
+    ratios,
+    (x) => `${x.toFixed(3)}×`,
+  )}`,
 );
 await ledger.close();
 await handle.close();
