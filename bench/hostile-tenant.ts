@@ -3,9 +3,11 @@
 // another organization extracts one ordinary page at a time. Engine defaults (the pool sized from
 // the cores, 15 s per page, 30 s per request, backlog 50, the rate limit of 10 requests/s per
 // organization: the attacker waits out each 429 and goes on), a loopback page server, the real clock.
-// The baseline is the same victim extract in the same process with no attacker.
+// The baseline is the same victim extract in the same process with no attacker: each round runs 20 of
+// them, then `seconds` under attack (the attacker's requests drained before the next round's baseline);
+// each figure is the median (min–max) over rounds, the p50 ratio taken per round.
 //
-//   WEBSIFT_CONVERSION_WORKER=<bundle> npx tsx bench/hostile-tenant.ts [seconds]
+//   WEBSIFT_CONVERSION_WORKER=<bundle> npx tsx bench/hostile-tenant.ts [seconds=60] [rounds=3]
 //
 // <bundle>: the worker bundled as test/global-setup.ts does (workers then start as from the built
 // package; without it each worker compiles the converter through tsx, seconds on a loaded host).
@@ -14,8 +16,10 @@
 
 import { createEngine } from '../src/index.js';
 import { startPageServer } from '../src/testing/page-server.js';
+import { spread } from './lib/rounds.js';
 
 const seconds = Number(process.argv[2] ?? 60);
+const ROUNDS = Number(process.argv[3] ?? 3);
 const REQUESTS = 10;
 const PAGES = 10;
 
@@ -58,19 +62,15 @@ const summary = (samples: Sample[]) => {
   return { n: samples.length, p50: Math.round(pct(ms, 0.5)), p90: Math.round(pct(ms, 0.9)), max: Math.round(Math.max(...ms)), outcomes };
 };
 
-// Baseline: the pool warm, no attacker.
-await victimExtract();
-const baseline: Sample[] = [];
-for (let i = 0; i < 20; i++) baseline.push(await victimExtract());
-
 // The attack: REQUESTS extracts of PAGES slow pages, each re-sent as soon as it ends.
 const pages: Record<string, number> = {};
 let attackerCredits = 0;
 let rateLimited = 0;
 let stop = false;
+let attackRound = 0;
 async function attackLoop(r: number): Promise<void> {
   for (let round = 0; !stop; round++) {
-    const urls = Array.from({ length: PAGES }, (_, i) => server.url(`/table?r=${r}&round=${round}&i=${i}`));
+    const urls = Array.from({ length: PAGES }, (_, i) => server.url(`/table?a=${attackRound}&r=${r}&round=${round}&i=${i}`));
     try {
       const res = await engine.extract({ urls }, attacker);
       attackerCredits += res.metadata.credits_used;
@@ -85,33 +85,55 @@ async function attackLoop(r: number): Promise<void> {
     }
   }
 }
-const loops = Array.from({ length: REQUESTS }, (_, r) => attackLoop(r));
-await new Promise((r) => setTimeout(r, 3_000)); // the attacker's pages fetched and queued
-const attacked: Sample[] = [];
-const until = performance.now() + seconds * 1000;
-while (performance.now() < until) {
-  attacked.push(await victimExtract());
-  await new Promise((r) => setTimeout(r, 500));
-}
-stop = true;
-await Promise.all(loops);
 
-const base = summary(baseline);
-const under = summary(attacked);
+await victimExtract(); // the pool warm
+const rounds: { base: ReturnType<typeof summary>; under: ReturnType<typeof summary> }[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  // Baseline: no attacker.
+  const baseline: Sample[] = [];
+  for (let i = 0; i < 20; i++) baseline.push(await victimExtract());
+  stop = false;
+  attackRound = round;
+  const loops = Array.from({ length: REQUESTS }, (_, r) => attackLoop(r));
+  await new Promise((r) => setTimeout(r, 3_000)); // the attacker's pages fetched and queued
+  const attacked: Sample[] = [];
+  const until = performance.now() + seconds * 1000;
+  while (performance.now() < until) {
+    attacked.push(await victimExtract());
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  stop = true;
+  await Promise.all(loops);
+  rounds.push({ base: summary(baseline), under: summary(attacked) });
+}
+
+type Figure = 'n' | 'p50' | 'p90' | 'max';
+const of = (side: 'base' | 'under', k: Figure) =>
+  spread(
+    rounds.map((r) => r[side][k]),
+    0,
+  );
+const outcomes = (side: 'base' | 'under') => {
+  const all: Record<string, number> = {};
+  for (const r of rounds) for (const [k, v] of Object.entries(r[side].outcomes)) all[k] = (all[k] ?? 0) + v;
+  return all;
+};
+console.log(`${ROUNDS} rounds of 20 baseline victim extracts, then ${seconds} s under attack; median (min–max) over rounds, ms`);
+console.log('| | victim extracts per round | p50 | p90 | max | outcomes (all rounds) |');
+console.log('|---|---|---|---|---|---|');
+for (const [label, side] of [
+  ['baseline (no attacker)', 'base'],
+  ['under attack', 'under'],
+] as const)
+  console.log(
+    `| ${label} | ${of(side, 'n')} | ${of(side, 'p50')} | ${of(side, 'p90')} | ${of(side, 'max')} | ${JSON.stringify(outcomes(side))} |`,
+  );
 console.log(
-  JSON.stringify(
-    {
-      seconds,
-      baseline: base,
-      underAttack: under,
-      p50Ratio: +(under.p50 / base.p50).toFixed(1),
-      attackerPages: pages,
-      attackerCredits,
-      attackerRateLimited: rateLimited,
-    },
-    null,
-    1,
-  ),
+  `p50 under attack / baseline p50, per round: ${spread(
+    rounds.map((r) => r.under.p50 / r.base.p50),
+    (x) => `${x.toFixed(1)}×`,
+  )}`,
 );
+console.log(`attacker, all rounds: pages ${JSON.stringify(pages)}; credits ${attackerCredits}; rate-limited ${rateLimited}`);
 await engine.close();
 await server.close();

@@ -8,11 +8,12 @@
 // pagePart with a query (2,000 characters of passages) and of a plain cut (8,000 characters from the
 // middle) on the host, median and range of 5 runs (3 for 10 MiB); then the same query passages through
 // the pool's `part` task, with the host thread's own largest turn while it runs (bench/lib/loop-probe.ts)
-// against an idle loop in the same process.
+// against an idle loop in the same process (0.5 s before each run), median and range of as many runs.
 
 import { createConversionPool } from '../src/conversion/conversion-pool.js';
 import { pagePart } from '../src/passages/index.js';
 import { probeLoop } from './lib/loop-probe.js';
+import { spread } from './lib/rounds.js';
 
 const SIZES = [32 * 1024, 100 * 1024, 1024 * 1024, 10 * 1024 * 1024];
 const QUERY = 'harbour lantern topic42';
@@ -47,19 +48,24 @@ const pool = createConversionPool({ threads: 1 });
 const never = new AbortController().signal;
 try {
   await pool.part({ content: markdownPage(10_000), format: 'markdown', options: { query: QUERY, maxChars: 2000 } }, never); // the worker's start
-  const idle = await probeLoop(() => new Promise((resolve) => setTimeout(resolve, 1000)));
-  console.log(`idle loop, 1 s: host thread's largest turn ${idle.busyMaxMs.toFixed(1)} ms`);
   for (const size of SIZES) {
     const content = markdownPage(size);
     const runs = size > 2 * 1024 * 1024 ? 3 : 5;
     const query = timed(runs, () => pagePart(content, 'markdown', { query: QUERY, maxChars: 2000 }));
     const cut = timed(runs, () => pagePart(content, 'markdown', { startChar: size >> 1, maxChars: 8000 }));
-    const started = performance.now();
-    const offloaded = await probeLoop(() => pool.part({ content, format: 'markdown', options: { query: QUERY, maxChars: 2000 } }, never));
-    const wall = performance.now() - started;
+    const idle: number[] = [];
+    const wall: number[] = [];
+    const turn: number[] = [];
+    for (let r = 0; r < runs; r++) {
+      idle.push((await probeLoop(() => new Promise((resolve) => setTimeout(resolve, 500)))).busyMaxMs);
+      const started = performance.now();
+      const offloaded = await probeLoop(() => pool.part({ content, format: 'markdown', options: { query: QUERY, maxChars: 2000 } }, never));
+      wall.push(performance.now() - started);
+      turn.push(offloaded.busyMaxMs);
+    }
     console.log(
       `${(size / 1024).toFixed(0)} KiB: query passages on the host ${query}; plain cut ${cut}; ` +
-        `on a worker ${wall.toFixed(0)} ms wall, host thread's largest turn ${offloaded.busyMaxMs.toFixed(1)} ms`,
+        `on a worker ${spread(wall, 0)} ms wall, host thread's largest turn ${spread(turn)} ms (idle loop: ${spread(idle)} ms)`,
     );
   }
 } finally {

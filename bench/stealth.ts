@@ -1,8 +1,11 @@
 // Stealth rendering throughput and cost, over loopback, in one run:
-//  - renders per second at concurrency 1 and 4 (fresh context per page, one browser);
+//  - renders per second at concurrency 1 and 4 (fresh context per page, one browser per phase; the two
+//    phases alternate which goes first, round by round);
 //  - the cost of a stealth extract (render + Markdown) against a plain one (page loader + Markdown) of the
-//    same pages, as ratios of wall time and of CPU time (Node + all Chromium processes, from /proc).
-// Run: npx tsx bench/stealth.ts [renders-per-phase] [executablePath]
+//    same pages, interleaved page by page, as ratios of wall time and of CPU time (Node + all Chromium
+//    processes, from /proc), per round.
+// Median (min–max) over rounds.
+// Run: npx tsx bench/stealth.ts [renders-per-phase=24] [executablePath=/usr/bin/chromium] [rounds=3]
 
 import { readdirSync, readFileSync } from 'node:fs';
 import { documentToMarkdown } from '../src/convert/document-to-markdown.js';
@@ -12,9 +15,11 @@ import { createUndiciFetcher } from '../src/fetch/undici-fetcher.js';
 import { createPlaywrightRenderer } from '../src/render/index.js';
 import { ManualClock } from '../src/testing/manual-clock.js';
 import { startPageServer } from '../src/testing/page-server.js';
+import { median, spread } from './lib/rounds.js';
 
 const perPhase = Number(process.argv[2] ?? 24);
 const executablePath = process.argv[3] ?? '/usr/bin/chromium';
+const ROUNDS = Number(process.argv[4] ?? 3);
 const MAX_BYTES = 10 * 1024 * 1024;
 const paragraphs = Array.from(
   { length: 40 },
@@ -66,8 +71,6 @@ function cpuSeconds(): number {
   return (own.user + own.system) / 1e6 + ticks / 100;
 }
 
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
 async function rendersPerSecond(concurrency: number): Promise<number> {
   const renderer = createPlaywrightRenderer({ executablePath, allowEndpoints: allow, concurrency, settleMs: 100 });
   const signal = new AbortController().signal;
@@ -100,26 +103,36 @@ async function extractCost(): Promise<void> {
   await plain('/static');
   await stealth('/static');
   for (const path of ['/static', '/scripted']) {
-    const wall = { plain: [] as number[], stealth: [] as number[] };
-    const cpu = { plain: 0, stealth: 0 };
+    const perRound = { plainWall: [] as number[], stealthWall: [] as number[], plainCpu: [] as number[], stealthCpu: [] as number[] };
     let words = { plain: 0, stealth: 0 };
-    for (let i = 0; i < perPhase; i++) {
-      // Interleaved so machine noise hits both alike.
-      for (const mode of ['plain', 'stealth'] as const) {
-        const c0 = cpuSeconds();
-        const t0 = performance.now();
-        const markdown = await (mode === 'plain' ? plain : stealth)(`${path}?r=${i}`);
-        wall[mode].push(performance.now() - t0);
-        cpu[mode] += cpuSeconds() - c0;
-        words = { ...words, [mode]: markdown.split(/\s+/).length };
+    for (let r = 0; r < ROUNDS; r++) {
+      const wall = { plain: [] as number[], stealth: [] as number[] };
+      const cpu = { plain: 0, stealth: 0 };
+      for (let i = 0; i < perPhase; i++) {
+        // Interleaved so machine noise hits both alike; which goes first alternates.
+        for (const mode of (i + r) % 2 === 0 ? (['plain', 'stealth'] as const) : (['stealth', 'plain'] as const)) {
+          const c0 = cpuSeconds();
+          const t0 = performance.now();
+          const markdown = await (mode === 'plain' ? plain : stealth)(`${path}?r=${r}-${i}`);
+          wall[mode].push(performance.now() - t0);
+          cpu[mode] += cpuSeconds() - c0;
+          words = { ...words, [mode]: markdown.split(/\s+/).length };
+        }
       }
+      perRound.plainWall.push(median(wall.plain));
+      perRound.stealthWall.push(median(wall.stealth));
+      perRound.plainCpu.push((cpu.plain / perPhase) * 1000);
+      perRound.stealthCpu.push((cpu.stealth / perPhase) * 1000);
     }
-    const p = median(wall.plain);
-    const s = median(wall.stealth);
+    const ratio = (a: number[], b: number[]) =>
+      spread(
+        a.map((x, r) => x / Math.max(b[r]!, 1e-3)),
+        (x) => `${x.toFixed(1)}x`,
+      );
     console.log(
-      `${path.padEnd(9)} plain p50 ${p.toFixed(1)} ms, ${((cpu.plain / perPhase) * 1000).toFixed(1)} ms CPU, ${words.plain} words` +
-        ` | stealth p50 ${s.toFixed(1)} ms, ${((cpu.stealth / perPhase) * 1000).toFixed(1)} ms CPU, ${words.stealth} words` +
-        ` | ratio wall ${(s / p).toFixed(1)}x, CPU ${(cpu.stealth / Math.max(cpu.plain, 1e-6)).toFixed(1)}x`,
+      `${path.padEnd(9)} plain p50 ${spread(perRound.plainWall)} ms, ${spread(perRound.plainCpu)} ms CPU, ${words.plain} words` +
+        ` | stealth p50 ${spread(perRound.stealthWall)} ms, ${spread(perRound.stealthCpu)} ms CPU, ${words.stealth} words` +
+        ` | ratio per round wall ${ratio(perRound.stealthWall, perRound.plainWall)}, CPU ${ratio(perRound.stealthCpu, perRound.plainCpu)}`,
     );
   }
   await renderer.close();
@@ -129,8 +142,15 @@ async function extractCost(): Promise<void> {
 console.log(
   `renders per phase=${perPhase} node=${process.version} cpus=${(await import('node:os')).cpus().length} load=${(await import('node:os')).loadavg()[0]!.toFixed(1)}`,
 );
-const c1 = await rendersPerSecond(1);
-const c4 = await rendersPerSecond(4);
-console.log(`renders/s: concurrency 1 ${c1.toFixed(2)}, concurrency 4 ${c4.toFixed(2)} (x${(c4 / c1).toFixed(2)})`);
+const rates = { c1: [] as number[], c4: [] as number[] };
+for (let r = 0; r < ROUNDS; r++) {
+  for (const c of r % 2 === 0 ? ([1, 4] as const) : ([4, 1] as const)) rates[`c${c}`].push(await rendersPerSecond(c));
+}
+console.log(
+  `renders/s, median (min–max) over ${ROUNDS} rounds: concurrency 1 ${spread(rates.c1, 2)}, concurrency 4 ${spread(rates.c4, 2)} (per round ${spread(
+    rates.c4.map((x, r) => x / rates.c1[r]!),
+    (x) => `x${x.toFixed(2)}`,
+  )})`,
+);
 await extractCost();
 await server.close();
