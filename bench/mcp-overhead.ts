@@ -26,6 +26,7 @@ import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { createEngine } from '../src/engine/index.js';
 import { createMcpFetchHandler, createMcpNodeHandler, serveMcpStdio } from '../src/mcp/index.js';
 import { scriptedSource } from '../src/testing/index.js';
+import { median, spread } from './lib/rounds.js';
 
 const { values } = parseArgs({ options: { calls: { type: 'string' }, rounds: { type: 'string' } } });
 const CALLS = Number(values.calls ?? 300);
@@ -130,20 +131,16 @@ for (let round = 0; round < ROUNDS; round++) {
   }
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const f = (x: number) => x.toFixed(1);
 const base = median(perCall['direct']!);
 console.log(`${CALLS} calls × ${ROUNDS} interleaved rounds; CPU µs per call (user + system, client side included), median [range]`);
-console.log('| path | CPU µs/call | range | × direct | MCP layer µs (median − direct) | wall µs/call |');
+console.log('| path | CPU µs/call | range | × direct | MCP layer µs (median − direct) | wall µs/call, median (range) |');
 console.log('|---|---|---|---|---|---|');
 for (const name of names) {
   const xs = perCall[name]!;
   const m = median(xs);
   console.log(
-    `| ${name} | ${f(m)} | ${f(Math.min(...xs))}–${f(Math.max(...xs))} | ${(m / base).toFixed(1)} | ${f(m - base)} | ${f(median(wall[name]!))} |`,
+    `| ${name} | ${f(m)} | ${f(Math.min(...xs))}–${f(Math.max(...xs))} | ${(m / base).toFixed(1)} | ${f(m - base)} | ${spread(wall[name]!)} |`,
   );
 }
 
