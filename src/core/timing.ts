@@ -10,7 +10,21 @@ export interface Timing {
 
 export function timingSince(clock: Clock, start: number): Timing {
   const now = clock.now();
-  return { response_time: Math.max(0, Math.round(now - start)), timestamp: new Date(now).toISOString() };
+  return { response_time: Math.max(0, Math.round(now - start)), timestamp: isoTimestamp(now) };
+}
+
+// The last timestamp made, by its clock time: calls in the same millisecond (tens of searches at a
+// steady rate) share the string. `toISOString` cost ~0.6 µs per search on Node 20, more than a clock read.
+let lastTime = Number.NaN;
+let lastIso = '';
+
+/** `new Date(time).toISOString()`, made once per distinct `time` in a row (a RangeError for an invalid one, as it). */
+export function isoTimestamp(time: number): string {
+  if (time !== lastTime) {
+    lastIso = new Date(time).toISOString();
+    lastTime = time;
+  }
+  return lastIso;
 }
 
 /** Stamps a WebsiftError's body with timing before it leaves the engine; other errors pass through. */

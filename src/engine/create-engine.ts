@@ -136,7 +136,9 @@ export function createEngine(options: EngineOptions = {}): Engine {
       }
       ctx.signal?.throwIfAborted();
       await accounts.require(organization);
-      const now = clock.now();
+      // The take's time: read again after the organization check (it may have waited on the store); with
+      // neither a rate limit nor a coordinated search nothing reads it, and the call's start does.
+      const now = limiter || searchDeps.coordination ? clock.now() : start;
       const admission: Admission = { now, admit: limiter ? () => admit(limiter, organization, now) : admitted };
       if (!ownAdmission && limiter) await admission.admit();
       return await work(organization, start, admission);

@@ -70,6 +70,29 @@ describe('SingleFlight', () => {
     expect(log).toEqual(['start a', 'end a', 'start c', 'end c']);
   });
 
+  it('makes no promise of its own for a caller alone with its key, and forgets the key when it is done', async () => {
+    const flights = new SingleFlight();
+    const RealPromise = globalThis.Promise;
+    let made = 0;
+    // Counts the `new Promise` of single-flight.ts while installed (async functions use the intrinsic one).
+    class Counting<T> extends RealPromise<T> {
+      constructor(executor: (resolve: (value: T | PromiseLike<T>) => void, reject: (reason?: unknown) => void) => void) {
+        if (/src.core.single-flight\.ts/.test(new Error().stack ?? '')) made++;
+        super(executor);
+      }
+    }
+    globalThis.Promise = Counting as PromiseConstructor;
+    let answer: string;
+    try {
+      answer = await flights.run('k', async () => 'alone');
+    } finally {
+      globalThis.Promise = RealPromise;
+    }
+    expect(answer).toBe('alone');
+    expect(made).toBe(0);
+    expect(flights.has('k')).toBe(false);
+  });
+
   it('a failed task lets the next one run', async () => {
     const flights = new SingleFlight();
     const failing = flights.run('k', async () => {

@@ -3,7 +3,7 @@
 
 import { describe, expect, it } from 'vitest';
 import { HEALTH_HALF_LIFE_MS, SourceHealthTracker } from '../../src/core/router/health.js';
-import { costBucket } from '../../src/core/router/order.js';
+import { costBucket, rankSources } from '../../src/core/router/order.js';
 import { createRouter, type SourceAttemptEvent } from '../../src/core/router/router.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import { scriptedSource } from '../../src/testing/scripted-source.js';
@@ -157,5 +157,26 @@ describe('router: determinism', () => {
     expect(second).toEqual(first);
     expect(first.events.length).toBeGreaterThan(60);
     expect(await run(8)).not.toEqual(first);
+  });
+});
+
+describe('rankSources', () => {
+  it('leaves out a source whose breaker is open, alone (its shortcut) or among others', async () => {
+    const clock = new ManualClock();
+    const policy = { failureThreshold: 2, coolDownMs: 1000, suspendMs: 60_000, hedgePercentile: 95 };
+    const entry = (id: string, index: number) => ({
+      source: scriptedSource(id, empty),
+      tracker: new SourceHealthTracker(id, policy),
+      index,
+    });
+    const a = entry('a', 0);
+    const b = entry('b', 1);
+    expect(rankSources([a], clock.now(), 5000)).toEqual([a]);
+    for (let i = 0; i < 2; i++) a.tracker.recordFailure(new Error('down'), 1, clock.now(), false);
+    expect(a.tracker.state(clock.now())).toBe('open');
+    expect(rankSources([a], clock.now(), 5000)).toEqual([]);
+    expect(rankSources([a, b], clock.now(), 5000)).toEqual([b]);
+    await clock.advance(1000); // half-open: ranked again, for its trial call
+    expect(rankSources([a], clock.now(), 5000)).toEqual([a]);
   });
 });

@@ -5,17 +5,19 @@
 //
 // Fast path: a source that has answered by the next microtask (an in-process index, a cache, a scripted
 // source) needs no timer and no abort listener; the timeout and the route deadline are armed only when
-// the call is still pending then. Either way the timeout fires `timeoutMs` after the call started.
+// the call is still pending then. Either way the timeout fires `timeoutMs` after the call started. The
+// lane's AbortSignal itself is made only if the source reads `ctx.signal` or the call is pending (lane-abort.ts).
 
 import type { Clock, SearchQuery, SearchSource, SourceAnswer } from '../../types/index.js';
+import type { LaneAbort } from './lane-abort.js';
 import { SourceError, SourceTimeoutError } from './source-error.js';
 import { ClockTimer } from './timer.js';
 
 export type AttemptVerdict =
-  | { kind: 'answer'; answer: SourceAnswer; latencyMs: number }
-  | { kind: 'failed'; error: unknown; latencyMs: number; timedOut: boolean }
+  | { kind: 'answer'; answer: SourceAnswer; latencyMs: number; endedAt: number }
+  | { kind: 'failed'; error: unknown; latencyMs: number; endedAt: number; timedOut: boolean }
   /** The lane's signal aborted (hedge lost, deadline, caller): not the source's fault. */
-  | { kind: 'cancelled'; error: unknown; latencyMs: number };
+  | { kind: 'cancelled'; error: unknown; latencyMs: number; endedAt: number };
 
 export interface AttemptInput {
   source: SearchSource;
@@ -23,10 +25,10 @@ export interface AttemptInput {
   limit: number;
   clock: Clock;
   timeoutMs: number;
-  /** The lane's controller: its signal is the source's `ctx.signal`; the timeout aborts it. */
-  controller: AbortController;
-  /** The lane's signal (`controller.signal`, read once: the getter is not free). */
-  signal: AbortSignal;
+  /** The lane's cancellation: its signal is the source's `ctx.signal`; the timeout aborts it. */
+  cancel: LaneAbort;
+  /** Clock time the call goes out (read by the lane, which has just read the clock). */
+  started: number;
   /** Called when the call did not answer at once, before waiting: the route's deadline must run. */
   onWait: () => void;
 }
@@ -34,14 +36,12 @@ export interface AttemptInput {
 const noop = () => {};
 
 export async function runAttempt(input: AttemptInput): Promise<AttemptVerdict> {
-  const { source, clock, signal } = input;
-  const started = clock.now();
-  const elapsed = () => Math.max(0, clock.now() - started);
-  if (signal.aborted) return { kind: 'cancelled', error: signal.reason, latencyMs: 0 };
+  const { source, clock, cancel, started } = input;
+  if (cancel.aborted) return { kind: 'cancelled', error: cancel.reason, latencyMs: 0, endedAt: started };
 
   let pending: Promise<SourceAnswer>;
   try {
-    pending = Promise.resolve(source.search(input.query, { signal, limit: input.limit }));
+    pending = Promise.resolve(source.search(input.query, cancel.sourceContext(input.limit)));
   } catch (error) {
     pending = Promise.reject(error); // a synchronous throw is a failure like any other
   }
@@ -54,37 +54,43 @@ export async function runAttempt(input: AttemptInput): Promise<AttemptVerdict> {
 
   let timedOut = false;
   let timer: ClockTimer | undefined;
+  let signal: AbortSignal | undefined;
   let onAbort: (() => void) | undefined;
   try {
     let answer: SourceAnswer;
     if (settled) {
       answer = await pending;
     } else {
-      if (signal.aborted) throw signal.reason; // aborted meanwhile: a listener added now would never fire
+      if (cancel.aborted) throw cancel.reason; // aborted meanwhile: a listener added now would never fire
       input.onWait();
       timer = new ClockTimer(clock, started + input.timeoutMs, () => {
-        if (signal.aborted) return; // cancelled first: not a timeout
+        if (cancel.aborted) return; // cancelled first: not a timeout
         timedOut = true;
-        input.controller.abort(new SourceTimeoutError(source.id, input.timeoutMs));
+        cancel.abort(new SourceTimeoutError(source.id, input.timeoutMs));
       });
       timer.arm();
+      const laneSignal = cancel.signal;
+      signal = laneSignal;
       const aborted = new Promise<never>((_, reject) => {
-        onAbort = () => reject(signal.reason);
-        signal.addEventListener('abort', onAbort, { once: true });
+        onAbort = () => reject(laneSignal.reason);
+        laneSignal.addEventListener('abort', onAbort, { once: true });
       });
       aborted.catch(noop);
       answer = await Promise.race([pending, aborted]);
     }
-    if (signal.aborted) throw signal.reason; // answered, but after the abort
+    if (cancel.aborted) throw cancel.reason; // answered, but after the abort
     checkAnswer(source.id, answer);
-    return { kind: 'answer', answer, latencyMs: elapsed() };
+    const endedAt = clock.now();
+    return { kind: 'answer', answer, latencyMs: Math.max(0, endedAt - started), endedAt };
   } catch (error) {
-    if (timedOut) return { kind: 'failed', error: signal.reason, latencyMs: elapsed(), timedOut: true };
-    if (signal.aborted) return { kind: 'cancelled', error: signal.reason, latencyMs: elapsed() };
-    return { kind: 'failed', error, latencyMs: elapsed(), timedOut: false };
+    const endedAt = clock.now();
+    const latencyMs = Math.max(0, endedAt - started);
+    if (timedOut) return { kind: 'failed', error: cancel.reason, latencyMs, endedAt, timedOut: true };
+    if (cancel.aborted) return { kind: 'cancelled', error: cancel.reason, latencyMs, endedAt };
+    return { kind: 'failed', error, latencyMs, endedAt, timedOut: false };
   } finally {
     timer?.clear();
-    if (onAbort) signal.removeEventListener('abort', onAbort);
+    if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
 }
 

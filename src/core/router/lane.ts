@@ -7,6 +7,7 @@ import { type CallTraceContext, channels, type SourceTraceContext, traced, withP
 import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.js';
 import { type AttemptInput, type AttemptVerdict, runAttempt } from './attempt.js';
 import { type SourceHealthTracker, suspensionFor } from './health.js';
+import type { LaneAbort } from './lane-abort.js';
 import type { ResolvedRouterOptions } from './options.js';
 
 export interface LaneResult {
@@ -33,9 +34,10 @@ export interface LaneInput {
   attempt: number;
   /** Clock time before which the call must not go out (a retry's backoff); 0 for a first call. */
   notBefore: number;
-  /** The lane's controller (aborted by the router, or by an attempt timeout) and its signal. */
-  controller: AbortController;
-  signal: AbortSignal;
+  /** Clock time the router started the lane (runLane is called in the same turn: no second read). */
+  startedAt: number;
+  /** The lane's cancellation (aborted by the router, or by an attempt timeout); its signal is made on demand. */
+  cancel: LaneAbort;
   /** Called before the lane waits on anything (a pending call, a backoff): starts the route deadline. */
   onWait: () => void;
   /** Clock time after which no retry is due. */
@@ -48,16 +50,18 @@ export interface LaneInput {
 
 export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): Promise<LaneResult> {
   const { clock } = options;
-  const wait = lane.notBefore - clock.now();
+  let started = lane.startedAt;
+  const wait = lane.notBefore - started;
   if (wait > 0) {
     lane.onWait();
     try {
-      await clock.sleep(wait, lane.signal);
+      await clock.sleep(wait, lane.cancel.signal);
     } catch {
       // Stopped while waiting to retry (deadline, caller): the source stays failed as it was.
       lane.tracker.recordCancelled(0, false, clock.now()); // frees a half-open trial slot, if it held one
-      return { ...NOTHING, status: 'cancelled', error: lane.signal.reason, called: false };
+      return { ...NOTHING, status: 'cancelled', error: lane.cancel.reason, called: false };
     }
+    started = clock.now();
   }
   const verdict = await tracedAttempt(lane, {
     source: lane.source,
@@ -65,11 +69,11 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
     limit: lane.limit,
     clock,
     timeoutMs: options.attemptTimeoutMs,
-    controller: lane.controller,
-    signal: lane.signal,
+    cancel: lane.cancel,
+    started,
     onWait: lane.onWait,
   });
-  const now = clock.now();
+  const now = verdict.endedAt; // the clock read that ended the attempt (its latency's end)
   const attempt = lane.attempt;
 
   if (verdict.kind === 'answer') {

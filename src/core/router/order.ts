@@ -31,6 +31,8 @@ export function costBucket(costMs: number): number {
 }
 
 export function rankSources(entries: RankedSource[], now: number, failureCostMs: number): RankedSource[] {
+  // One source: nothing to order (its costs and the arrays below were ~0.5 µs of a search).
+  if (entries.length === 1) return entries[0]!.tracker.state(now) === 'open' ? [] : [entries[0]!];
   const known = entries.map((e) => e.tracker.latencyMs).filter((l): l is number => l !== undefined);
   const prior = known.length > 0 ? Math.min(...known) : 0;
   return entries

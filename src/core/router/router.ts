@@ -7,6 +7,7 @@
 import type { SearchQuery, SearchSource, SourceHealth } from '../../types/index.js';
 import { SourceHealthTracker } from './health.js';
 import { type LaneResult, runLane } from './lane.js';
+import { LaneAbort } from './lane-abort.js';
 import { type ResolvedRouterOptions, type RouterOptions, resolveRouterOptions } from './options.js';
 import { type RankedSource, rankSources } from './order.js';
 import type { RouteOptions, RouteResult, Router, SourceOutcome } from './route-types.js';
@@ -42,7 +43,7 @@ interface SourceRun {
 
 interface Lane {
   run: SourceRun;
-  controller: AbortController;
+  cancel: LaneAbort;
   lost: boolean;
   startedAt: number;
   done: Promise<{ lane: Lane; result: LaneResult }>;
@@ -99,7 +100,7 @@ async function route(
   const stop = (reason: unknown) => {
     if (stopped) return;
     stopped = true;
-    for (const lane of active) lane.controller.abort(reason);
+    for (const lane of active) lane.cancel.abort(reason);
   };
   const onCallerAbort = () => stop(callerSignal?.reason);
   // The caller's signal is listened to from the first wait on (as the deadline is armed): a route whose
@@ -113,20 +114,22 @@ async function route(
     if (callerSignal.aborted) stop(callerSignal.reason);
     else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
   };
-  const deadlineAt = clock.now() + opts.deadlineMs;
+  // One clock read for the route's start: its deadline, the ranking, the first lane's start (all in this turn).
+  const routeStart = clock.now();
+  const deadlineAt = routeStart + opts.deadlineMs;
   // Armed by the first wait (a pending call, a backoff, a hedge mark): a route whose sources all answer
   // at once never waits, so the deadline could not have fired during it.
   const deadline = new ClockTimer(clock, deadlineAt, () => stop(new RouteDeadlineError(opts.deadlineMs)));
 
-  const queue = rankSources(entries, clock.now(), opts.attemptTimeoutMs);
+  const queue = rankSources(entries, routeStart, opts.attemptTimeoutMs);
   const runs: SourceRun[] = []; // in the order the sources were first asked
   let winner: LaneResult | undefined;
 
-  const startLane = (run: SourceRun, hedged: boolean, notBefore: number) => {
-    const controller = new AbortController();
+  const startLane = (run: SourceRun, hedged: boolean, notBefore: number, now: number) => {
+    const cancel = new LaneAbort();
     let markWaiting!: (w: 'waiting') => void;
     const waiting = new Promise<'waiting'>((resolve) => (markWaiting = resolve));
-    const lane: Lane = { run, controller, lost: false, startedAt: clock.now(), done: undefined!, isWaiting: false, waiting };
+    const lane: Lane = { run, cancel, lost: false, startedAt: now, done: undefined!, isWaiting: false, waiting };
     const onLaneWait = () => {
       deadline.arm();
       listen();
@@ -141,9 +144,9 @@ async function route(
       hedged,
       attempt: run.attempts + 1,
       notBefore,
+      startedAt: now,
       role: hedged ? 'hedge' : run.attempts > 0 ? 'retry' : runs[0] === run ? 'primary' : 'fallback',
-      controller,
-      signal: controller.signal,
+      cancel,
       onWait: onLaneWait,
       deadlineAt,
       lostHedge: () => lane.lost,
@@ -155,23 +158,24 @@ async function route(
   /**
    * Starts the next untried source whose breaker lets a call through; failing that (and never for a
    * hedge), retries the failed source whose retry is due first. False when there is nothing to start.
+   * `now`: the clock's time, when the caller has just read it in this turn.
    */
-  const startNext = (hedged: boolean): boolean => {
+  const startNext = (hedged: boolean, now = clock.now()): boolean => {
     if (!listening && callerSignal?.aborted) stop(callerSignal.reason);
     if (stopped) return false;
     for (let entry = queue.shift(); entry; entry = queue.shift()) {
-      if (!entry.tracker.acquire(clock.now())) continue; // opened (or its trial taken) since ranking
+      if (!entry.tracker.acquire(now)) continue; // opened (or its trial taken) since ranking
       const run: SourceRun = { entry, attempts: 0 };
       runs.push(run);
-      startLane(run, hedged, 0);
+      startLane(run, hedged, 0, now);
       return true;
     }
     if (hedged) return false;
     for (let run = dueFirst(runs); run; run = dueFirst(runs)) {
       const notBefore = run.retryAt!;
       delete run.retryAt;
-      if (!run.entry.tracker.acquire(clock.now())) continue; // opened by other searches meanwhile
-      startLane(run, false, notBefore);
+      if (!run.entry.tracker.acquire(now)) continue; // opened by other searches meanwhile
+      startLane(run, false, notBefore, now);
       return true;
     }
     return false;
@@ -179,7 +183,7 @@ async function route(
   const canHedge = () => opts.hedging && active.length === 1 && !stopped && queue.some((e) => e.tracker.available(clock.now()));
 
   try {
-    startNext(false);
+    startNext(false, routeStart);
     while (active.length > 0) {
       let event: { lane: Lane; result: LaneResult } | 'hedge';
       const current = active[0]!;
@@ -216,7 +220,7 @@ async function route(
         winner = event.result;
         for (const loser of active) {
           loser.lost = true;
-          loser.controller.abort(new HedgeLostError());
+          loser.cancel.abort(new HedgeLostError());
         }
         await Promise.all(active.map((l) => l.done)); // let losers report 'aborted' before we return
         break;

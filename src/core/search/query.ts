@@ -3,6 +3,9 @@
 import { collapseWhitespace } from '../../schema/index.js';
 import type { SearchQuery } from '../../types/index.js';
 
+/** `site:`, `-site:`, `filetype:` (a `-filetype:` is a plain term) with a value. */
+const OPERATOR = /^(-?)(site|filetype):(.+)$/iu;
+
 /**
  * Splits a query into its operators. A `"…"` pair is a phrase; an unclosed quote is dropped and the
  * rest is read as plain terms. Operator names are case-insensitive; an operator without a value
@@ -11,16 +14,20 @@ import type { SearchQuery } from '../../types/index.js';
 export function parseQuery(raw: string): SearchQuery {
   const q = collapseWhitespace(raw);
   const parsed: SearchQuery = { q, phrases: [], sites: [], excludedSites: [], filetypes: [], terms: [] };
-  let rest = q;
-  // Phrases first, so operators inside quotes stay part of the phrase.
-  rest = rest.replace(/"([^"]*)"/gu, (_, phrase: string) => {
-    const p = collapseWhitespace(phrase);
-    if (p) parsed.phrases.push(p);
-    return ' ';
-  });
-  for (const token of rest.replace(/"/gu, ' ').split(' ')) {
+  // Phrases first, so operators inside quotes stay part of the phrase. A query without a quote (most)
+  // skips both replaces, and a token without a colon the operator pattern: they cost ~1 µs per search.
+  const rest = q.includes('"')
+    ? q
+        .replace(/"([^"]*)"/gu, (_, phrase: string) => {
+          const p = collapseWhitespace(phrase);
+          if (p) parsed.phrases.push(p);
+          return ' ';
+        })
+        .replace(/"/gu, ' ')
+    : q;
+  for (const token of rest.split(' ')) {
     if (!token) continue;
-    const op = /^(-?)(site|filetype):(.+)$/iu.exec(token);
+    const op = token.includes(':') ? OPERATOR.exec(token) : null;
     if (!op) {
       parsed.terms.push(token);
       continue;
@@ -59,8 +66,9 @@ export interface ContentOptions {
  * The sameness key of a search request: query text plus content options. `content_results` has no
  * effect without include_content, so it is left out of the key then. `max_chars` is never in it: the
  * same pages, cut at delivery (content-parts.ts), so a repeat with another budget is a free repeat.
+ * `text`: the query's queryText, when the caller has it already.
  */
-export function searchKey(q: string, content: ContentOptions): string {
+export function searchKey(q: string, content: ContentOptions, text = queryText(q)): string {
   const opts = content.includeContent ? `c${content.contentResults}` : 'p';
-  return `${opts}|${queryText(q)}`;
+  return `${opts}|${text}`;
 }

@@ -66,7 +66,8 @@ export interface Admission {
 const PLAIN: SearchEntry = { kind: 'plain' };
 
 export async function runSearch(deps: SearchDeps, params: SearchParams, call: Call, admission?: Admission): Promise<Answer> {
-  const key = searchKey(params.q, params);
+  const text = queryText(params.q); // the key's query part, and the confirmed-empty cache's key
+  const key = searchKey(params.q, params, text);
   // Identical requests of one organization run one at a time, so a repeat arriving while the
   // charged request is in flight becomes a free repeat instead of a second charge.
   const flightKey = `${call.org}\u0000${key}`;
@@ -78,13 +79,13 @@ export async function runSearch(deps: SearchDeps, params: SearchParams, call: Ca
       flightKey,
       windowKey: repeats.storeKey(call.org, key),
       fresh: (window: unknown) => repeats.fresh(window as RepeatEntry),
-      emptyKey: queryText(params.q),
+      emptyKey: text,
     };
-    const started = deps.coordination.start(request, (entry) => searchOnce(deps, params, call, key, entry), call.signal);
+    const started = deps.coordination.start(request, (entry) => searchOnce(deps, params, call, key, text, entry), call.signal);
     if (started) return started;
   }
   await admission?.admit();
-  return deps.flights.run(flightKey, () => searchOnce(deps, params, call, key, PLAIN), call.signal);
+  return deps.flights.run(flightKey, () => searchOnce(deps, params, call, key, text, PLAIN), call.signal);
 }
 
 /**
@@ -92,7 +93,14 @@ export async function runSearch(deps: SearchDeps, params: SearchParams, call: Ca
  * rejects with the signal's reason, nothing charged. Once the window is being written the answer is
  * delivered (and charged, its repeat window open) whatever the signal says.
  */
-async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, key: string, entry: SearchEntry): Promise<Answer> {
+async function searchOnce(
+  deps: SearchDeps,
+  params: SearchParams,
+  call: Call,
+  key: string,
+  text: string,
+  entry: SearchEntry,
+): Promise<Answer> {
   const { clock } = deps;
   const { org, start, signal } = call;
   // What the coordination found on entering (a window inside its time; none, with the flight's lock), or ask.
@@ -118,7 +126,6 @@ async function searchOnce(deps: SearchDeps, params: SearchParams, call: Call, ke
     return fromSnapshot(deps, params, call, repeat.value, timingSince(clock, start));
   }
 
-  const text = queryText(params.q);
   // Looked up while the reservation is made (two stores, two round trips at once); unused on a 402.
   const confirmedEmpty =
     entry.kind === 'held' ? Promise.resolve(deps.empties.fresh(entry.empty as ConfirmedEmpty | undefined)) : deps.empties.find(text);
