@@ -6,7 +6,15 @@
 // Loading starts at once, so a warm worker has the converter ready before its first page.
 const { workerData } = require('node:worker_threads');
 
-const converter = import(workerData?.websiftConversionWorker);
+// Run from the TypeScript source (a bench or script under tsx, without a bundle), the worker registers
+// tsx itself: on Node 20 a worker's `execArgv: ['--import', 'tsx']` does not reach its module loader.
+const load = workerData?.websiftTsx
+  ? import('tsx/esm/api').then((tsx) => {
+      tsx.register();
+      return import(workerData.websiftConversionWorker);
+    })
+  : import(workerData?.websiftConversionWorker);
+const converter = load;
 converter.catch(() => {}); // reported by the first task that awaits it
 
 // The tasks the pool runs (conversion-pool.ts names them); test/conversion checks this list.

@@ -226,12 +226,19 @@ function workerTask(doc: WorkerTask): { task: WorkerTask; transferList: ArrayBuf
  * run from the TypeScript source, a bundle named by WEBSIFT_CONVERSION_WORKER (the test suite builds
  * one) or else the source through tsx.
  */
-function workerEntry(): { filename: string; workerData: { websiftConversionWorker: string }; execArgv: string[] } {
+function workerEntry(): {
+  filename: string;
+  workerData: { websiftConversionWorker: string; websiftTsx?: true };
+  execArgv: string[];
+} {
   const filename = fileURLToPath(new URL('../../cjs/conversion-worker.cjs', import.meta.url));
   const source = import.meta.url.endsWith('.ts');
   const bundle = source ? process.env['WEBSIFT_CONVERSION_WORKER'] : undefined;
   // JavaScript workers get no flags of the host (a loader such as tsx would be loaded again per worker).
   if (bundle) return { filename, workerData: { websiftConversionWorker: pathToFileURL(bundle).href }, execArgv: [] };
-  const module = new URL(`./conversion-worker.${source ? 'ts' : 'js'}`, import.meta.url).href;
-  return { filename, workerData: { websiftConversionWorker: module }, execArgv: source ? ['--import', 'tsx'] : [] };
+  if (!source)
+    return { filename, workerData: { websiftConversionWorker: new URL('./conversion-worker.js', import.meta.url).href }, execArgv: [] };
+  // The entry registers tsx in the worker (cjs/conversion-worker.cjs says why not through execArgv).
+  const module = new URL('./conversion-worker.ts', import.meta.url).href;
+  return { filename, workerData: { websiftConversionWorker: module, websiftTsx: true }, execArgv: [] };
 }
