@@ -8,9 +8,9 @@
 // statement per 16 searches; the floor's statements go through the same GroupCommit, those of one
 // statement text merged into one by concatenating their array parameters (scalars: the first call's),
 // which is what books-batch.ts sends. One at a time, that is the captured statement unchanged.
-// Its clients are configured as the engine's (the pool: DEFAULT_POOL_CONFIG, ioredis: clientOptions, so
-// the same auto-pipelining and command timeout); at concurrency 32 the rounds also run a floor on the
-// libraries' default clients (`new pg.Pool`, `new Redis(url)`), and its ratio is printed too.
+// Its clients are configured as the engine's (the pool: DEFAULT_POOL_CONFIG, ioredis: clientOptions: the
+// same timeouts); at concurrency 32 the rounds also run a floor on the libraries' default clients
+// (`new pg.Pool`, `new Redis(url)`), and the engine's ratio to it is printed too.
 //
 // Per setting of synchronous_commit (on, off: set per session through the connection string's
 // `options`, never on the database's defaults) and per concurrency (1, 32): ROUNDS rounds, each
@@ -175,11 +175,6 @@ async function run(synchronousCommit: 'on' | 'off') {
       ? { rateLimiter: ports[0], flights: ports[1], caches: { repeats: ports[2], confirmedEmpty: ports[3] } }
       : { rateLimit: RATE }),
   });
-  // The same engine with its search scripts' client not auto-pipelined (the path before; at 32 only):
-  // what the pipelining saves, measured in the same rounds. A second ledger instance on the same schema.
-  const unpiped = values.separate
-    ? undefined
-    : createEngine({ database: url, postgres: { schema }, redis: REDIS_URL, redisPrefix: prefix, sources: [source], rateLimit: RATE });
   const closeSeparate = async () => {
     await Promise.all((ports ?? []).map((port) => port.close?.()));
   };
@@ -199,24 +194,6 @@ async function run(synchronousCommit: 'on' | 'off') {
   };
   await viaEngine();
   await viaEngine();
-  const viaUnpiped = async () => {
-    const answer = await unpiped!.search({ q: `bench ${serial++}` }, { organization: 'bench' });
-    if (answer.metadata.credits_used !== 1) throw new Error('not charged');
-  };
-  if (unpiped) {
-    // Its client is the one that sends a search's commands through ioredis's auto-pipeline (the
-    // pipeline hands them to sendCommand with its own writer); ioredis reads the option per command.
-    const clients = new Set<Redis>();
-    const send = Redis.prototype.sendCommand;
-    Redis.prototype.sendCommand = function (this: Redis, ...args: Parameters<typeof send>) {
-      if ((args[1] as { isPipeline?: boolean } | undefined)?.isPipeline) clients.add(this);
-      return send.apply(this, args);
-    };
-    await viaUnpiped();
-    Redis.prototype.sendCommand = send;
-    if (clients.size !== 1) throw new Error(`expected one auto-pipelined client, found ${clients.size}`);
-    for (const client of clients) client.options.enableAutoPipelining = false;
-  }
   let statements: ReturnType<typeof template>;
   for (let attempt = 0; !statements; attempt++) {
     // Two searches' statements (again if a heartbeat of the ledger slipped in between).
@@ -298,7 +275,6 @@ async function run(synchronousCommit: 'on' | 'off') {
     await measure(viaEngine, 8); // warm-up: connections, functions, scripts, JIT
     await measure(floor, 8);
     await measure(floorDefaults, 8);
-    if (unpiped) await measure(viaUnpiped, 8);
     const trips = async (work: () => Promise<void>) => {
       const [pg0, r0] = [pgQueries, redisCommands];
       const n = 500;
@@ -311,8 +287,8 @@ async function run(synchronousCommit: 'on' | 'off') {
       'concurrency | engine ms per search | floor ms per search | ratio engine/floor | engine p50 / p99 | floor p50 / p99 | process CPU µs per search, engine / floor | PostgreSQL statements per search, engine / floor (medians) | ratio engine / floor on default clients',
     );
     for (const concurrency of [1, 32]) {
-      // At 32 also the floor on the libraries' default clients (auto-pipelining, timers: the engine's differ).
-      const contenders = concurrency === 32 ? [viaEngine, floor, floorDefaults, ...(unpiped ? [viaUnpiped] : [])] : [viaEngine, floor];
+      // At 32 also the floor on the libraries' default clients (no command or query timeouts: the engine's have them).
+      const contenders = concurrency === 32 ? [viaEngine, floor, floorDefaults] : [viaEngine, floor];
       const runs: Measured[][] = contenders.map(() => []);
       for (let r = 0; r < ROUNDS; r++) {
         // Interleaved, the order rotating: none always runs first (warmer, or on a quieter machine).
@@ -321,7 +297,7 @@ async function run(synchronousCommit: 'on' | 'off') {
           runs[i]!.push(await measure(contenders[i]!, concurrency));
         }
       }
-      const [e, f, d, u] = runs as [Measured[], Measured[], Measured[] | undefined, Measured[] | undefined];
+      const [e, f, d] = runs as [Measured[], Measured[], Measured[] | undefined];
       const ratios = e.map((x, i) => x.perSearch / f[i]!.perSearch);
       const per = (xs: Measured[], k: keyof Measured) => median(xs.map((x) => x[k])).toFixed(3);
       const defaults = d
@@ -333,15 +309,6 @@ async function run(synchronousCommit: 'on' | 'off') {
             3,
           )}, CPU ${median(d.map((x) => x.cpu)).toFixed(0)} µs)`
         : ' | –';
-      const before = u
-        ? ` | engine not pipelined ${spread(
-            u.map((x) => x.perSearch),
-            3,
-          )} ms, CPU ${median(u.map((x) => x.cpu)).toFixed(0)} µs, pipelined / not ${spread(
-            e.map((x, i) => x.perSearch / u[i]!.perSearch),
-            2,
-          )}×`
-        : '';
       console.log(
         `${concurrency} | ${spread(
           e.map((x) => x.perSearch),
@@ -349,12 +316,11 @@ async function run(synchronousCommit: 'on' | 'off') {
         )} | ${spread(
           f.map((x) => x.perSearch),
           3,
-        )} | ${spread(ratios, 2)}× | ${per(e, 'p50')} / ${per(e, 'p99')} | ${per(f, 'p50')} / ${per(f, 'p99')} | ${median(e.map((x) => x.cpu)).toFixed(0)} / ${median(f.map((x) => x.cpu)).toFixed(0)} | ${per(e, 'statements')} / ${per(f, 'statements')}${defaults}${before}`,
+        )} | ${spread(ratios, 2)}× | ${per(e, 'p50')} / ${per(e, 'p99')} | ${per(f, 'p50')} / ${per(f, 'p99')} | ${median(e.map((x) => x.cpu)).toFixed(0)} / ${median(f.map((x) => x.cpu)).toFixed(0)} | ${per(e, 'statements')} / ${per(f, 'statements')}${defaults}`,
       );
     }
   } finally {
     await engine.close();
-    await unpiped?.close();
     await closeSeparate();
     for (const close of closers) await close();
     await admin.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);

@@ -60,16 +60,14 @@ export async function loadIoredis(specifier = 'ioredis'): Promise<IoredisConstru
 /**
  * Options of the clients websift creates. No offline queue and no per-request retries: while Redis
  * is unreachable a command fails at once instead of waiting in memory, so an outage never holds a
- * request; ioredis keeps reconnecting in the background (backoff up to 1 s). `pipelined`: the commands
- * issued in one tick leave in one socket write, a tick later (ioredis auto-pipelining).
+ * request; ioredis keeps reconnecting in the background (backoff up to 1 s).
  */
-export function clientOptions(timeoutMs: number, pipelined = false): Record<string, unknown> {
+export function clientOptions(timeoutMs: number): Record<string, unknown> {
   return {
     lazyConnect: true,
     enableOfflineQueue: false,
     maxRetriesPerRequest: 0,
     autoResendUnfulfilledCommands: false, // a resent rate-limit take could be counted twice
-    enableAutoPipelining: pipelined,
     commandTimeout: timeoutMs,
     connectTimeout: timeoutMs,
     retryStrategy: (attempt: number) => Math.min(attempt * 50, 1_000),
@@ -90,21 +88,13 @@ export class RedisConnection {
   readonly timeoutMs: number;
   readonly onError: (error: unknown) => void;
   readonly #options: RedisConnectionOptions;
-  readonly #pipelined: boolean;
   #client: Promise<RedisClientLike> | undefined;
   #owned: RedisClientLike | undefined;
   #closed = false;
 
-  /**
-   * `pipelined`: the client websift makes auto-pipelines (a caller's own client is used as it is). For
-   * the search's scripts: at many searches in flight, the callers one reply wakes send their next
-   * commands together, one write syscall instead of one each (issue 33). Not for a command the caller
-   * does not await (a flight's release): it would leave a tick later, after what the caller does next.
-   */
-  constructor(options: RedisConnectionOptions, what: string, pipelined = false) {
+  constructor(options: RedisConnectionOptions, what: string) {
     checkConnectionOptions(options, what);
     this.#options = options;
-    this.#pipelined = pipelined;
     this.prefix = options.prefix ?? DEFAULT_PREFIX;
     this.timeoutMs = options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
     this.onError = options.onError ?? (() => {});
@@ -130,7 +120,7 @@ export class RedisConnection {
     let client = this.#options.client;
     if (!client) {
       const Redis = await loadIoredis();
-      client = this.#owned = this.#watch(new Redis(this.#options.url!, clientOptions(this.timeoutMs, this.#pipelined)));
+      client = this.#owned = this.#watch(new Redis(this.#options.url!, clientOptions(this.timeoutMs)));
     }
     if (client.status === 'wait') await this.connect(client);
     return client;

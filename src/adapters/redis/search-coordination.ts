@@ -40,8 +40,9 @@ const defined = new WeakSet<RedisClientLike>();
 
 export function redisSearchCoordination(options: RedisSearchCoordinationOptions): SearchCoordination {
   const { flights, policy } = options;
-  // Auto-pipelined: the enter, window and leave commands of the searches one reply wakes share a write.
-  const connection = new RedisConnection(options, 'redisSearchCoordination', true);
+  // Not auto-pipelined (ioredis's enableAutoPipelining): at 32 searches in flight it cost more CPU than
+  // the write syscalls it saves (docs/benchmarks.md "Issue 33, c32").
+  const connection = new RedisConnection(options, 'redisSearchCoordination');
   const interval = policy ? String(gcraInterval(policy)) : '';
   const limit = policy ? String(policy.limit) : '';
 
