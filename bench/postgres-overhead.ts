@@ -8,6 +8,9 @@
 // statement per 16 searches; the floor's statements go through the same GroupCommit, those of one
 // statement text merged into one by concatenating their array parameters (scalars: the first call's),
 // which is what books-batch.ts sends. One at a time, that is the captured statement unchanged.
+// Its clients are configured as the engine's (the pool: DEFAULT_POOL_CONFIG, ioredis: clientOptions: the
+// same timeouts); at concurrency 32 the rounds also run a floor on the libraries' default clients
+// (`new pg.Pool`, `new Redis(url)`), and the engine's ratio to it is printed too.
 //
 // Per setting of synchronous_commit (on, off: set per session through the connection string's
 // `options`, never on the database's defaults) and per concurrency (1, 32): ROUNDS rounds, each
@@ -26,7 +29,9 @@ import { createHash, randomUUID } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { Redis } from 'ioredis';
 import pg from 'pg';
+import { DEFAULT_POOL_CONFIG } from '../src/adapters/postgres/database.js';
 import { GroupCommit } from '../src/adapters/postgres/group-commit.js';
+import { clientOptions } from '../src/adapters/redis/client.js';
 import { ENTER_COMMAND, ENTER_LUA, LEAVE_COMMAND, LEAVE_LUA } from '../src/adapters/redis/search-scripts.js';
 import { gcraInterval } from '../src/core/rate-limit.js';
 import { createEngine } from '../src/engine/create-engine.js';
@@ -174,12 +179,11 @@ async function run(synchronousCommit: 'on' | 'off') {
     await Promise.all((ports ?? []).map((port) => port.close?.()));
   };
   await engine.admin.createOrganization('bench', { credits: 1e12 });
-  const pool = new pg.Pool({ connectionString: url, max: 10 }); // the ledger's pool: pg's default of 10
-  floorPools.add(pool);
-  const redis = new Redis(REDIS_URL) as FloorClient;
-  redis.defineCommand(ENTER_COMMAND, { numberOfKeys: 4, lua: ENTER_LUA });
-  redis.defineCommand(LEAVE_COMMAND, { numberOfKeys: 2, lua: LEAVE_LUA });
-  const check = await pool.query('SHOW synchronous_commit');
+  // The engine's statements and window, captured first (on the floor's admin pool).
+  const admin = new pg.Pool({ connectionString: url, max: 1 });
+  floorPools.add(admin);
+  const adminRedis = new Redis(REDIS_URL);
+  const check = await admin.query('SHOW synchronous_commit');
   if (check.rows[0].synchronous_commit !== synchronousCommit) throw new Error('synchronous_commit was not set per session');
 
   let serial = 0;
@@ -209,48 +213,68 @@ async function run(synchronousCommit: 'on' | 'off') {
       .join('\n')}`,
   );
   // The floor writes a window of the engine's own size (the whole answer's snapshot).
-  const [windowKey] = await redis.keys(`${prefix}repeat:*`);
-  const windowText = (await redis.get(windowKey!))!;
-
-  // The floor's group commit: per statement text, the calls that waited go in one statement, their array
-  // parameters concatenated in call order (books_many's settle and reserve arrays), scalars the first's.
-  type Statement = Statements[number];
-  const merged = new GroupCommit<Statement, true>(async (_text, calls) => {
-    const values = calls[0]!.values.map((v, j) => (Array.isArray(v) ? calls.flatMap((c) => c.values[j] as unknown[]) : v));
-    await pool.query(calls[0]!.text, values);
-    return calls.map(() => true as const);
-  });
+  const [windowKey] = await adminRedis.keys(`${prefix}repeat:*`);
+  const windowText = (await adminRedis.get(windowKey!))!;
   const interval = String(gcraInterval(RATE));
-  /** The same SQL and Redis commands as a charged search, in the same order, and nothing else. */
-  const floor = async () => {
-    const q = `floor ${serial++}`;
-    const now = Date.now();
-    const lock = `${prefix}flight:${createHash('sha256').update(`bench\u0000${q}`).digest('hex')}`;
-    const window = `${prefix}repeat:cache:search\u0000bench\u0000${q}`;
-    const token = randomUUID();
-    const entered = await redis[ENTER_COMMAND](
-      `${prefix}rate:bench`,
-      window,
-      lock,
-      `${prefix}empty:cache:${q}`,
-      String(now),
-      interval,
-      String(RATE.limit),
-      '1',
-      token,
-      String(LEASE_MS),
+  const closers: (() => Promise<unknown>)[] = [];
+
+  /** A floor on its own clients: configured as the engine's (`engine`), or the libraries' defaults. */
+  async function makeFloor(clients: 'engine' | 'defaults') {
+    // The ledger's pool: pg's default of 10 connections.
+    const pool = new pg.Pool(
+      clients === 'engine' ? { ...DEFAULT_POOL_CONFIG, connectionString: url, max: 10 } : { connectionString: url, max: 10 },
     );
-    if (entered[1] !== 'held') throw new Error('floor: lock not taken');
-    const [reserve, ...rest] = statements!(serial);
-    await merged.submit(reserve!.text, reserve!);
-    await redis.set(window, windowText, 'PX', 300_000); // the window goes before the settlement (docs/engine.md)
-    for (const statement of rest) await merged.submit(statement.text, statement);
-    await redis[LEAVE_COMMAND](lock, window, token, `${prefix}flight-released`, '', '', '');
-  };
+    floorPools.add(pool);
+    const redis = (clients === 'engine' ? new Redis(REDIS_URL, clientOptions(500)) : new Redis(REDIS_URL)) as FloorClient;
+    if (clients === 'engine') await redis.connect();
+    closers.push(
+      () => pool.end(),
+      async () => redis.disconnect(),
+    );
+    redis.defineCommand(ENTER_COMMAND, { numberOfKeys: 4, lua: ENTER_LUA });
+    redis.defineCommand(LEAVE_COMMAND, { numberOfKeys: 2, lua: LEAVE_LUA });
+    // The floor's group commit: per statement text, the calls that waited go in one statement, their array
+    // parameters concatenated in call order (books_many's settle and reserve arrays), scalars the first's.
+    type Statement = Statements[number];
+    const merged = new GroupCommit<Statement, true>(async (_text, calls) => {
+      const values = calls[0]!.values.map((v, j) => (Array.isArray(v) ? calls.flatMap((c) => c.values[j] as unknown[]) : v));
+      await pool.query(calls[0]!.text, values);
+      return calls.map(() => true as const);
+    });
+    /** The same SQL and Redis commands as a charged search, in the same order, and nothing else. */
+    return async () => {
+      const q = `floor ${serial++}`;
+      const now = Date.now();
+      const lock = `${prefix}flight:${createHash('sha256').update(`bench\u0000${q}`).digest('hex')}`;
+      const window = `${prefix}repeat:cache:search\u0000bench\u0000${q}`;
+      const token = randomUUID();
+      const entered = await redis[ENTER_COMMAND](
+        `${prefix}rate:bench`,
+        window,
+        lock,
+        `${prefix}empty:cache:${q}`,
+        String(now),
+        interval,
+        String(RATE.limit),
+        '1',
+        token,
+        String(LEASE_MS),
+      );
+      if (entered[1] !== 'held') throw new Error('floor: lock not taken');
+      const [reserve, ...rest] = statements!(serial);
+      await merged.submit(reserve!.text, reserve!);
+      await redis.set(window, windowText, 'PX', 300_000); // the window goes before the settlement (docs/engine.md)
+      for (const statement of rest) await merged.submit(statement.text, statement);
+      await redis[LEAVE_COMMAND](lock, window, token, `${prefix}flight-released`, '', '', '');
+    };
+  }
+  const floor = await makeFloor('engine');
+  const floorDefaults = await makeFloor('defaults');
 
   try {
     await measure(viaEngine, 8); // warm-up: connections, functions, scripts, JIT
     await measure(floor, 8);
+    await measure(floorDefaults, 8);
     const trips = async (work: () => Promise<void>) => {
       const [pg0, r0] = [pgQueries, redisCommands];
       const n = 500;
@@ -260,23 +284,31 @@ async function run(synchronousCommit: 'on' | 'off') {
     console.log(`\nsynchronous_commit=${synchronousCommit}`);
     console.log(`round trips per charged search (500, one at a time): engine ${await trips(viaEngine)}; floor ${await trips(floor)}`);
     console.log(
-      'concurrency | engine ms per search | floor ms per search | ratio engine/floor | engine p50 / p99 | floor p50 / p99 | process CPU µs per search, engine / floor | PostgreSQL statements per search, engine / floor (medians)',
+      'concurrency | engine ms per search | floor ms per search | ratio engine/floor | engine p50 / p99 | floor p50 / p99 | process CPU µs per search, engine / floor | PostgreSQL statements per search, engine / floor (medians) | ratio engine / floor on default clients',
     );
     for (const concurrency of [1, 32]) {
-      const e: Measured[] = [];
-      const f: Measured[] = [];
+      // At 32 also the floor on the libraries' default clients (no command or query timeouts: the engine's have them).
+      const contenders = concurrency === 32 ? [viaEngine, floor, floorDefaults] : [viaEngine, floor];
+      const runs: Measured[][] = contenders.map(() => []);
       for (let r = 0; r < ROUNDS; r++) {
-        // Interleaved, the order alternating: neither always runs first (warmer, or on a quieter machine).
-        if (r % 2 === 0) {
-          e.push(await measure(viaEngine, concurrency));
-          f.push(await measure(floor, concurrency));
-        } else {
-          f.push(await measure(floor, concurrency));
-          e.push(await measure(viaEngine, concurrency));
+        // Interleaved, the order rotating: none always runs first (warmer, or on a quieter machine).
+        for (let k = 0; k < contenders.length; k++) {
+          const i = (r + k) % contenders.length;
+          runs[i]!.push(await measure(contenders[i]!, concurrency));
         }
       }
+      const [e, f, d] = runs as [Measured[], Measured[], Measured[] | undefined];
       const ratios = e.map((x, i) => x.perSearch / f[i]!.perSearch);
       const per = (xs: Measured[], k: keyof Measured) => median(xs.map((x) => x[k])).toFixed(3);
+      const defaults = d
+        ? ` | ${spread(
+            e.map((x, i) => x.perSearch / d[i]!.perSearch),
+            2,
+          )}× (floor ${spread(
+            d.map((x) => x.perSearch),
+            3,
+          )}, CPU ${median(d.map((x) => x.cpu)).toFixed(0)} µs)`
+        : ' | –';
       console.log(
         `${concurrency} | ${spread(
           e.map((x) => x.perSearch),
@@ -284,17 +316,18 @@ async function run(synchronousCommit: 'on' | 'off') {
         )} | ${spread(
           f.map((x) => x.perSearch),
           3,
-        )} | ${spread(ratios, 2)}× | ${per(e, 'p50')} / ${per(e, 'p99')} | ${per(f, 'p50')} / ${per(f, 'p99')} | ${median(e.map((x) => x.cpu)).toFixed(0)} / ${median(f.map((x) => x.cpu)).toFixed(0)} | ${per(e, 'statements')} / ${per(f, 'statements')}`,
+        )} | ${spread(ratios, 2)}× | ${per(e, 'p50')} / ${per(e, 'p99')} | ${per(f, 'p50')} / ${per(f, 'p99')} | ${median(e.map((x) => x.cpu)).toFixed(0)} / ${median(f.map((x) => x.cpu)).toFixed(0)} | ${per(e, 'statements')} / ${per(f, 'statements')}${defaults}`,
       );
     }
   } finally {
     await engine.close();
     await closeSeparate();
-    await pool.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
-    await pool.end();
-    const keys = await redis.keys(`${prefix}*`);
-    for (let i = 0; i < keys.length; i += 500) await redis.del(...keys.slice(i, i + 500));
-    redis.disconnect();
+    for (const close of closers) await close();
+    await admin.query(`DROP SCHEMA IF EXISTS ${s} CASCADE`);
+    await admin.end();
+    const keys = await adminRedis.keys(`${prefix}*`);
+    for (let i = 0; i < keys.length; i += 500) await adminRedis.del(...keys.slice(i, i + 500));
+    adminRedis.disconnect();
   }
 }
 

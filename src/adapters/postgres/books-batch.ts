@@ -18,34 +18,41 @@ export class BooksBatch {
   constructor(db: PostgresDatabase, owner: string, clock: Clock) {
     const { s } = db;
     this.#lanes = new GroupCommit(async (organization, calls) => {
-      const reserves = calls.flatMap((c) => ('reserve' in c ? [c.reserve] : []));
-      const settles = calls.flatMap((c) => ('settle' in c ? [c.settle] : []));
+      // books_many's arrays in one pass over the calls (this runs once per statement, for up to 256 calls).
+      const settleIds: string[] = [];
+      const searches: boolean[] = [];
+      const charges: number[] = [];
+      const answered: boolean[] = [];
+      const reserveIds: string[] = [];
+      const amounts: number[] = [];
+      for (const c of calls) {
+        if ('settle' in c) {
+          const st = c.settle;
+          settleIds.push(st.id);
+          searches.push(st.kind === 'search');
+          charges.push(st.charged);
+          answered.push(st.answered);
+        } else {
+          reserveIds.push(c.reserve.id);
+          amounts.push(c.reserve.amount);
+        }
+      }
       const rows = await db.query(
         `SELECT o_charged, o_states, o_available FROM ${s}.books_many($1, $2::uuid, $3::bigint,
            $4::text[], $5::boolean[], $6::bigint[], $7::boolean[], $8::text[], $9::bigint[])`,
-        [
-          organization,
-          owner,
-          // Dated by the ledger's Clock (the trace is pruned against it), like the SQLite ledger.
-          clock.now(),
-          settles.map((st) => st.id),
-          settles.map((st) => st.kind === 'search'),
-          settles.map((st) => st.charged),
-          settles.map((st) => st.answered),
-          reserves.map((r) => r.id),
-          reserves.map((r) => r.amount),
-        ],
+        // Dated by the ledger's Clock (the trace is pruned against it), like the SQLite ledger.
+        [organization, owner, clock.now(), settleIds, searches, charges, answered, reserveIds, amounts],
       );
       const row = rows[0]!;
-      const charged = (row['o_charged'] as unknown[]).map(Number);
+      const charged = row['o_charged'] as unknown[];
       const states = row['o_states'] as string[];
-      const available = (row['o_available'] as unknown[]).map(Number);
+      const available = row['o_available'] as unknown[];
       let r = 0;
       let st = 0;
       return calls.map((c) => {
-        if ('settle' in c) return charged[st++]!;
+        if ('settle' in c) return Number(charged[st++]);
         const i = r++;
-        return outcomeOf(states[i]!, available[i]!, reserves[i]!.id);
+        return outcomeOf(states[i]!, Number(available[i]), reserveIds[i]!);
       });
     });
   }

@@ -40,18 +40,22 @@ const defined = new WeakSet<RedisClientLike>();
 
 export function redisSearchCoordination(options: RedisSearchCoordinationOptions): SearchCoordination {
   const { flights, policy } = options;
+  // Not auto-pipelined (ioredis's enableAutoPipelining): at 32 searches in flight it cost more CPU than
+  // the write syscalls it saves (docs/benchmarks.md "Issue 33, c32").
   const connection = new RedisConnection(options, 'redisSearchCoordination');
   const interval = policy ? String(gcraInterval(policy)) : '';
   const limit = policy ? String(policy.limit) : '';
 
-  async function scripts(): Promise<ScriptClient> {
+  /** The client once its scripts are defined: three calls per search skip an async hop each. */
+  let ready: ScriptClient | undefined;
+  async function connect(): Promise<ScriptClient> {
     const client = await connection.client();
     if (!defined.has(client)) {
       client.defineCommand(ENTER_COMMAND, { numberOfKeys: 4, lua: ENTER_LUA });
       client.defineCommand(LEAVE_COMMAND, { numberOfKeys: 2, lua: LEAVE_LUA });
       defined.add(client);
     }
-    return client as ScriptClient;
+    return (ready = client as ScriptClient);
   }
 
   async function enter<T>(request: SearchEntryRequest, task: (entry: SearchEntry) => Promise<T>, signal?: AbortSignal): Promise<T> {
@@ -61,7 +65,7 @@ export function redisSearchCoordination(options: RedisSearchCoordinationOptions)
     const windowKey = cacheKey(options.windowsPrefix, request.windowKey);
     let reply: EnterReply;
     try {
-      reply = await (await scripts())[ENTER_COMMAND](
+      reply = await (ready ?? (await connect()))[ENTER_COMMAND](
         rateKey(connection.prefix, request.organization),
         windowKey,
         lock,
@@ -94,7 +98,7 @@ export function redisSearchCoordination(options: RedisSearchCoordinationOptions)
       kind: 'held',
       empty: cacheValue(reply[2], connection.onError),
       async open(window, ttlMs) {
-        const client = await scripts();
+        const client = ready ?? (await connect());
         const text = cacheText(window);
         // Too large to share: no window (a repeat on any instance pays), and an older one must not answer.
         if (text === undefined) await client.del(windowKey);
@@ -113,7 +117,7 @@ export function redisSearchCoordination(options: RedisSearchCoordinationOptions)
   }
 
   async function leave(lock: string, token: string, windowKey: string, withdrawn: boolean): Promise<void> {
-    await (await scripts())[LEAVE_COMMAND](lock, windowKey, token, flights.channel, withdrawn ? 'del' : '', '', '');
+    await (ready ?? (await connect()))[LEAVE_COMMAND](lock, windowKey, token, flights.channel, withdrawn ? 'del' : '', '', '');
   }
 
   return {
@@ -122,6 +126,9 @@ export function redisSearchCoordination(options: RedisSearchCoordinationOptions)
       if (flights.local.has(request.flightKey)) return undefined;
       return flights.local.run(request.flightKey, () => enter(request, task, signal), signal);
     },
-    close: () => connection.close(),
+    close() {
+      ready = undefined; // later calls fail as the closed connection's do
+      return connection.close();
+    },
   };
 }
