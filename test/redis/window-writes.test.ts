@@ -15,8 +15,8 @@ import { redisCacheStore } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine, SearchSource } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
-import { type TcpProxy, tcpProxy } from '../support/tcp-proxy.js';
-import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
+import type { TcpProxy } from '../support/tcp-proxy.js';
+import { deleteKeys, inspector, keysUnder, redisProxy, testPrefix } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
 
@@ -30,8 +30,7 @@ describe.skipIf(!redis)('a keyed search’s window write on Redis', () => {
     dir = mkdtempSync(join(tmpdir(), 'websift-window-writes-'));
     prefix = testPrefix('winwrite');
     admin = inspector();
-    const target = new URL(REDIS_URL);
-    proxy = await tcpProxy({ host: target.hostname, port: Number(target.port || 6379) });
+    proxy = await redisProxy();
   });
   afterEach(async () => {
     await engine.close();
