@@ -15,6 +15,12 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The timeout of a test that starts `websift serve` (a process through tsx): 5 s alone, beyond vitest's
+ * 20 s default at CI's load (from the start to its `listening` line: 10-22 s at a load of 20 on 2 cores).
+ */
+export const PROCESS_START_BUDGET_MS = 60_000;
+
 export function tempDb(): string {
   return join(mkdtempSync(join(tmpdir(), 'websift-cli-')), 'test.db');
 }

@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mainCaptured } from './in-process.js';
-import { startCli, tempDb, waitForLine } from './run-cli.js';
+import { PROCESS_START_BUDGET_MS, startCli, tempDb, waitForLine } from './run-cli.js';
 
 /** A SearXNG stand-in whose answers wait until the test releases them. */
 function slowSearxng() {
@@ -25,12 +25,6 @@ function slowSearxng() {
     release: () => waiting.splice(0).forEach((answer) => answer()),
   };
 }
-
-/**
- * A test that starts `websift serve` (a process through tsx): 5 s alone, up to ~25 s at CI's load (the
- * start to its `listening` line measured 10-22 s at a load of 20 on 2 cores), beyond the 20 s default.
- */
-const PROCESS_START_BUDGET_MS = 60_000;
 
 describe('websift serve', () => {
   const fake = slowSearxng();
