@@ -1,7 +1,7 @@
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli, waitForLine } from './run-cli.js';
+import { PROCESS_START_BUDGET_MS, runCli, startCli, waitForLine } from './run-cli.js';
 
 interface Step {
   name: string;
@@ -40,14 +40,18 @@ describe('websift demo (the main job, offline)', () => {
     expect(db && existsSync(db)).toBe(false); // the temporary database is removed
   });
 
-  it('--keep-serving keeps answering until SIGINT, then exits 0', async () => {
-    const child = startCli(['demo', '--keep-serving']);
-    const exited = once(child, 'exit');
-    const [, url, key] = await waitForLine(child, /still serving on (\S+); try: curl -H 'Authorization: Bearer (\S+)'/);
-    const res = await fetch(`${url}/api/search?q=compass`, { headers: { authorization: `Bearer ${key}` } });
-    expect(res.status).toBe(200);
-    expect((await res.json()).results[0].url).toBe(`${url}/corpus/magnetic-compass.html`);
-    child.kill('SIGINT');
-    expect((await exited)[0]).toBe(0);
-  });
+  it(
+    '--keep-serving keeps answering until SIGINT, then exits 0',
+    async () => {
+      const child = startCli(['demo', '--keep-serving']);
+      const exited = once(child, 'exit');
+      const [, url, key] = await waitForLine(child, /still serving on (\S+); try: curl -H 'Authorization: Bearer (\S+)'/);
+      const res = await fetch(`${url}/api/search?q=compass`, { headers: { authorization: `Bearer ${key}` } });
+      expect(res.status).toBe(200);
+      expect((await res.json()).results[0].url).toBe(`${url}/corpus/magnetic-compass.html`);
+      child.kill('SIGINT');
+      expect((await exited)[0]).toBe(0);
+    },
+    PROCESS_START_BUDGET_MS,
+  );
 });

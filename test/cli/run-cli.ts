@@ -15,17 +15,36 @@ export interface CliResult {
   stderr: string;
 }
 
+/**
+ * The timeout of a test that starts `websift serve` (a process through tsx): 5 s alone, beyond vitest's
+ * 20 s default at CI's load (from the start to its `listening` line: 5-22 s, median 11 s, at a load of
+ * 18-25 on 2 cores).
+ */
+export const PROCESS_START_BUDGET_MS = 60_000;
+
 export function tempDb(): string {
   return join(mkdtempSync(join(tmpdir(), 'websift-cli-')), 'test.db');
 }
 
 export function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
-  return spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     cwd: ROOT,
     env: { ...process.env, WEBSIFT_DB: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  return recordStderr(child);
 }
+
+/** Keeps what `child` writes to stderr from now on, for waitForLine (startCli does it at the start). */
+export function recordStderr<C extends ChildProcess>(child: C): C {
+  const record = { text: '', read: 0 };
+  child.stderr!.on('data', (d: Buffer) => (record.text += d.toString()));
+  stderrOf.set(child, record);
+  return child;
+}
+
+/** Each started child's stderr since its start, and how far waitForLine has read it. */
+const stderrOf = new WeakMap<ChildProcess, { text: string; read: number }>();
 
 export function runCli(args: string[], env: Record<string, string> = {}): Promise<CliResult> {
   return new Promise((resolve, reject) => {
@@ -39,19 +58,33 @@ export function runCli(args: string[], env: Record<string, string> = {}): Promis
   });
 }
 
-/** Resolves with the first stderr line matching `pattern` (or rejects when the process ends first). */
+/**
+ * Resolves with the first match of `pattern` in the child's stderr after the previous match (or rejects
+ * when the process ends first). Read from what the child wrote since its start: a line that came before
+ * the call (a log line racing the response the test awaited) is found, not missed.
+ */
 export function waitForLine(child: ChildProcess, pattern: RegExp): Promise<RegExpExecArray> {
+  const record = stderrOf.get(child);
+  if (!record) throw new Error('waitForLine: start the child with startCli (or recordStderr)');
   return new Promise((resolve, reject) => {
-    let buffer = '';
-    const onData = (d: Buffer) => {
-      buffer += d.toString();
-      const match = pattern.exec(buffer);
-      if (match) {
-        child.stderr!.off('data', onData);
-        resolve(match);
-      }
+    const look = () => {
+      const match = pattern.exec(record.text.slice(record.read));
+      if (!match) return false;
+      record.read += match.index + match[0].length;
+      child.stderr!.off('data', onData);
+      child.off('close', onClose);
+      resolve(match);
+      return true;
     };
+    // After startCli's own listener (registered first): the chunk is already in record.text.
+    const onData = () => void look();
+    const onClose = () => {
+      child.stderr!.off('data', onData);
+      reject(new Error(`process ended before ${pattern}; stderr: ${record.text.slice(record.read)}`));
+    };
+    if (look()) return;
+    if (child.stderr!.readableEnded) return onClose();
     child.stderr!.on('data', onData);
-    child.once('close', () => reject(new Error(`process ended before ${pattern}; stderr: ${buffer}`)));
+    child.once('close', onClose);
   });
 }

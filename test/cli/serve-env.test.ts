@@ -4,7 +4,7 @@ import { dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { listenAddress } from '../../src/cli/commands/serve.js';
 import { mainCaptured } from './in-process.js';
-import { startCli, tempDb, waitForLine } from './run-cli.js';
+import { PROCESS_START_BUDGET_MS, startCli, tempDb, waitForLine } from './run-cli.js';
 
 const flags = (values: Record<string, string> = {}) => ({ values, positionals: [] });
 
@@ -57,35 +57,43 @@ describe('websift serve: port and host from the environment', () => {
     }
   });
 
-  it('listens where the environment says, and warns in the banner when allowPrivateNetwork is on', async () => {
-    const db = tempDb();
-    const config = join(dirname(db), 'private.json');
-    writeFileSync(config, JSON.stringify({ engine: { allowPrivateNetwork: true } }));
-    // PORT and HOST are unusable: WEBSIFT_PORT and WEBSIFT_HOST must be the ones read.
-    const child = startCli(['serve', '--db', db, '--config', config], {
-      WEBSIFT_PORT: '0',
-      PORT: 'nope',
-      WEBSIFT_HOST: '127.0.0.1',
-      HOST: 'no.such.host.invalid',
-    });
-    const exited = once(child, 'exit');
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    await waitForLine(child, /no organizations yet/);
-    expect(stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
-    expect(stderr).toMatch(/warning: allowPrivateNetwork is on: extract and include_content may fetch private and loopback addresses/);
-    child.kill('SIGTERM');
-    expect(await exited).toEqual([0, null]);
-  });
+  it(
+    'listens where the environment says, and warns in the banner when allowPrivateNetwork is on',
+    async () => {
+      const db = tempDb();
+      const config = join(dirname(db), 'private.json');
+      writeFileSync(config, JSON.stringify({ engine: { allowPrivateNetwork: true } }));
+      // PORT and HOST are unusable: WEBSIFT_PORT and WEBSIFT_HOST must be the ones read.
+      const child = startCli(['serve', '--db', db, '--config', config], {
+        WEBSIFT_PORT: '0',
+        PORT: 'nope',
+        WEBSIFT_HOST: '127.0.0.1',
+        HOST: 'no.such.host.invalid',
+      });
+      const exited = once(child, 'exit');
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      await waitForLine(child, /no organizations yet/);
+      expect(stderr).toMatch(/listening on http:\/\/127\.0\.0\.1:\d+/);
+      expect(stderr).toMatch(/warning: allowPrivateNetwork is on: extract and include_content may fetch private and loopback addresses/);
+      child.kill('SIGTERM');
+      expect(await exited).toEqual([0, null]);
+    },
+    PROCESS_START_BUDGET_MS,
+  );
 
-  it('says nothing about private networks when the option is off', async () => {
-    const child = startCli(['serve', '--port', '0', '--db', tempDb()]);
-    const exited = once(child, 'exit');
-    let stderr = '';
-    child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
-    await waitForLine(child, /no organizations yet/);
-    child.kill('SIGTERM'); // right after the banner: the signal handler is already there
-    expect(await exited).toEqual([0, null]);
-    expect(stderr).not.toMatch(/allowPrivateNetwork/);
-  });
+  it(
+    'says nothing about private networks when the option is off',
+    async () => {
+      const child = startCli(['serve', '--port', '0', '--db', tempDb()]);
+      const exited = once(child, 'exit');
+      let stderr = '';
+      child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
+      await waitForLine(child, /no organizations yet/);
+      child.kill('SIGTERM'); // right after the banner: the signal handler is already there
+      expect(await exited).toEqual([0, null]);
+      expect(stderr).not.toMatch(/allowPrivateNetwork/);
+    },
+    PROCESS_START_BUDGET_MS,
+  );
 });

@@ -8,40 +8,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createEngine } from '../../src/index.js';
 import type { Flights } from '../../src/ports/flights.js';
-import { redisCacheStore, redisFlights } from '../../src/redis/index.js';
+import { redisFlights } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { Engine, SearchSource, SourceAnswer } from '../../src/types/index.js';
+import type { SearchSource } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
-import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
+import { deleteKeys, flightWaiters, heldSource, inspector, keysUnder, REDIS_URL, redisInstance, testPrefix, until } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
-
-/** Polls `check` (real time: Redis) until it holds, failing after `limitMs`. */
-async function until(check: () => boolean | Promise<boolean>, limitMs = 2_000): Promise<void> {
-  const start = performance.now();
-  while (!(await check())) {
-    if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
-
-/** A source whose answers wait until released: the first search is still running when the second arrives. */
-function heldSource() {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const source: SearchSource & { calls: number } = {
-    id: 'held',
-    calls: 0,
-    async search(): Promise<SourceAnswer> {
-      source.calls++;
-      await gate;
-      return { results: [{ title: 'One', url: 'https://example.com/1', snippet: 'one' }] };
-    },
-  };
-  return { source, release };
-}
 
 describe.skipIf(!redis)('redisFlights', () => {
   let dir: string;
@@ -60,25 +34,8 @@ describe.skipIf(!redis)('redisFlights', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function instance(clock: ManualClock, source: SearchSource, shared: boolean): Engine {
-    const repeats = redisCacheStore<never>({ url: REDIS_URL, prefix: `${prefix}repeats:` });
-    const flights = shared ? redisFlights({ url: REDIS_URL, prefix, clock }) : undefined;
-    const engine = createEngine({
-      database: join(dir, 'shared.db'),
-      clock,
-      rateLimit: false,
-      sources: [source],
-      router: { hedging: false },
-      caches: { repeats },
-      ...(flights ? { flights } : {}),
-    });
-    closers.push(
-      () => repeats.close?.(),
-      () => flights?.close?.(),
-      () => engine.close(),
-    );
-    return engine;
-  }
+  const instance = (clock: ManualClock, source: SearchSource, shared: boolean) =>
+    redisInstance({ dir, prefix, closers }, clock, [source], { adapters: { flights: shared } });
 
   async function race(shared: boolean) {
     const clock = new ManualClock();
@@ -89,11 +46,7 @@ describe.skipIf(!redis)('redisFlights', () => {
     await until(() => source.calls === 1);
     const second = b.search({ q: 'same question' }, { organization: 'acme' });
     // B is waiting once its subscriber listens for the release (or, per process, once it called the source).
-    await until(async () =>
-      shared
-        ? Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1
-        : source.calls === 2,
-    );
+    await until(async () => (shared ? (await flightWaiters(admin, prefix)) === 1 : source.calls === 2));
     release();
     const [one, two] = await Promise.all([first, second]);
     return { source, one, two, balance: (await a.usage({ organization: 'acme' })).credits.balance };
@@ -155,7 +108,7 @@ describe.skipIf(!redis)('redisFlights', () => {
     const abort = new AbortController();
     let ran = false;
     const waiting = other.run('k', async () => void (ran = true), abort.signal);
-    await until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1);
+    await until(async () => (await flightWaiters(admin, prefix)) === 1);
     abort.abort(new Error('client went away'));
     await expect(waiting).rejects.toThrow('client went away');
     expect(ran).toBe(false);

@@ -9,45 +9,18 @@ import { join } from 'node:path';
 import { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { REPEAT_WINDOW_MS } from '../../src/core/books/billing.js';
-import { createEngine } from '../../src/engine/create-engine.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
-import type { Engine, SearchSource, SourceAnswer } from '../../src/types/index.js';
+import type { SearchSource } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
-import { tcpProxy } from '../support/tcp-proxy.js';
-import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
+import { deleteKeys, flightWaiters, heldSource, inspector, keysUnder, redisInstance, redisProxy, testPrefix, until } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
-
-/** Polls `check` (real time: Redis) until it holds, failing after `limitMs`. */
-async function until(check: () => boolean | Promise<boolean>, limitMs = 2_000): Promise<void> {
-  const start = performance.now();
-  while (!(await check())) {
-    if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 /** Rejects after `ms` of real time: a search that would wait forever on a ManualClock fails instead. */
 const within = <T>(ms: number, work: Promise<T>) =>
   Promise.race([work, new Promise<never>((_, reject) => setTimeout(() => reject(new Error(`still waiting after ${ms} ms`)), ms))]);
-
-/** A source whose answers wait until released. */
-function heldSource() {
-  let release!: () => void;
-  const gate = new Promise<void>((resolve) => (release = resolve));
-  const source: SearchSource & { calls: number } = {
-    id: 'held',
-    calls: 0,
-    async search(): Promise<SourceAnswer> {
-      source.calls++;
-      await gate;
-      return { results: [{ title: 'One', url: 'https://example.com/1', snippet: 'one' }] };
-    },
-  };
-  return { source, release };
-}
 
 /** Counts the Redis commands the process sends (every ioredis client goes through sendCommand). */
 function commandCounter() {
@@ -77,19 +50,8 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function instance(clock: ManualClock, sources: SearchSource[], options: EngineOptions = {}): Engine {
-    const engine = createEngine({
-      database: join(dir, 'shared.db'),
-      redis: REDIS_URL,
-      redisPrefix: prefix,
-      clock,
-      sources,
-      router: { hedging: false },
-      ...options,
-    });
-    closers.push(() => engine.close());
-    return engine;
-  }
+  const instance = (clock: ManualClock, sources: SearchSource[], options: EngineOptions = {}) =>
+    redisInstance({ dir, prefix, closers }, clock, sources, options);
   const one = () => scriptedSource('web', () => ({ results: [{ title: 'A', url: 'https://example.com/a', snippet: 'a' }] }));
 
   it('a charged search sends 3 Redis commands (enter, window, leave), a free repeat 1; the lock is gone after', async () => {
@@ -149,7 +111,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     const { engine, source, lock } = await searchedOnce();
     await admin.set(lock!, 'another instance', 'PX', 60_000); // as if a search of it were still settling elsewhere
     const repeat = engine.search({ q: 'held' }, { organization: 'acme' });
-    await until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1);
+    await until(async () => (await flightWaiters(admin, prefix)) === 1);
     await admin.del(lock!);
     await admin.publish(`${prefix}flight-released`, lock!);
     expect((await within(2_000, repeat)).metadata).toMatchObject({ credits_used: 0, from_cache: true });
@@ -161,7 +123,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     await admin.del(...(await keysUnder(admin, `${prefix}repeat:`))); // no window: the next one must run
     await admin.set(lock!, 'another instance', 'PX', 60_000);
     const waiting = engine.search({ q: 'held' }, { organization: 'acme' });
-    await until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1);
+    await until(async () => (await flightWaiters(admin, prefix)) === 1);
     expect(source.calls).toBe(1); // waiting, not searching
     await admin.del(lock!);
     await admin.publish(`${prefix}flight-released`, lock!);
@@ -178,7 +140,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
     const first = a.search({ q: 'same' }, { organization: 'acme' });
     await until(() => source.calls === 1);
     const second = b.search({ q: 'same' }, { organization: 'acme' });
-    await until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) >= 1);
+    await until(async () => (await flightWaiters(admin, prefix)) >= 1);
     release();
     const [x, y] = await Promise.all([first, second]);
     expect([x.metadata.credits_used, y.metadata.credits_used]).toEqual([1, 0]);
@@ -218,7 +180,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
   });
 
   it('Redis down on entering: 503 rate_limiter_unavailable, nothing charged, no source asked', async () => {
-    const proxy = await tcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
+    const proxy = await redisProxy();
     closers.push(() => proxy.close());
     const clock = new ManualClock();
     const source = one();
@@ -239,7 +201,7 @@ describe.skipIf(!redis)('one script in, one script out', () => {
   });
 
   it('Redis gone before the window write: 503, nothing charged (a charge without its window would make the repeat pay)', async () => {
-    const proxy = await tcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
+    const proxy = await redisProxy();
     closers.push(() => proxy.close());
     const clock = new ManualClock();
     const { source, release } = heldSource();

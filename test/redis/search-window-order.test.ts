@@ -11,7 +11,6 @@ import type { Redis } from 'ioredis';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openSqlite } from '../../src/adapters/sqlite/database.js';
 import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
-import { createEngine } from '../../src/engine/create-engine.js';
 import type { EngineOptions } from '../../src/engine/options.js';
 import { LedgerUnavailableError } from '../../src/errors.js';
 import type { Ledger } from '../../src/ports/ledger.js';
@@ -20,20 +19,10 @@ import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine, SearchSource } from '../../src/types/index.js';
 import { withSettle } from '../core/helpers.js';
 import { serviceAvailable } from '../support/services.js';
-import { tcpProxy } from '../support/tcp-proxy.js';
-import { deleteKeys, inspector, keysUnder, REDIS_URL, testPrefix } from './redis-kit.js';
+import { deleteKeys, flightWaiters, inspector, keysUnder, redisInstance, redisProxy, testPrefix, until } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
 const acme = { organization: 'acme' };
-
-/** Polls `check` (real time: Redis) until it holds, failing after `limitMs`. */
-async function until(check: () => boolean | Promise<boolean>, limitMs = 2_000): Promise<void> {
-  const start = performance.now();
-  while (!(await check())) {
-    if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-}
 
 describe.skipIf(!redis)('the window is written before the charge', () => {
   let dir: string;
@@ -58,25 +47,12 @@ describe.skipIf(!redis)('the window is written before the charge', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  function instance(clock: ManualClock, sources: SearchSource[], options: EngineOptions = {}): Engine {
-    const engine = createEngine({
-      database: join(dir, 'shared.db'),
-      redis: REDIS_URL,
-      redisPrefix: prefix,
-      clock,
-      sources,
-      router: { hedging: false },
-      rateLimit: false,
-      ...options,
-    });
-    closers.push(() => engine.close());
-    return engine;
-  }
+  const instance = (clock: ManualClock, sources: SearchSource[], options: EngineOptions = {}) =>
+    redisInstance({ dir, prefix, closers }, clock, sources, { rateLimit: false, ...options });
   const one = () => scriptedSource('web', () => ({ results: [{ title: 'A', url: 'https://example.com/a', snippet: 'a' }] }));
   const balance = async (engine: Engine) => (await engine.usage(acme)).credits.balance;
   /** Waits until someone waits for a flight's release (a search queued behind a held lock). */
-  const waiting = () =>
-    until(async () => Number(((await admin.call('PUBSUB', 'NUMSUB', `${prefix}flight-released`)) as [string, number])[1]) === 1);
+  const waiting = () => until(async () => (await flightWaiters(admin, prefix)) === 1);
   /** What the lease does when the lock's holder died: the lock goes, and its waiters are told. */
   async function leaseRunsOut(): Promise<void> {
     const [lock] = await keysUnder(admin, `${prefix}flight:`);
@@ -139,7 +115,7 @@ describe.skipIf(!redis)('the window is written before the charge', () => {
   });
 
   it('Redis gone after the window write: the answer is delivered and charged, and its window stays', async () => {
-    const proxy = await tcpProxy({ host: new URL(REDIS_URL).hostname, port: Number(new URL(REDIS_URL).port || 6379) });
+    const proxy = await redisProxy();
     closers.push(() => proxy.close());
     const clock = new ManualClock();
     const source = one();

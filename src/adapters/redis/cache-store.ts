@@ -4,10 +4,14 @@
 //
 // Redis trouble degrades, never fails a request: a get that errors or times out is a miss, a set or
 // delete that fails is dropped (each reported to onError). A miss costs a charge or a source call
-// the cache would have saved; failing the request instead would cost the answer.
+// the cache would have saved; failing the request instead would cost the answer. One exception, a
+// `required` write (a repeat window, written before its charge): lost while the connection is up (a
+// timeout, an error reply) it is tried once more, then rejected, so the charge is refused instead of
+// landing without its window (docs/redis.md, "Redis down"). With Redis known down (the client not
+// connected) it is dropped as any write: the window could not be read during the outage anyway.
 
 import type { CacheStore } from '../../ports/cache.js';
-import { RedisConnection, type RedisConnectionOptions } from './client.js';
+import { type RedisClientLike, RedisConnection, type RedisConnectionOptions } from './client.js';
 
 export interface RedisCacheStoreOptions extends RedisConnectionOptions {
   /** Values whose JSON is larger are not stored (and the key's older value is deleted); default 1 MiB. */
@@ -47,7 +51,8 @@ export function cacheValue<V>(text: string | null | undefined, onError: (error: 
  * A `CacheStore` on Redis, shared by every instance: pass it as `createEngine({ caches: { repeats,
  * confirmedEmpty, pages } })` (one prefix each), or set `redis` on createEngine to get all of them.
  * Redis trouble never fails a request: a failed read is a miss, a failed write is dropped (both told to
- * `onError`).
+ * `onError`); but a `required` write (a repeat window) lost while Redis is up is tried once more, then
+ * rejected (the engine refuses the charge: 503, nothing charged).
  * Needs the optional peer `ioredis` (`npm install ioredis`), loaded on first use; give `url` or your own `client`.
  * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
  * @throws {RangeError} at creation for `maxValueBytes`/`maxTtlMs` out of range.
@@ -81,17 +86,41 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
       }
       return cacheValue<V>(text, absorb);
     },
-    async set(key, value, ttlMs) {
+    async set(key, value, ttlMs, options) {
       const text = cacheText(value, maxBytes);
       // Too large to share: skipped, and the older value goes so a get never answers a stale one.
       if (text === undefined) return remove(key);
+      let client: RedisClientLike | undefined;
+      const write = async () => {
+        client = await connection.client();
+        await client.set(keyOf(key), text, 'PX', pxOf(ttlMs));
+      };
       try {
-        await (await connection.client()).set(keyOf(key), text, 'PX', pxOf(ttlMs));
+        await write();
+        return;
       } catch (error) {
         absorb(error);
+        if (!options?.required || down(client)) return;
+      }
+      try {
+        await write(); // once more: one timeout under load need not cost the answer
+      } catch (error) {
+        absorb(error);
+        if (down(client)) return;
+        // A late SET (a timeout is not a refusal) must not leave a free window for a refused charge:
+        // the delete follows it on the same connection, so Redis runs it after.
+        void remove(key);
+        throw error;
       }
     },
     delete: remove,
     close: () => connection.close(),
   };
 }
+
+/**
+ * Redis known down: a client that is not connected (ioredis refuses commands at once without an offline
+ * queue; a connection lost under a command leaves it reconnecting). A closed adapter (no client) is not
+ * an outage: its required writes reject.
+ */
+const down = (client: RedisClientLike | undefined) => client !== undefined && client.status !== 'ready';

@@ -24,6 +24,8 @@ export function repeatWindowPartition(storeKey: string): string {
   return second < 0 ? storeKey : storeKey.slice(0, second);
 }
 
+const REQUIRED = { required: true } as const;
+
 export class RepeatWindows<T> {
   readonly #store: CacheStore<RepeatEntry>;
   readonly #clock: Clock;
@@ -52,10 +54,13 @@ export class RepeatWindows<T> {
     return this.#clock.now() < entry.chargedAt + REPEAT_WINDOW_MS;
   }
 
-  /** Opens (or re-opens, after expiry) the window of a charged request made at `chargedAt`. */
+  /**
+   * Opens (or re-opens, after expiry) the window of a charged request made at `chargedAt`. Written before
+   * the charge, as a required write: a store that lost it while up rejects, and the charge is refused.
+   */
   async open(organization: string, key: string, chargedAt: number, value: T): Promise<void> {
     const { entry, ttlMs } = this.entryOf(chargedAt, value);
-    await this.#store.set(this.storeKey(organization, key), entry, ttlMs);
+    await this.#store.set(this.storeKey(organization, key), entry, ttlMs, REQUIRED);
   }
 
   /** Deletes the window of `key` (written for a charge that did not happen). */
