@@ -3,7 +3,8 @@
 // calls (a function counted once per sample however deep it recurses), and CPU ms per page from
 // the run's total. The sampler's overhead stretches every phase alike: read the shares.
 //
-//   npx tsx bench/convert-phases.ts [--corpus traf] [--limit 200]
+//   npx tsx bench/convert-phases.ts [--corpus traf] [--limit 200] [--under adjustStory] [--top 25]
+// --under also lists the functions with the most self time inside that step.
 
 import { Session } from 'node:inspector/promises';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
@@ -82,7 +83,10 @@ const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes:
 session.disconnect();
 
 const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+const under = arg('under');
 const wanted = new Set(PHASES.map(([name]) => name));
+if (under) wanted.add(under);
+const selfUnder = new Map<string, number>();
 const inclusive = new Map<string, number>();
 const onPath = new Map<string, number>();
 let total = 0;
@@ -99,6 +103,10 @@ while (stack.length) {
   const hits = n.hitCount ?? 0;
   total += hits;
   for (const [k, v] of onPath) if (v > 0) inclusive.set(k, (inclusive.get(k) ?? 0) + hits);
+  if (under && (onPath.get(under) ?? 0) > 0) {
+    const where = `${name || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/node_modules\//, '').replace(/^.*\/src\//, 'src/')}`;
+    selfUnder.set(where, (selfUnder.get(where) ?? 0) + hits);
+  }
   stack.push([n, true]);
   for (const c of n.children ?? []) stack.push([byId.get(c)!, false]);
 }
@@ -108,4 +116,10 @@ for (const [name, depth] of PHASES) {
   const h = inclusive.get(name) ?? 0;
   const share = h / total;
   console.log(`${(100 * share).toFixed(1).padStart(6)} %  ${(share * msPerPage).toFixed(2).padStart(6)} ms  ${'  '.repeat(depth)}${name}`);
+}
+if (under) {
+  console.log(`\nself time inside ${under}:`);
+  const top = Number(arg('top') ?? 25);
+  for (const [where, h] of [...selfUnder].sort((a, b) => b[1] - a[1]).slice(0, top))
+    console.log(`${((100 * h) / total).toFixed(1).padStart(6)} %  ${((h / total) * msPerPage).toFixed(2).padStart(6)} ms  ${where}`);
 }
