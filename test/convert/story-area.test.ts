@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
-import { readabilityArea } from '../../src/convert/model/readability-area.js';
+import { collapsedLength, readabilityArea } from '../../src/convert/model/readability-area.js';
 import { keepStoryArea } from '../../src/convert/model/story-area.js';
 
 const paragraph = (i: number) =>
@@ -115,5 +115,19 @@ describe('keepStoryArea (what lies outside the story area goes)', () => {
     const data = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Boat","offers":{"@type":"Offer","price":"10","priceCurrency":"EUR"}}</script>`;
     const html = `<html><head>${data}</head><body><div id="main"><div class="entry">${story(10)}</div></div><div id="rail"><div class="river">${teasers(6)}</div></div></body></html>`;
     expect(dropped(html)).toEqual([]);
+  });
+});
+
+describe('collapsedLength (readability-area.ts: a paragraph length as Readability reads it)', () => {
+  it('is the length of the text with white space collapsed and trimmed, for every white space unit', () => {
+    const spaces = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).filter((ch) => /\s/.test(ch));
+    const pieces = ['a', 'Wort', ',', '。', '\u00e9', '\u200b', ...spaces]; // U+200B is no white space
+    let seed = 7;
+    const next = () => (seed = (seed * 48271) % 2147483647);
+    for (let k = 0; k < 2000; k++) {
+      const text = Array.from({ length: next() % 12 }, () => pieces[next() % pieces.length]!).join('');
+      expect(collapsedLength(text)).toBe(text.replace(/\s+/g, ' ').trim().length);
+    }
+    for (const s of spaces) expect(collapsedLength(`${s}a${s}${s}b${s}`)).toBe(3);
   });
 });

@@ -11,12 +11,22 @@ import type { Block } from './blocks.js';
 /** Class or id names of one post's body, as blog engines print them (case, `-` and `_` aside). */
 const BODY_NAMES = new Set(['entrycontent', 'entrybody', 'postbody', 'postcontent', 'postentry', 'articlebody', 'storybody']);
 
+// Class and id strings repeat across a page's elements, and every ancestor of every block is asked:
+// each distinct string is judged once (as class-tokens.ts splits each once).
+const judged = new Map<string, boolean>();
+
 function namesPostBody(el: Element): boolean {
   const raw = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
   if (raw.length === 1) return false;
-  // Whole names only: `sticky-post__content` is a teaser's part on a listing, not a post's body.
-  for (const name of raw.split(/\s+/)) if (BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())) return true;
-  return false;
+  let named = judged.get(raw);
+  if (named === undefined) {
+    named = false;
+    // Whole names only: `sticky-post__content` is a teaser's part on a listing, not a post's body.
+    for (const name of raw.split(/\s+/)) if (BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())) named = true;
+    if (judged.size >= 4096) judged.clear();
+    judged.set(raw, named);
+  }
+  return named;
 }
 
 /**
