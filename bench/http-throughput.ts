@@ -5,18 +5,21 @@
 // repeat partition is filled (10,000 charged searches) before anything is timed: the steady state. The load client (autocannon's API)
 // runs in a child process (this file with --client), so the server's figures hold none of its work.
 //   npx tsx bench/http-throughput.ts [--seconds 2] [--connections 16] [--rounds 7]
-//                                    [--durability full|normal] [--database file]
+//                                    [--durability full|normal] [--database file] [--no-fetch] [--baseline dist]
+// A second Fastify route ("matched") also passes the engine a signal that aborts on client close and sends
+// the handler's X-Request-Id and Cache-Control headers: the same engine call and answer bytes as the handler.
 // Without --durability the ledger is in memory (nothing to fsync: durability does not apply). With it,
 // the ledger runs on a fresh file in a temp directory (or on --database) in WAL mode with that durability.
 
 import { execFile } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable } from 'node:stream';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { DEFAULT_MAX_PER_PARTITION } from '../src/adapters/partitioned-lru-store.js';
@@ -33,6 +36,8 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     database: { type: 'string' },
     durability: { type: 'string' },
+    'no-fetch': { type: 'boolean' },
+    baseline: { type: 'string' },
   },
 });
 if (values.client !== undefined) await runClient(values.client);
@@ -119,6 +124,15 @@ const key = await engine.admin.createApiKey('bench');
 for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
 const viaNode = await listen(createNodeHandler(engine));
 const viaFetch = await listen(onNode(createFetchHandler(engine)));
+// --baseline DIST: another build's createNodeHandler (a compiled dist/, e.g. main's) over the same engine, timed
+// in the same rounds: a change to the handler against the code before it, in one process.
+const baseline = values.baseline
+  ? await listen(
+      (
+        (await import(pathToFileURL(join(values.baseline, 'http/index.js')).href)) as typeof import('../src/http/index.js')
+      ).createNodeHandler(engine),
+    )
+  : undefined;
 
 /** The same search as a Fastify route would serve it: bearer key, engine.search, the answer as JSON (Fastify's serializer). */
 const fastify = Fastify();
@@ -130,6 +144,40 @@ fastify.get('/api/search', async (request, reply) => {
 });
 await fastify.listen({ port: 0, host: '127.0.0.1' });
 const viaFastify = { port: (fastify.server.address() as AddressInfo).port };
+
+/**
+ * The same route doing what the node handler does besides: the engine call gets a signal that aborts when
+ * the client goes away (one per connection, as the handler's, the cheapest way), and the answer carries the
+ * handler's headers (X-Request-Id, a new UUID, and Cache-Control: no-store): the same engine call and the
+ * same answer bytes. The plain route above passes no signal and sends neither header.
+ */
+const matched = Fastify();
+const connectionSignals = new WeakMap<object, { abort: AbortController; unanswered: number }>();
+matched.get('/api/search', async (request, reply) => {
+  const socket = request.raw.socket;
+  let connection = connectionSignals.get(socket);
+  if (!connection) {
+    const fresh = { abort: new AbortController(), unanswered: 0 };
+    socket.once('close', () => fresh.unanswered > 0 && fresh.abort.abort());
+    connectionSignals.set(socket, fresh);
+    connection = fresh;
+  }
+  connection.unanswered++;
+  try {
+    reply.header('cache-control', 'no-store').header('x-request-id', randomUUID());
+    const header = request.headers.authorization;
+    const identity = header?.startsWith('Bearer ') ? await engine.authenticate(header.slice(7)) : null;
+    if (!identity) return reply.code(401).send({ error: 'unauthorized' });
+    return await engine.search(
+      { q: (request.query as { q: string }).q },
+      { organization: identity.organization, signal: connection.abort.signal },
+    );
+  } finally {
+    connection.unanswered--;
+  }
+});
+await matched.listen({ port: 0, host: '127.0.0.1' });
+const viaMatched = { port: (matched.server.address() as AddressInfo).port };
 const auth = { authorization: `Bearer ${key}` };
 
 const VARIANTS = {
@@ -138,13 +186,20 @@ const VARIANTS = {
   'node-repeat': () => load(viaNode.port, '/api/search?q=same+query', auth),
   'fetch-repeat': () => load(viaFetch.port, '/api/search?q=same+query', auth),
   'fastify-repeat': () => load(viaFastify.port, '/api/search?q=same+query', auth),
+  'matched-repeat': () => load(viaMatched.port, '/api/search?q=same+query', auth),
   // A new query every time: routed to the source and charged (reserve + settle in the ledger).
   'node-distinct': () => load(viaNode.port, '/api/search?q=term+[<id>]', auth),
+  'baseline-repeat': () => load(baseline!.port, '/api/search?q=same+query', auth),
+  'baseline-distinct': () => load(baseline!.port, '/api/search?q=term+[<id>]', auth),
   'fetch-distinct': () => load(viaFetch.port, '/api/search?q=term+[<id>]', auth),
   'fastify-distinct': () => load(viaFastify.port, '/api/search?q=term+[<id>]', auth),
+  'matched-distinct': () => load(viaMatched.port, '/api/search?q=term+[<id>]', auth),
 };
 type Variant = keyof typeof VARIANTS;
-const variants = Object.keys(VARIANTS) as Variant[];
+// --no-fetch: without the fetch handler's rows (shorter runs when only the node handler is compared).
+const variants = (Object.keys(VARIANTS) as Variant[]).filter(
+  (v) => !(values['no-fetch'] && v.startsWith('fetch-')) && (baseline !== undefined || !v.startsWith('baseline-')),
+);
 const samples = Object.fromEntries(variants.map((v) => [v, [] as Sample[]])) as Record<Variant, Sample[]>;
 const ratios = Object.fromEntries(variants.map((v) => [v, [] as { rps: number; cpu: number }[]])) as Record<
   Variant,
@@ -152,6 +207,10 @@ const ratios = Object.fromEntries(variants.map((v) => [v, [] as { rps: number; c
 >;
 /** Per round: the node handler's server CPU per request over the Fastify route's (target ≤ 1). */
 const nodeVsFastify = { repeat: [] as number[], distinct: [] as number[] };
+/** The same against the matched route (same engine call, same answer bytes). */
+const nodeVsMatched = { repeat: [] as number[], distinct: [] as number[] };
+/** With --baseline: the node handler's CPU over the baseline build's. */
+const nodeVsBaseline = { repeat: [] as number[], distinct: [] as number[] };
 for (const v of variants) await VARIANTS[v](); // warm-up
 // Rounds interleave the variants (in rotating order), so a burst of load elsewhere on the machine hits
 // each variant alike; each round's ratios are taken against that round's bare figures.
@@ -167,9 +226,16 @@ for (let round = 0; round < ROUNDS; round++) {
   }
   nodeVsFastify.repeat.push(figures['node-repeat'].cpuUs / figures['fastify-repeat'].cpuUs);
   nodeVsFastify.distinct.push(figures['node-distinct'].cpuUs / figures['fastify-distinct'].cpuUs);
+  nodeVsMatched.repeat.push(figures['node-repeat'].cpuUs / figures['matched-repeat'].cpuUs);
+  nodeVsMatched.distinct.push(figures['node-distinct'].cpuUs / figures['matched-distinct'].cpuUs);
+  if (baseline) {
+    nodeVsBaseline.repeat.push(figures['node-repeat'].cpuUs / figures['baseline-repeat'].cpuUs);
+    nodeVsBaseline.distinct.push(figures['node-distinct'].cpuUs / figures['baseline-distinct'].cpuUs);
+  }
 }
-for (const s of [bare, viaNode, viaFetch]) s.server.close();
+for (const s of [bare, viaNode, viaFetch, ...(baseline ? [baseline] : [])]) s.server.close();
 await fastify.close();
+await matched.close();
 await engine.close();
 if (scratch) rmSync(scratch, { recursive: true, force: true });
 
@@ -183,9 +249,13 @@ const NAMES: Record<Variant, string> = {
   'node-repeat': 'node handler, repeated query (free repeat)',
   'fetch-repeat': 'fetch handler, repeated query (free repeat)',
   'node-distinct': 'node handler, distinct queries (charged)',
+  'baseline-repeat': "baseline build's node handler, repeated query",
+  'baseline-distinct': "baseline build's node handler, distinct queries",
   'fetch-distinct': 'fetch handler, distinct queries (charged)',
   'fastify-repeat': 'Fastify route + engine.search, repeated query',
   'fastify-distinct': 'Fastify route + engine.search, distinct queries',
+  'matched-repeat': 'Fastify route, matched (signal, same headers), repeated query',
+  'matched-distinct': 'Fastify route, matched (signal, same headers), distinct queries',
 };
 const ledgerMode = DATABASE === undefined ? 'SQLite in memory (nothing to fsync)' : `SQLite file, durability ${DURABILITY}`;
 console.log(
@@ -208,3 +278,11 @@ for (const v of variants) {
 console.log(
   `\nnode handler CPU / Fastify route CPU, per round: repeated ${spread(nodeVsFastify.repeat, times)}, distinct ${spread(nodeVsFastify.distinct, times)}`,
 );
+console.log(
+  `node handler CPU / matched Fastify route CPU, per round: repeated ${spread(nodeVsMatched.repeat, times)}, distinct ${spread(nodeVsMatched.distinct, times)}`,
+);
+if (baseline) {
+  console.log(
+    `node handler CPU / baseline build's node handler CPU, per round: repeated ${spread(nodeVsBaseline.repeat, times)}, distinct ${spread(nodeVsBaseline.distinct, times)}`,
+  );
+}

@@ -13,12 +13,13 @@ import { DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions, resol
 import { searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
 import { readJsonObject, refuseDeclaredOversize } from './request-body.js';
 import { requestIdOf } from './request-id.js';
+import { parseUrl, type RequestUrl } from './request-url.js';
 import { answerReply, clientGoneReply, errorReply } from './responses.js';
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
 
 interface RequestState {
-  url: URL;
+  url: RequestUrl;
   deprecated: boolean;
   /** The request's websift:http context, when someone listens. */
   trace: HttpTraceContext | undefined;
@@ -88,7 +89,7 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
 async function tracedAnswer(
   engine: Engine,
   request: ApiRequest,
-  url: URL | undefined,
+  url: RequestUrl | undefined,
   requestId: string,
   resolved: ResolvedOptions,
   trace: HttpTraceContext,
@@ -98,19 +99,10 @@ async function tracedAnswer(
   return reply;
 }
 
-/** The request's URL, or undefined for one that does not parse (answered as an error by `answer`). */
-function parseUrl(url: string): URL | undefined {
-  try {
-    return new URL(url);
-  } catch {
-    return undefined;
-  }
-}
-
 async function answer(
   engine: Engine,
   request: ApiRequest,
-  url: URL | undefined,
+  url: RequestUrl | undefined,
   requestId: string,
   resolved: ResolvedOptions,
   trace: HttpTraceContext | undefined,
@@ -146,7 +138,7 @@ function withRequestId(reply: ApiReply, requestId: string): ApiReply {
 }
 
 /** The websift:http context: made only when someone listens. */
-function httpContext(request: ApiRequest, url: URL | undefined, requestId: string, options: ResolvedOptions): HttpTraceContext {
+function httpContext(request: ApiRequest, url: RequestUrl | undefined, requestId: string, options: ResolvedOptions): HttpTraceContext {
   const path = url ? url.pathname : '/';
   const rest = path.startsWith(options.basePath) ? path.slice(options.basePath.length).replace(/\/+$/, '') : '';
   const known = Object.hasOwn(ROUTES, rest) || (options.health && (HEALTH_PATHS as readonly string[]).includes(rest));

@@ -14,9 +14,11 @@ export function idempotencyKeyOf(request: ApiRequest): string | undefined {
   return request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined;
 }
 
-/** Headers of a 200 answer: marks a replayed first answer. */
-export function replayHeaders(answer: unknown): Record<string, string> {
-  return isIdempotentReplay(answer) ? { 'idempotent-replayed': 'true' } : {};
+const REPLAYED = { 'idempotent-replayed': 'true' } as const;
+
+/** Headers of a 200 answer: marks a replayed first answer (undefined for the usual answer: nothing to add). */
+export function replayHeaders(answer: unknown): Readonly<Record<string, string>> | undefined {
+  return isIdempotentReplay(answer) ? REPLAYED : undefined;
 }
 
 /** An engine 400 about `idempotencyKey`, renamed to the header (same code and timing); anything else as it is. */

@@ -43,15 +43,20 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
   const handle = createApiHandler(engine, options);
   return (req: FrameworkRequest, res) => {
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : bodyOf(req);
+    const connection = connectionOf(req, res);
+    connection.unanswered++;
     const request: ApiRequest = {
       method: req.method ?? 'GET',
       url: urlOf(req),
       headers: { get: (name) => headerOf(req, name) },
       body: body?.stream ?? null,
-      signal: clientGone(req, res),
+      signal: connection.abort.signal,
     };
     handle(request)
-      .then((reply) => send(reply, req, res, body !== null && !body.finished()))
+      .then((reply) => {
+        connection.unanswered--;
+        send(reply, req, res, body !== null && !body.finished());
+      })
       .catch((error: unknown) => {
         // Only writing can fail here (the handler answers every error itself): drop the connection.
         res.destroy(error instanceof Error ? error : new Error(String(error)));
@@ -59,30 +64,48 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
   };
 }
 
-/**
- * The connections' abort controllers: one per socket, shared by the requests it carries. Node 20 builds an
- * AbortSignal slowly (~3–9 µs) and the engine's first listener on a fresh one costs as much again, ~10 µs
- * of CPU per request (bench/http-throughput.ts); a kept-alive connection pays it once.
- */
-const connectionAborts = new WeakMap<object, AbortController>();
+/** A client connection as the handler sees it: its abort controller and how many of its requests are unanswered. */
+interface Connection {
+  abort: AbortController;
+  unanswered: number;
+}
 
 /**
- * Aborts when the connection closes before this reply was written: the client went away, and with it
- * every request of that connection still unanswered. A request answered earlier on the same connection
- * shares the signal (it may read aborted afterwards, once its call is long over).
+ * The connections, one per socket, shared by the requests it carries. Node 20 builds an AbortSignal
+ * slowly (~3–9 µs) and the engine's first listener on a fresh one costs as much again, ~10 µs of CPU per
+ * request (bench/http-throughput.ts); a kept-alive connection pays it once. Its `close` listener too is
+ * added once per connection, not once per request.
  */
-function clientGone(req: IncomingMessage, res: ServerResponse): AbortSignal {
-  const socket = req.socket as object | null;
-  let controller = socket ? connectionAborts.get(socket) : undefined;
-  if (!controller || controller.signal.aborted) {
-    controller = new AbortController();
-    if (socket) connectionAborts.set(socket, controller);
+const connections = new WeakMap<object, Connection>();
+
+const goneError = () => new DOMException('The client closed the connection before the reply', 'AbortError');
+
+/**
+ * The request's connection. Its signal aborts when the connection closes while a request it carries is
+ * unanswered: the client went away, and with it every request of that connection still running. A
+ * request answered earlier on the same connection shares the signal (it may read aborted afterwards,
+ * once its call is long over).
+ */
+function connectionOf(req: IncomingMessage, res: ServerResponse): Connection {
+  const socket = req.socket as Socket | null;
+  if (!socket) {
+    // No socket to follow (a framework's stand-in request): this request alone, until its reply closes.
+    const alone: Connection = { abort: new AbortController(), unanswered: 0 };
+    res.once('close', () => {
+      if (!res.writableFinished) alone.abort.abort(goneError());
+    });
+    return alone;
   }
-  const connection = controller;
-  res.once('close', () => {
-    if (!res.writableFinished) connection.abort(new DOMException('The client closed the connection before the reply', 'AbortError'));
-  });
-  return connection.signal;
+  let connection = connections.get(socket);
+  if (!connection || connection.abort.signal.aborted) {
+    const fresh: Connection = { abort: new AbortController(), unanswered: 0 };
+    socket.once('close', () => {
+      if (fresh.unanswered > 0) fresh.abort.abort(goneError());
+    });
+    connections.set(socket, fresh);
+    connection = fresh;
+  }
+  return connection;
 }
 
 interface NodeBody {

@@ -5,10 +5,18 @@ import type { ApiReply, RequestInfo } from './exchange.js';
 import { MethodNotAllowedError } from './http-errors.js';
 import { BIG_ANSWER_CHARS, jsonPieces, stringChars } from './json-pieces.js';
 
-const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+/**
+ * A JSON reply's headers, built as one literal rather than spread from a shared object: every reply
+ * then has the same shape (the bindings add to it), and a spread of two objects cost ~1 µs per reply.
+ */
+function jsonHeaders(headers?: Record<string, string>): Record<string, string> {
+  const all: Record<string, string> = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
+  if (headers) for (const name in headers) all[name] = headers[name]!;
+  return all;
+}
 
-export function jsonReply(status: number, body: unknown, headers: Record<string, string> = {}): ApiReply {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+export function jsonReply(status: number, body: unknown, headers?: Record<string, string>): ApiReply {
+  return { status, headers: jsonHeaders(headers), body: JSON.stringify(body) };
 }
 
 /**
@@ -16,9 +24,10 @@ export function jsonReply(status: number, body: unknown, headers: Record<string,
  * Markdown or HTML), as UTF-8 pieces made a turn of the event loop at a time (json-pieces.ts). The
  * same JSON text either way.
  */
-export async function answerReply(status: number, body: unknown, headers: Record<string, string> = {}): Promise<ApiReply> {
+export function answerReply(status: number, body: unknown, headers?: Record<string, string>): ApiReply | Promise<ApiReply> {
+  // Not async for the usual small answer: its reply is made without a promise of its own.
   if (stringChars(body) < BIG_ANSWER_CHARS) return jsonReply(status, body, headers);
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: await jsonPieces(body) };
+  return jsonPieces(body).then((pieces) => ({ status, headers: jsonHeaders(headers), body: pieces }));
 }
 
 /**

@@ -9,7 +9,7 @@ import { probeLoop } from '../../bench/lib/loop-probe.js';
 import { ordinaryPage } from '../../bench/lib/ordinary-pages.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler } from '../../src/http/index.js';
-import { jsonPieces } from '../../src/http/json-pieces.js';
+import { jsonPieces, stringChars } from '../../src/http/json-pieces.js';
 import { answerReply, jsonReply } from '../../src/http/responses.js';
 import { type PageServer, startPageServer } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
@@ -45,6 +45,17 @@ describe('jsonPieces', () => {
     await expect(jsonPieces({ n: 1n })).rejects.toThrow(TypeError);
   });
 
+  it('stringChars counts the characters of every string the JSON holds: nested, own keys only, and stops past its limit', () => {
+    const inherited = Object.create({ skipped: 'x'.repeat(50) }) as Record<string, unknown>;
+    inherited.own = 'abc';
+    const answer = { a: 'ab', n: 1, z: null, list: ['cde', [{ f: 'g' }], 7, undefined], nested: { inherited } };
+    expect(stringChars(answer)).toBe(2 + 3 + 1 + 3);
+    // Many small strings deep in the answer add up to a big one.
+    const wide = { results: Array.from({ length: 2000 }, () => ({ page: { text: 'y'.repeat(1000) } })) };
+    expect(stringChars(wide)).toBeGreaterThan(1024 * 1024);
+    expect(stringChars(wide, 10_000)).toBeLessThan(20_000);
+  });
+
   it('small answers stay one string (JSON.stringify), big ones are pieces', async () => {
     expect((await answerReply(200, { a: 'x'.repeat(1000) })).body).toBe(JSON.stringify({ a: 'x'.repeat(1000) }));
     const big = await answerReply(200, { a: 'x'.repeat(3 * 1024 * 1024) });
@@ -56,7 +67,7 @@ describe('jsonPieces', () => {
       success: true,
       results: [0, 1, 2].map((i) => ({ url: `https://x.test/${i}`, success: true, html: ordinaryPage(10 * 1024 * 1024, i) })),
     };
-    const pieces = await probeLoop(() => answerReply(200, answer));
+    const pieces = await probeLoop(async () => answerReply(200, answer));
     const whole = await probeLoop(async () => {
       const reply = jsonReply(200, answer);
       return Buffer.byteLength(reply.body as string); // what the node binding does with it next

@@ -115,6 +115,35 @@ describe('client disconnect cancels the engine call', () => {
     expect([first!.aborted, other!.aborted]).toEqual([false, false]);
   });
 
+  it('node:http: a kept-alive connection gets one close listener from the handler, on its socket; its responses get none', async () => {
+    const { engine, key } = await recordingEngine();
+    const handler = createNodeHandler(engine);
+    const seen: { socket: number; response: number }[] = [];
+    const server = createServer((req, res) => {
+      const before = { socket: req.socket.listenerCount('close'), response: res.listenerCount('close') };
+      handler(req, res);
+      seen.push({ socket: req.socket.listenerCount('close') - before.socket, response: res.listenerCount('close') - before.response });
+    });
+    servers.push(server);
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    const usage = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/usage', agent, headers: { authorization: `Bearer ${key}` } });
+        req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode!)));
+        req.on('error', reject);
+        req.end();
+      });
+    expect([await usage(), await usage(), await usage()]).toEqual([200, 200, 200]);
+    agent.destroy();
+    expect(seen).toEqual([
+      { socket: 1, response: 0 },
+      { socket: 0, response: 0 },
+      { socket: 0, response: 0 },
+    ]);
+  });
+
   it('node:http: after a client went away, the next request gets a signal that is not aborted', async () => {
     const { engine, key, calls, started } = await recordingEngine();
     const server = createServer(createNodeHandler(engine));
