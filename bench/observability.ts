@@ -11,8 +11,11 @@
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
-//   npx tsx bench/observability.ts [--requests 2000] [--rounds 15] [--warmup 3000] [--connections 16] [--outages 5]
-//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…]
+//   npx tsx bench/observability.ts [--requests 2000] [--rounds 20] [--warmup 3000] [--connections 16] [--outages 5]
+//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations]
+// By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
+// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–8: where the cost goes).
+// --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
 import { type ChildProcess, fork } from 'node:child_process';
@@ -94,7 +97,7 @@ function childOf(args: string[], flags: string[] = []): { ask<T>(message: unknow
 
 const REQUESTS = Number(values.requests ?? 2000);
 const CONNECTIONS = Number(values.connections ?? 16);
-const ROUNDS = Number(values.rounds ?? 15);
+const ROUNDS = Number(values.rounds ?? 20);
 const OUTAGES = Number(values.outages ?? 5);
 /** Requests each variant's server answers before the rounds (part 1), so V8 has compiled its hot code. */
 const WARMUP = Number(values.warmup ?? 3000);
@@ -225,11 +228,10 @@ const IN_PROCESS_VARIANTS: Record<string, readonly Part[]> = {
   'metrics + otel no-op tracer': ['metrics', 'otel-noop'],
 };
 const OFF = Object.keys(ALL_VARIANTS)[0]!;
-// --only 1,2,5: the variants by their row (1-based; off, row 0, is always in).
-const ONLY = values.only ? values.only.split(',').map(Number) : [];
-const VARIANTS = values.only
-  ? Object.fromEntries(Object.entries(ALL_VARIANTS).filter((_, i) => i === 0 || ONLY.includes(i)))
-  : ALL_VARIANTS;
+// --only 1,2,5: the variants by their row (1-based; off, row 0, is always in). Default: websift's own
+// rows, the goal's (1–4).
+const ONLY = (values.only ?? '1,2,3,4').split(',').map(Number);
+const VARIANTS = Object.fromEntries(Object.entries(ALL_VARIANTS).filter((_, i) => i === 0 || ONLY.includes(i)));
 
 /**
  * `--allocations`: V8's sampling heap profiler (inspector, one sample per 256 bytes on average, objects a
@@ -507,7 +509,7 @@ if (!values['skip-inprocess']) {
   // With --only: the chosen rows that run in-process, and metrics + otel no-op when both are chosen.
   const both = Object.values(VARIANTS).some((p) => p.includes('metrics')) && Object.values(VARIANTS).some((p) => p.includes('otel-noop'));
   const names = Object.keys(IN_PROCESS_VARIANTS).filter(
-    (n) => n === OFF || ONLY.length === 0 || Object.hasOwn(VARIANTS, n) || (both && n === 'metrics + otel no-op tracer'),
+    (n) => n === OFF || Object.hasOwn(VARIANTS, n) || (both && n === 'metrics + otel no-op tracer'),
   );
   const fetchers = await startVariants<{ ready: true }>('--variant-fetch', names);
   const run = async (name: string, requests: number) => (await fetchers[name]!.child.ask<{ us: number }>({ run: requests })).us / requests;
