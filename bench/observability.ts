@@ -16,6 +16,7 @@
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
 // verdict line for each; --only picks rows (5–6: otel with the SDK; 7–8: where the cost goes).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
+// --natural-gc: no forced GC around the rounds (the fourth round's method), for comparison.
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
 import { type ChildProcess, fork } from 'node:child_process';
@@ -53,6 +54,7 @@ const { values } = parseArgs({
     'skip-inprocess': { type: 'boolean' },
     only: { type: 'string' },
     allocations: { type: 'boolean' },
+    'natural-gc': { type: 'boolean' },
   },
 });
 
@@ -287,8 +289,10 @@ interface SampleNode {
  * allocates more still pays more (more scavenges, more promoted bytes for the forced GC to collect).
  */
 async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): Promise<never> {
-  const gc = (globalThis as { gc?: () => void }).gc;
-  if (!gc) throw new Error('a variant process needs --expose-gc');
+  // --natural-gc: no forced GC (the fourth round's method), to compare the two.
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (!exposed) throw new Error('a variant process needs --expose-gc');
+  const gc = values['natural-gc'] ? () => {} : exposed;
   const on = turnOn(parts);
   process.on('disconnect', () => process.exit(0)); // the parent gone (killed, timed out): no orphan server
   // Major GCs that V8 started by itself inside a measured window (the forced ones excluded): the method
