@@ -11,7 +11,7 @@
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
-//   npx tsx bench/observability.ts [--requests 2000] [--rounds 20] [--warmup 3000] [--connections 16] [--outages 5]
+//   npx tsx bench/observability.ts [--requests 2000] [--rounds 16] [--warmup 3000] [--connections 16] [--outages 5]
 //     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations]
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
 // verdict line for each; --only picks rows (5–6: otel with the SDK; 7–8: where the cost goes).
@@ -99,7 +99,7 @@ function childOf(args: string[], flags: string[] = []): { ask<T>(message: unknow
 
 const REQUESTS = Number(values.requests ?? 2000);
 const CONNECTIONS = Number(values.connections ?? 16);
-const ROUNDS = Number(values.rounds ?? 20);
+const ROUNDS = Number(values.rounds ?? 16);
 const OUTAGES = Number(values.outages ?? 5);
 /** Requests each variant's server answers before the rounds (part 1), so V8 has compiled its hot code. */
 const WARMUP = Number(values.warmup ?? 3000);
