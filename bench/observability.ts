@@ -11,12 +11,18 @@
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
-//   npx tsx bench/observability.ts [--requests 2000] [--rounds 15] [--warmup 3000] [--connections 16] [--outages 5]
-//     [--skip-readyz] [--skip-inprocess] [--settle 0] [--only 1,2,…]
+//   npx tsx bench/observability.ts [--requests 2000] [--rounds 16] [--warmup 3000] [--connections 16] [--outages 5]
+//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations]
+// By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
+// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–8: where the cost goes).
+// --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
+// --natural-gc: no forced GC around the rounds (the fourth round's method), for comparison.
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
+import { Session } from 'node:inspector';
+import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { trace } from '@opentelemetry/api';
@@ -42,11 +48,13 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     outages: { type: 'string' },
     'skip-readyz': { type: 'boolean' },
-    settle: { type: 'string' },
     warmup: { type: 'string' },
     'variant-server': { type: 'string' },
+    'variant-fetch': { type: 'string' },
     'skip-inprocess': { type: 'boolean' },
     only: { type: 'string' },
+    allocations: { type: 'boolean' },
+    'natural-gc': { type: 'boolean' },
   },
 });
 
@@ -74,8 +82,8 @@ if (values.client) {
 }
 
 /** A child process: its messages answered in order (one request at a time). */
-function childOf(args: string[]): { ask<T>(message: unknown): Promise<T>; next<T>(): Promise<T>; close(): void } {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), args, { execArgv: process.execArgv });
+function childOf(args: string[], flags: string[] = []): { ask<T>(message: unknown): Promise<T>; next<T>(): Promise<T>; close(): void } {
+  const child: ChildProcess = fork(fileURLToPath(import.meta.url), args, { execArgv: [...process.execArgv, ...flags] });
   child.on('disconnect', () => child.kill());
   const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
   return {
@@ -91,21 +99,51 @@ function childOf(args: string[]): { ask<T>(message: unknown): Promise<T>; next<T
 
 const REQUESTS = Number(values.requests ?? 2000);
 const CONNECTIONS = Number(values.connections ?? 16);
-const ROUNDS = Number(values.rounds ?? 15);
+const ROUNDS = Number(values.rounds ?? 16);
 const OUTAGES = Number(values.outages ?? 5);
 /** Requests each variant's server answers before the rounds (part 1), so V8 has compiled its hot code. */
 const WARMUP = Number(values.warmup ?? 3000);
-/**
- * Part 1b (one process, variants switched per round): requests each round sends, unmeasured, after
- * turning its variant on: a switch makes new subscribers, so V8 throws optimized code away and compiles
- * it again (on its compiler threads, which process.cpuUsage counts too). 0 measures the switch as well.
- */
-const SETTLE = Number(values.settle ?? 0);
-
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 const int = (x: number) => String(Math.round(x));
 const one = (x: number) => x.toFixed(1);
+const times = (x: number) => `${x.toFixed(3)}×`;
+
+/** The goal (issue 30): observability on ≤ 1.05× of off. */
+const GOAL = 1.05;
+
+/**
+ * A variant's ratio to off from its rounds' ratios: the mean of their logarithms with the 10 % highest
+ * and lowest rounds left out (a round another process's burst landed in), and its 95 % interval by
+ * bootstrap (rounds drawn again with replacement, 4,000 times, a fixed seed: the same rounds give the
+ * same interval).
+ */
+function ratioEstimate(ratios: readonly number[]): { mid: number; low: number; high: number } {
+  const trimmedMean = (xs: number[]) => {
+    const sorted = [...xs].sort((a, b) => a - b);
+    const cut = Math.floor(sorted.length * 0.1);
+    const kept = sorted.slice(cut, sorted.length - cut);
+    return kept.reduce((a, b) => a + b, 0) / kept.length;
+  };
+  const logs = ratios.map(Math.log);
+  let seed = 0x2f6b_9a1d;
+  const random = () => {
+    seed = (Math.imul(seed, 1_664_525) + 1_013_904_223) >>> 0;
+    return seed / 2 ** 32;
+  };
+  const draws: number[] = [];
+  for (let b = 0; b < 4000; b++) draws.push(trimmedMean(logs.map(() => logs[Math.floor(random() * logs.length)]!)));
+  draws.sort((a, b) => a - b);
+  return { mid: Math.exp(trimmedMean(logs)), low: Math.exp(draws[100]!), high: Math.exp(draws[3899]!) };
+}
+
+/** Met when the whole interval is at or under the goal, not met when it is all over, else not resolved. */
+const verdictOf = ({ low, high }: { low: number; high: number }) =>
+  high <= GOAL
+    ? `≤ ${GOAL}×: met`
+    : low > GOAL
+      ? `> ${GOAL}×: not met`
+      : `not resolved (the interval holds ${GOAL}×: more rounds, or a quieter machine)`;
 
 // ---- 1. On vs off over HTTP ----
 
@@ -186,22 +224,141 @@ const ALL_VARIANTS: Record<string, readonly Part[]> = {
   'access log, lines not written': ['log-unwritten'],
   'empty subscribers on every channel': ['empty'],
 };
-// --only 1,2,5: the variants by their row (1-based; off, row 0, is always in).
-const VARIANTS = values.only
-  ? Object.fromEntries(Object.entries(ALL_VARIANTS).filter((_, i) => i === 0 || values.only!.split(',').map(Number).includes(i)))
-  : ALL_VARIANTS;
+/** Part 1b's variants: no access log (it is node:http's), and metrics with otel no-op together. */
+const IN_PROCESS_VARIANTS: Record<string, readonly Part[]> = {
+  ...Object.fromEntries(Object.entries(ALL_VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log')))),
+  'metrics + otel no-op tracer': ['metrics', 'otel-noop'],
+};
+const OFF = Object.keys(ALL_VARIANTS)[0]!;
+// --only 1,2,5: the variants by their row (1-based; off, row 0, is always in). Default: websift's own
+// rows, the goal's (1–4).
+const ONLY = (values.only ?? '1,2,3,4').split(',').map(Number);
+const VARIANTS = Object.fromEntries(Object.entries(ALL_VARIANTS).filter((_, i) => i === 0 || ONLY.includes(i)));
 
 /**
- * A variant's server, in a child process of its own with that variant on for its whole life, as
- * `websift serve` runs. (Until 2026-11-26 one server switched variants per round: each switch made new
- * subscribers, whose new symbols gave the contexts new hidden classes, so V8 threw optimized code away
- * each round and the contexts' property accesses went megamorphic over the run: a cost a server never
- * pays, and the "on" variants paid it more than "off".) Every variant's server is the same code: "off" too
- * goes through a request log, one that opens no record and writes nothing. It answers `begin`/`end` with
- * its CPU between them.
+ * `--allocations`: V8's sampling heap profiler (inspector, one sample per 256 bytes on average, objects a
+ * scavenge or a mark-compact already collected kept in the profile) around exactly the measured requests:
+ * `sample` starts it, `sampled` stops it and answers the bytes allocated by each function (self).
  */
-async function variantServer(parts: readonly Part[]): Promise<never> {
+let session: Session | undefined;
+async function sampling(m: 'sample' | 'sampled'): Promise<unknown> {
+  if (!session) {
+    session = new Session();
+    session.connect();
+  }
+  const post = (method: string, params?: object) =>
+    new Promise<unknown>((resolve, reject) => session!.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  if (m === 'sample') {
+    await post('HeapProfiler.startSampling', {
+      samplingInterval: 256,
+      includeObjectsCollectedByMajorGC: true,
+      includeObjectsCollectedByMinorGC: true,
+    });
+    return { started: true };
+  }
+  const { profile } = (await post('HeapProfiler.stopSampling')) as { profile: { head: SampleNode } };
+  const bytes: Record<string, number> = {};
+  const walk = (node: SampleNode) => {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(src|node_modules)\//, '$1/')}:${lineNumber + 1}:${columnNumber + 1}`;
+    bytes[site] = (bytes[site] ?? 0) + node.selfSize;
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  return { bytes };
+}
+interface SampleNode {
+  callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+  selfSize: number;
+  children: SampleNode[];
+}
+
+/**
+ * A variant's process: that variant on for its whole life, as `websift serve` runs (until 2026-11-26 one
+ * server switched variants per round: each switch made new subscribers, whose new symbols gave the contexts
+ * new hidden classes, so V8 threw optimized code away each round and the contexts' property accesses went
+ * megamorphic: a cost a server never pays, and the "on" variants paid it more than "off"). Every variant is
+ * the same code: "off" too goes through a request log, one that opens no record and writes nothing.
+ * Part 1 (`http`): it serves over HTTP and answers `begin`/`end` around the requests the load client sends
+ * it. Part 1b (`fetch`): it answers `{ run: n }` by calling the fetch handler n times in-process.
+ * Either way a round pays for its own garbage (the method, 2026-11-28): a full GC is forced (`--expose-gc`)
+ * before the CPU is first read, so every round starts from the same compacted heap, and again *inside* the
+ * window after the requests, so the old-generation garbage those requests promoted is collected, and
+ * counted, in the round that made it. Without it a natural major GC (every few thousand requests) fell in
+ * some rounds and not others and decided them (single rounds 0.5–2× of off); with it a variant that
+ * allocates more still pays more (more scavenges, more promoted bytes for the forced GC to collect).
+ */
+async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): Promise<never> {
+  // --natural-gc: no forced GC (the fourth round's method), to compare the two.
+  const exposed = (globalThis as { gc?: () => void }).gc;
+  if (!exposed) throw new Error('a variant process needs --expose-gc');
+  const gc = values['natural-gc'] ? () => {} : exposed;
   const on = turnOn(parts);
+  process.on('disconnect', () => process.exit(0)); // the parent gone (killed, timed out): no orphan server
+  // Major GCs that V8 started by itself inside a measured window (the forced ones excluded): the method
+  // above means to leave none; the parent prints how many there were.
+  const windows: [number, number][] = [];
+  let natural = 0;
+  const majors: number[] = [];
+  new PerformanceObserver((list) => {
+    for (const e of list.getEntries())
+      if ((e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(e.startTime);
+  }).observe({ entryTypes: ['gc'] });
+  const countNatural = () => {
+    for (const t of majors.splice(0)) if (windows.some(([a, b]) => t >= a && t < b)) natural++;
+  };
+  let before = process.cpuUsage();
+  let windowStart = 0;
+  const begin = () => {
+    gc();
+    windowStart = performance.now();
+    before = process.cpuUsage();
+  };
+  // CPU of the forced GCs inside the windows, and the heap they left, for the parent's diagnostics.
+  let gcUs = 0;
+  let heapAfter = 0;
+  const end = () => {
+    windows.push([windowStart, performance.now()]); // before the forced GC: that one is not "natural"
+    const beforeGc = process.cpuUsage();
+    gc();
+    const cpu = process.cpuUsage(before);
+    const gcCpu = process.cpuUsage(beforeGc);
+    gcUs += gcCpu.user + gcCpu.system;
+    heapAfter = process.memoryUsage().heapUsed;
+    return cpu.user + cpu.system;
+  };
+  const stats = () => {
+    countNatural();
+    return { natural, gcUs, heapAfter };
+  };
+  if (mode === 'fetch') {
+    const handle = createFetchHandler(engine);
+    let nextId = 0;
+    const work = async (requests: number) => {
+      let left = requests;
+      const worker = async () => {
+        while (left-- > 0) {
+          const res = await handle(new Request(`http://bench.test/api/search?q=term+${nextId++}`, { headers: auth }));
+          await res.arrayBuffer();
+          if (res.status !== 200) throw new Error(`status ${res.status}`);
+        }
+      };
+      await Promise.all(Array.from({ length: CONNECTIONS }, worker));
+    };
+    process.on('message', (m: { run?: number; stats?: true }) => {
+      if (m.stats) {
+        process.send!(stats());
+        return;
+      }
+      void (async () => {
+        begin();
+        await work(m.run!);
+        process.send!({ us: end() });
+      })();
+    });
+    process.send!({ ready: true });
+    return new Promise<never>(() => {});
+  }
   const log = on.requestLog;
   const requestLog: RequestLog = log ?? {
     open: (req, res, next) => {
@@ -213,37 +370,78 @@ async function variantServer(parts: readonly Part[]): Promise<never> {
     close: () => {},
   };
   const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, requestLog });
-  let before = process.cpuUsage();
-  process.on('message', (m: 'begin' | 'end') => {
-    if (m === 'begin') before = process.cpuUsage();
-    const cpu = process.cpuUsage(before);
-    process.send!({ us: cpu.user + cpu.system });
+  process.on('message', (m: 'begin' | 'end' | 'stats' | 'sample' | 'sampled') => {
+    if (m === 'sample' || m === 'sampled') void sampling(m).then((answer) => process.send!(answer));
+    else if (m === 'stats') process.send!(stats());
+    else if (m === 'begin') {
+      begin();
+      process.send!({ us: 0 });
+    } else process.send!({ us: end() });
   });
   process.send!({ url: `${server.url}/api/search?q=term+`, headers: auth });
-  process.on('disconnect', () => process.exit(0)); // the parent gone (killed, timed out): no orphan server
   return new Promise<never>(() => {});
 }
-if (values['variant-server'] !== undefined) await variantServer(ALL_VARIANTS[values['variant-server']]!);
+if (values['variant-server'] !== undefined) await variantProcess(ALL_VARIANTS[values['variant-server']]!, 'http');
+if (values['variant-fetch'] !== undefined) await variantProcess(IN_PROCESS_VARIANTS[values['variant-fetch']]!, 'fetch');
 
-// One server process per variant (above), one load client child for the whole run, kept-alive
-// connections: a round is a fixed number of requests to one variant's server, whose CPU is read around
-// exactly them; each server is warmed up first (WARMUP requests) so V8 has compiled its hot code.
+/** A variant process's diagnostics: major GCs V8 began itself in a window, CPU µs of the forced GCs, heap after the last. */
+interface Stats {
+  natural: number;
+  gcUs: number;
+  heapAfter: number;
+}
+
+/** Starts one process per variant (`--variant-server`/`--variant-fetch` NAME), with --expose-gc, and waits for each to be ready. */
+async function startVariants<T>(flag: string, names: readonly string[]) {
+  return Object.fromEntries(
+    await Promise.all(
+      names.map(async (name) => {
+        const child = childOf([flag, name], ['--expose-gc']);
+        return [name, { child, ready: await child.next<T>() }] as const;
+      }),
+    ),
+  );
+}
+
+// Part 1: one load client child for the whole run, kept-alive connections: a round is a fixed number of
+// requests to one variant's server, whose CPU is read around exactly them (and its forced GC, above);
+// each server is warmed up first (WARMUP requests) so V8 has compiled its hot code.
 const client = childOf(['--client']);
-const servers = Object.fromEntries(
-  await Promise.all(
-    Object.keys(VARIANTS).map(async (name) => {
-      const child = childOf(['--variant-server', name]);
-      const { url, headers } = await child.next<{ url: string; headers: Record<string, string> }>();
-      return [name, { child, url, headers }] as const;
-    }),
-  ),
-);
+const servers = await startVariants<{ url: string; headers: Record<string, string> }>('--variant-server', Object.keys(VARIANTS));
 const send = async (name: string, requests: number) => {
-  const { url, headers } = servers[name]!;
+  const { url, headers } = servers[name]!.ready;
   const { failed } = await client.ask<{ failed: number }>({ url, headers, connections: CONNECTIONS, requests });
   if (failed > 0) throw new Error(`${failed} of ${requests} requests failed`);
 };
 for (const name of Object.keys(VARIANTS)) await send(name, WARMUP);
+
+if (values.allocations) {
+  // Bytes allocated per request, by function, each variant against off (sampled: a few % either way).
+  const bytesOf: Record<string, Record<string, number>> = {};
+  for (const name of Object.keys(VARIANTS)) {
+    const { child } = servers[name]!;
+    await child.ask('sample');
+    await send(name, REQUESTS);
+    bytesOf[name] = (await child.ask<{ bytes: Record<string, number> }>('sampled')).bytes;
+  }
+  const total = (b: Record<string, number>) => Object.values(b).reduce((x, y) => x + y, 0) / REQUESTS;
+  const offBytes = bytesOf[OFF]!;
+  console.log(
+    `Bytes allocated per charged search over HTTP (server, sampling heap profiler), ${REQUESTS} requests per variant, Node ${process.version}`,
+  );
+  for (const name of Object.keys(VARIANTS)) {
+    const b = bytesOf[name]!;
+    console.log(`\n${name}: ${int(total(b))} bytes/request (off ${int(total(offBytes))})`);
+    if (name === OFF) continue;
+    const sites = new Set([...Object.keys(b), ...Object.keys(offBytes)]);
+    const diffs = [...sites].map((site) => [site, ((b[site] ?? 0) - (offBytes[site] ?? 0)) / REQUESTS] as const);
+    for (const [site, d] of diffs.sort((x, y) => Math.abs(y[1]) - Math.abs(x[1])).slice(0, 25))
+      console.log(`  ${d > 0 ? '+' : ''}${int(d)}  ${site}`);
+  }
+  client.close();
+  for (const { child } of Object.values(servers)) child.close();
+  process.exit(0);
+}
 
 /** One round of a variant: µs of its server's CPU per request. */
 async function round(name: string): Promise<number> {
@@ -256,11 +454,14 @@ async function round(name: string): Promise<number> {
 
 /**
  * Rounds interleave the variants in rotating order, each ratio against the same round's "off"; prints
- * the table. `measure` runs one round of a variant.
+ * the table and, for each variant, the verdict against the goal. `measure` runs one round of a variant.
  */
-async function interleaved(title: string, variants: Record<string, readonly Part[]>, measure: (name: string) => Promise<number>) {
-  const names = Object.keys(variants);
-  for (const name of names) await measure(name); // warm-up
+async function interleaved(
+  title: string,
+  names: readonly string[],
+  measure: (name: string) => Promise<number>,
+  stats: (name: string) => Promise<Stats>,
+) {
   const cpuOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   const ratioOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   for (let r = 0; r < ROUNDS; r++) {
@@ -274,59 +475,57 @@ async function interleaved(title: string, variants: Record<string, readonly Part
       ratioOf[name]!.push(figures[name]! / figures[names[0]!]!);
     }
   }
+  const stated = await Promise.all(names.map(stats));
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
   console.log(title);
-  console.log('| observability | CPU µs/request | vs off (same round) |\n|---|---|---|');
-  for (const name of names)
-    console.log(`| ${name} | ${spread(cpuOf[name]!, one)} | ${spread(ratioOf[name]!, (x) => `${x.toFixed(3)}×`)} |`);
+  console.log(
+    '| observability | CPU µs/request | vs off: median of rounds | total CPU vs off | trimmed mean, 95 % interval |\n|---|---|---|---|---|',
+  );
+  const verdicts: string[] = [];
+  for (const [i, name] of names.entries()) {
+    const est = ratioEstimate(ratioOf[name]!);
+    const total = sum(cpuOf[name]!) / sum(cpuOf[names[0]!]!);
+    console.log(
+      `| ${name} | ${spread(cpuOf[name]!, one)} | ${spread(ratioOf[name]!, times)} | ${times(total)} | ${times(est.mid)} (${times(est.low)}–${times(est.high)}) |`,
+    );
+    if (i > 0) verdicts.push(`verdict: ${name}: ${times(est.mid)} (95 %: ${times(est.low)}–${times(est.high)}) → ${verdictOf(est)}`);
+  }
+  console.log(
+    `(forced GC's share of each variant's CPU: ${names.map((n, i) => `${((stated[i]!.gcUs / (sum(cpuOf[n]!) * REQUESTS)) * 100).toFixed(1)} %`).join(', ')}; heap after it: ${stated.map((s) => `${(s.heapAfter / 2 ** 20).toFixed(1)} MB`).join(', ')}; V8's own major GCs inside the windows, all variants: ${sum(stated.map((s) => s.natural))})`,
+  );
+  for (const line of verdicts) console.log(line);
   return cpuOf[names[0]!]!;
 }
 
 const off = await interleaved(
-  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
-  VARIANTS,
+  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, one process per variant, a full GC forced before and inside each round, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
+  Object.keys(VARIANTS),
   round,
+  (name) => servers[name]!.child.ask<Stats>('stats'),
 );
 client.close();
 for (const { child } of Object.values(servers)) child.close();
 
 // 1b. The same without sockets: the fetch handler called in-process (16 requests in flight), so the
-// kernel's and node:http's work, which varies most on a loaded machine, leaves the figure. No access log
-// here (it is node:http's).
-const handle = createFetchHandler(engine);
-let nextId = 0;
-async function inProcess(parts: readonly Part[]): Promise<number> {
-  const on = turnOn(parts);
-  const work = async (requests: number) => {
-    let left = requests;
-    const worker = async () => {
-      while (left-- > 0) {
-        const res = await handle(new Request(`http://bench.test/api/search?q=term+${nextId++}`, { headers: auth }));
-        await res.arrayBuffer();
-        if (res.status !== 200) throw new Error(`status ${res.status}`);
-      }
-    };
-    await Promise.all(Array.from({ length: CONNECTIONS }, worker));
-  };
-  if (SETTLE > 0) await work(SETTLE);
-  const before = process.cpuUsage();
-  await work(REQUESTS);
-  const cpu = process.cpuUsage(before);
-  await on.close();
-  return (cpu.user + cpu.system) / REQUESTS;
+// kernel's and node:http's work leave the figure; one process per variant as in part 1 (until
+// 2026-11-28 one process switched variants per round). No access log here (it is node:http's).
+if (!values['skip-inprocess']) {
+  // With --only: the chosen rows that run in-process, and metrics + otel no-op when both are chosen.
+  const both = Object.values(VARIANTS).some((p) => p.includes('metrics')) && Object.values(VARIANTS).some((p) => p.includes('otel-noop'));
+  const names = Object.keys(IN_PROCESS_VARIANTS).filter(
+    (n) => n === OFF || Object.hasOwn(VARIANTS, n) || (both && n === 'metrics + otel no-op tracer'),
+  );
+  const fetchers = await startVariants<{ ready: true }>('--variant-fetch', names);
+  const run = async (name: string, requests: number) => (await fetchers[name]!.child.ask<{ us: number }>({ run: requests })).us / requests;
+  for (const name of names) await run(name, WARMUP);
+  await interleaved(
+    `\n1b. The same through the fetch handler in-process (no sockets): CPU per request, one process per variant, ${REQUESTS} requests per variant per round, ${ROUNDS} rounds`,
+    names,
+    (name) => run(name, REQUESTS),
+    (name) => fetchers[name]!.child.ask<Stats>({ stats: true }),
+  );
+  for (const { child } of Object.values(fetchers)) child.close();
 }
-if (values['skip-inprocess']) {
-  await engine.close();
-  process.exit(0);
-}
-const inProcessVariants: Record<string, readonly Part[]> = {
-  ...Object.fromEntries(Object.entries(VARIANTS).filter(([, parts]) => !parts.some((p) => p.startsWith('log')))),
-  'metrics + otel no-op tracer': ['metrics', 'otel-noop'],
-};
-await interleaved(
-  `\n1b. The same through the fetch handler in-process (no sockets): CPU per request, ${REQUESTS} requests per variant per round, ${ROUNDS} rounds`,
-  inProcessVariants,
-  (name) => inProcess(inProcessVariants[name]!),
-);
 
 // ---- 2. No subscribers ----
 

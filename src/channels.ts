@@ -144,27 +144,38 @@ export function withParent<C extends object, K extends 'request' | 'call'>(conte
 }
 
 /**
+ * What a traced call's context learns when its work settles (an answer's credits, a reply's status), filled
+ * in before `asyncEnd` (or `error`) is published: `failed` says whether `value` is the work's result or
+ * its error. A hook rather than an async wrapper around the work: the wrapper cost each traced call its own
+ * promise, frame and await (~0.5 KB per call, docs/benchmarks.md, "Observability", fifth round).
+ */
+export type Finish<T, C> = (context: C, failed: boolean, value: T | unknown) => void;
+
+/**
  * Runs `work` traced on `channel` (start, end, asyncStart/asyncEnd or error), its context made by `make`
- * only when someone listens; `work` gets that context (or undefined) to fill in what its end reports.
- * The events are those of `TracingChannel.tracePromise` (same order, `result`/`error` on the context), published
- * directly: tracePromise makes four closures and an extra promise per call, and an event nobody listens to
- * is not published. A subscriber that bound a store (`start.bindStore`, an APM's AsyncLocalStorage) gets
- * tracePromise itself, whose `runStores` enters the store around the work.
+ * only when someone listens; `work` gets that context (or undefined), and `finish` (when given) fills in
+ * what its end reports. The events are those of `TracingChannel.tracePromise` (same order,
+ * `result`/`error` on the context), published directly: tracePromise makes four closures and an extra
+ * promise per call, and an event nobody listens to is not published. A subscriber that bound a store
+ * (`start.bindStore`, an APM's AsyncLocalStorage) gets tracePromise itself, whose `runStores` enters the
+ * store around the work.
  */
 export function traced<T, C extends object>(
   channel: TracingChannel<unknown, C>,
   make: () => NoInfer<C>,
   work: (context: C | undefined) => Promise<T>,
+  finish?: Finish<NoInfer<T>, NoInfer<C>>,
 ): Promise<T> {
   if (!channel.hasSubscribers) return work(undefined);
   const context = make();
-  if (hasStores(channel)) return channel.tracePromise(() => work(context), context);
+  if (hasStores(channel)) return channel.tracePromise(() => finishing(work, context, finish), context);
   const { start, end } = channel;
   if (start.hasSubscribers) start.publish(context);
   let promise: Promise<T>;
   try {
     promise = work(context);
   } catch (error) {
+    finish?.(context, true, error);
     (context as Traced).error = error;
     if (channel.error.hasSubscribers) channel.error.publish(context);
     throw error;
@@ -173,14 +184,38 @@ export function traced<T, C extends object>(
   }
   return promise.then(
     (result) => {
+      finish?.(context, false, result);
       (context as { result?: unknown }).result = result;
       settled(channel, context);
       return result;
     },
     (error: unknown) => {
+      finish?.(context, true, error);
       (context as Traced).error = error;
       if (channel.error.hasSubscribers) channel.error.publish(context);
       settled(channel, context);
+      throw error;
+    },
+  );
+}
+
+/** `work`'s promise, with `finish` applied to `context` as it settles (the store path, under tracePromise). */
+function finishing<T, C>(work: (context: C) => Promise<T>, context: C, finish: Finish<T, C> | undefined): Promise<T> {
+  if (!finish) return work(context);
+  let promise: Promise<T>;
+  try {
+    promise = work(context);
+  } catch (error) {
+    finish(context, true, error);
+    throw error;
+  }
+  return promise.then(
+    (result) => {
+      finish(context, false, result);
+      return result;
+    },
+    (error: unknown) => {
+      finish(context, true, error);
       throw error;
     },
   );

@@ -159,28 +159,10 @@ export function createEngine(options: EngineOptions = {}): Engine {
     return traced(
       channels[kind],
       () => callTraceContext(kind, ctx),
-      // Not async when nobody listens (context undefined): the work's own promise, no extra hop.
-      (context) => (context ? tracedWork(context) : work(undefined)),
+      // The work's own promise, traced or not: finishCall fills the context in, not a wrapper's await.
+      work,
+      finishCall,
     );
-    async function tracedWork(context: CallTraceContext): Promise<T> {
-      try {
-        const answer = await work(context);
-        context.credits = answer.metadata.credits_used;
-        const { metadata } = answer;
-        if ('status' in metadata) {
-          context.outcome = metadata.status;
-          context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
-        } else {
-          context.outcome = 'success';
-          context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
-        }
-        return answer;
-      } catch (error) {
-        context.credits = 0;
-        context.outcome = error instanceof WebsiftError ? error.code : 'error';
-        throw error;
-      }
-    }
   }
 
   return {
@@ -238,4 +220,22 @@ export function createEngine(options: EngineOptions = {}): Engine {
       return (closing ??= shutDown());
     },
   };
+}
+
+/** A call's credits, outcome and cache use on its websift:search/extract context, before its end is published. */
+function finishCall(context: CallTraceContext, failed: boolean, value: unknown): void {
+  if (failed) {
+    context.credits = 0;
+    context.outcome = value instanceof WebsiftError ? value.code : 'error';
+    return;
+  }
+  const { metadata } = value as SearchAnswer | ExtractResponse;
+  context.credits = metadata.credits_used;
+  if ('status' in metadata) {
+    context.outcome = metadata.status;
+    context.cache = { lookups: 1, hits: metadata.from_cache ? 1 : 0 };
+  } else {
+    context.outcome = 'success';
+    context.cache = { lookups: metadata.processed_urls, hits: metadata.cached_free ?? 0 };
+  }
 }

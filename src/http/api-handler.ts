@@ -79,24 +79,16 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
     return traced(
       channels.http,
       () => httpContext(request, url, requestId, resolved),
-      // Nobody listens (trace undefined): answer's own promise, without a wrapper's.
-      (trace) =>
-        trace ? tracedAnswer(engine, request, url, requestId, resolved, trace) : answer(engine, request, url, requestId, resolved, trace),
+      // answer's own promise, traced or not: the status is set by finishReply, not by a wrapper's await.
+      (trace) => answer(engine, request, url, requestId, resolved, trace),
+      finishReply,
     );
   };
 }
 
-async function tracedAnswer(
-  engine: Engine,
-  request: ApiRequest,
-  url: RequestUrl | undefined,
-  requestId: string,
-  resolved: ResolvedOptions,
-  trace: HttpTraceContext,
-): Promise<ApiReply> {
-  const reply = await answer(engine, request, url, requestId, resolved, trace);
-  trace.status = reply.status;
-  return reply;
+/** The request's status on its websift:http context, before its end is published. */
+function finishReply(trace: HttpTraceContext, failed: boolean, reply: unknown): void {
+  if (!failed) trace.status = (reply as ApiReply).status;
 }
 
 async function answer(

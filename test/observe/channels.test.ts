@@ -96,6 +96,76 @@ describe('tracing channels', () => {
     expect(a.seen).toContain('error error=early');
   });
 
+  it('fills the context in by finish before asyncEnd or error is published: success, rejection, synchronous throw, and under a bound store', async () => {
+    const channel = tracingChannel<unknown, { n: number; done?: string }>('websift:test-finish');
+    const seen: string[] = [];
+    const at = (phase: string) => (m: unknown) => seen.push(`${phase} ${(m as { done?: string }).done ?? '-'}`);
+    const handlers = { start: at('start'), end: at('end'), asyncStart: at('asyncStart'), asyncEnd: at('asyncEnd'), error: at('error') };
+    channel.subscribe(handlers);
+    const finish = (c: { done?: string }, failed: boolean, value: unknown) => {
+      c.done = failed ? `failed:${(value as Error).message}` : `ok:${String(value)}`;
+    };
+    expect(
+      await traced(
+        channel,
+        () => ({ n: 1 }),
+        async () => 7,
+        finish,
+      ),
+    ).toBe(7);
+    await expect(
+      traced(
+        channel,
+        () => ({ n: 1 }),
+        async () => {
+          throw new Error('late');
+        },
+        finish,
+      ),
+    ).rejects.toThrow('late');
+    expect(() =>
+      traced(
+        channel,
+        () => ({ n: 1 }),
+        () => {
+          throw new Error('early');
+        },
+        finish,
+      ),
+    ).toThrow('early');
+    const { AsyncLocalStorage } = await import('node:async_hooks');
+    const store = new AsyncLocalStorage<number>();
+    channel.start.bindStore(store, () => 1);
+    expect(
+      await traced(
+        channel,
+        () => ({ n: 1 }),
+        async () => 8,
+        finish,
+      ),
+    ).toBe(8);
+    channel.start.unbindStore(store);
+    channel.unsubscribe(handlers);
+    expect(seen).toEqual([
+      'start -',
+      'end -',
+      'asyncStart ok:7',
+      'asyncEnd ok:7',
+      'start -',
+      'end -',
+      'error failed:late',
+      'asyncStart failed:late',
+      'asyncEnd failed:late',
+      'start -',
+      'error failed:early',
+      'end failed:early',
+      'start -',
+      'end -',
+      'asyncStart ok:8',
+      'asyncEnd ok:8',
+    ]);
+  });
+
   it('links a context to its parent by a getter: the same object, not enumerable, not serialized', () => {
     const call = { kind: 'search', organization: 'acme', result: 'secret answer' };
     const source = withParent({ source: 'brave', attempt: 1, role: 'primary' }, 'call', call) as { call?: object; source: string };

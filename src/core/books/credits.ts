@@ -63,11 +63,7 @@ export class Credits {
       // Nobody listens to websift:charge: the settlement alone, without traced's closure and promise.
       if (!channels.charge.hasSubscribers) return this.#ledger.settle(settlement);
       const chargeContext = (): ChargeTraceContext => withParent({ kind, organization, reserved: amount }, 'call', trace);
-      return traced(channels.charge, chargeContext, async (context) => {
-        const paid = await this.#ledger.settle(settlement);
-        if (context) context.charged = paid;
-        return paid;
-      });
+      return traced(channels.charge, chargeContext, () => this.#ledger.settle(settlement), finishCharge);
     };
     return {
       amount,
@@ -77,6 +73,11 @@ export class Credits {
       },
     };
   }
+}
+
+/** What was charged, on the settlement's websift:charge context, before its end is published. */
+function finishCharge(context: ChargeTraceContext, failed: boolean, paid: unknown): void {
+  if (!failed) context.charged = paid as number;
 }
 
 /** The hold of a call already paid for: settles to the paid amount and touches no ledger. */

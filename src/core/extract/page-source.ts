@@ -114,11 +114,14 @@ export function withPageLimit<T>(
 ): Promise<T> {
   if (!trace) return limited(deps, request, work, undefined);
   const pageContext = (): PageTraceContext => withParent({ host: hostOf(trace.url) }, 'call', trace.call);
-  return traced(channels.page, pageContext, async (context) => {
-    const result = await limited(deps, request, work, context);
-    if (context) context.outcome = trace.outcome(result);
-    return result;
-  });
+  return traced(
+    channels.page,
+    pageContext,
+    (context) => limited(deps, request, work, context),
+    (context, failed, result) => {
+      if (!failed) context.outcome = trace.outcome(result as T);
+    },
+  );
 }
 
 async function limited<T>(

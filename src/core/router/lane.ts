@@ -99,24 +99,26 @@ function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVer
   return traced(
     channels.source,
     (): SourceTraceContext => withParent({ source: lane.source.id, attempt: lane.attempt, role: lane.role }, 'call', lane.call),
-    async (context) => {
-      const verdict = await runAttempt(input);
-      if (context) {
-        context.latencyMs = verdict.latencyMs;
-        context.outcome =
-          verdict.kind === 'answer'
-            ? verdict.answer.results.length > 0
-              ? 'answered'
-              : 'empty'
-            : verdict.kind === 'cancelled'
-              ? 'cancelled'
-              : verdict.timedOut
-                ? 'timeout'
-                : 'failed';
-      }
-      return verdict;
-    },
+    () => runAttempt(input),
+    finishAttempt,
   );
+}
+
+/** The attempt's latency and outcome on its websift:source context, before its end is published. */
+function finishAttempt(context: SourceTraceContext, failed: boolean, value: unknown): void {
+  if (failed) return;
+  const verdict = value as AttemptVerdict;
+  context.latencyMs = verdict.latencyMs;
+  context.outcome =
+    verdict.kind === 'answer'
+      ? verdict.answer.results.length > 0
+        ? 'answered'
+        : 'empty'
+      : verdict.kind === 'cancelled'
+        ? 'cancelled'
+        : verdict.timedOut
+          ? 'timeout'
+          : 'failed';
 }
 
 /**
