@@ -160,6 +160,21 @@ export function elementsBelow(root: ParentNode): Element[] {
   return walk(root);
 }
 
+/**
+ * The first element below `root` in document order that passes `test`, or null: `elementsBelow(root).find(test)`
+ * without building the array (a page's `<base>` is near its top, or absent).
+ */
+export function firstElementBelow(root: ParentNode, test: (el: Element) => boolean): Element | null {
+  if (!internals) return siblingWalk(root).find(test) ?? null;
+  const { next, end } = internals;
+  const node = root as unknown as Linked;
+  const stop = node[end];
+  if (!stop) return siblingWalk(root).find(test) ?? null;
+  for (let n = node[next]; n && n !== stop; n = n[next])
+    if (n.nodeType === ELEMENT_NODE && test(n as unknown as Element)) return n as unknown as Element;
+  return null;
+}
+
 // Type selectors alone ("table", "noscript, template"), the ones the converter asks in loops: linkedom
 // compiles the selector with css-select on every closest/querySelector call. In an HTML document
 // such a selector matches an element whose lower-cased local name is one of the names.

@@ -3,7 +3,7 @@ import * as linkedom from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { descendants } from '../../src/convert/dom-utils.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
-import { AUDITED_READS, linkedomReadsApplied, normaliseClass, readsHash } from '../../src/convert/linkedom-reads.js';
+import { AUDITED_READS, firstElementBelow, linkedomReadsApplied, normaliseClass, readsHash } from '../../src/convert/linkedom-reads.js';
 
 // linkedom's CommonJS build is a module instance of its own: stock linkedom, untouched by the change.
 const stock = createRequire(import.meta.url)('linkedom') as typeof linkedom;
@@ -87,6 +87,23 @@ describe('linkedom class reads, element walks and type selectors (linkedom-reads
     };
     expect(lists(parse(stock, html))).toBeGreaterThanOrEqual(100);
     expect(lists(parse(linkedom, html))).toBe(0);
+  });
+
+  it('finds the first element below a node that passes a test, as the full walk does', () => {
+    htmlToMarkdown('<p>x</p>');
+    const doc = parse(linkedom);
+    const tests: Array<(e: Element) => boolean> = [
+      (e) => e.localName === 'li',
+      (e) => e.getAttribute('class') === 'p',
+      (e) => e.localName === 'i',
+      (e) => e.localName === 'base',
+      () => true,
+    ];
+    for (const root of [doc, doc.body, doc.querySelector('ul')!, doc.querySelector('pre')!])
+      for (const test of tests) expect(firstElementBelow(root, test)).toBe(descendants(root).find(test) ?? null);
+    // An element outside <html> (before it) is below the document too.
+    const stray = parse(linkedom, '<base href="/a/"><html><head></head><body><base href="/b/"></body></html>');
+    expect(firstElementBelow(stray, (e) => e.localName === 'base')?.getAttribute('href')).toBe('/a/');
   });
 
   it('spells a class value the way DOMTokenList does', () => {

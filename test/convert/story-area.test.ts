@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
-import { readabilityArea } from '../../src/convert/model/readability-area.js';
+import { readabilityArea, spacedText } from '../../src/convert/model/readability-area.js';
 import { keepStoryArea } from '../../src/convert/model/story-area.js';
 
 const paragraph = (i: number) =>
@@ -115,5 +115,28 @@ describe('keepStoryArea (what lies outside the story area goes)', () => {
     const data = `<script type="application/ld+json">{"@context":"https://schema.org","@type":"Product","name":"Boat","offers":{"@type":"Offer","price":"10","priceCurrency":"EUR"}}</script>`;
     const html = `<html><head>${data}</head><body><div id="main"><div class="entry">${story(10)}</div></div><div id="rail"><div class="river">${teasers(6)}</div></div></body></html>`;
     expect(dropped(html)).toEqual([]);
+  });
+});
+
+describe("spacedText (a block text's length and commas as Readability reads them)", () => {
+  const reference = (text: string) => {
+    const t = text.replace(/\s+/g, ' ').trim();
+    return { length: t.length, commas: t.match(/[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g)?.length ?? 0 };
+  };
+
+  it('counts what the collapsed, trimmed text holds, for every UTF-16 code unit as a space or a letter', () => {
+    const wrong: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      const text = `${ch}a${ch}${ch}b,${ch}`;
+      const [got, want] = [spacedText(text), reference(text)];
+      if (got.length !== want.length || got.commas !== want.commas) wrong.push(`U+${c.toString(16)}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it('agrees on texts with runs of mixed spaces, edges and every comma Readability counts', () => {
+    for (const text of ['', '   ', ' \n\t a  b \u00a0\u3000 c ', 'x,y،z﹐、︑⹁⸴⸲，', '\ufeffword\u2028\u2029end\u202f', 'a'.repeat(300)])
+      expect(spacedText(text)).toEqual(reference(text));
   });
 });
