@@ -70,7 +70,11 @@ function pruneEmpty(root: Element): void {
     const text = leafText(el);
     if (text === null) continue;
     if (text === '') el.remove();
-    else el.replaceWith(el.ownerDocument.createTextNode(text));
+    else if (el.parentNode) {
+      // replaceWith, without the fragment linkedom wraps the one node in.
+      el.parentNode.insertBefore(el.ownerDocument.createTextNode(text), el);
+      el.remove();
+    }
   }
 }
 
