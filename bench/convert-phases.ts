@@ -1,13 +1,43 @@
-// Where a conversion's time goes by phase: converts pages under the V8 profiler and prints, for each
-// step of the pipeline (html-to-markdown.ts, model/*), its share of the samples *including* what it
-// calls (a function counted once per sample however deep it recurses), and CPU ms per page from
-// the run's total. The sampler's overhead stretches every phase alike: read the shares.
+// Where a conversion's CPU goes, phase by phase: htmlToMarkdown's steps (html-to-markdown.ts) run one
+// after another as convertHtml runs them, with the process's CPU time (process.cpuUsage) taken around
+// each phase; per-page means over rounds, median (range). Garbage collection is charged to whichever
+// phase it falls in. Readability on stock linkedom (bench/lib/baseline.ts) runs interleaved, page by
+// page, for the scale.
 //
-//   npx tsx bench/convert-phases.ts [--corpus traf] [--limit 200] [--under adjustStory] [--top 25]
-// --under also lists the functions with the most self time inside that step.
+//   npx tsx bench/convert-phases.ts [--corpus traf] [--limit 100] [--rounds 3] [--warmup 1]
 
-import { Session } from 'node:inspector/promises';
-import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
+import { removeInvisible } from '../src/convert/clean-dom.js';
+import { flattenDeepNodes, MAX_DEPTH, measureDom } from '../src/convert/dom-guard.js';
+import { descendants, hasText } from '../src/convert/dom-utils.js';
+import {
+  absolutizeLinks,
+  createTurndown,
+  documentBase,
+  dropRepeatedImages,
+  markCodeLanguages,
+  prepareTables,
+  separateInlineBoxes,
+  tidyMarkdown,
+  turndownInPlace,
+} from '../src/convert/markdown/index.js';
+import {
+  adjustStory,
+  blockFeatures,
+  computeTextStats,
+  defaultClassifier,
+  dropChoiceLabels,
+  dropHiddenCopies,
+  findBoilerplate,
+  findChoiceLabels,
+  insideAny,
+  keepBlocks,
+  keptBlocks,
+  segmentBlocks,
+} from '../src/convert/model/index.js';
+import { parseHtmlDocument } from '../src/convert/parse-html.js';
+import { readStructuredData } from '../src/convert/structured-data.js';
+import { supplementFromStructuredData } from '../src/convert/structured-supplement.js';
+import { plainReadabilityMarkdown } from './lib/baseline.js';
 import { type CorpusName, type CorpusPage, corpusPages } from './lib/convert-corpora.js';
 
 function arg(name: string): string | undefined {
@@ -15,111 +45,109 @@ function arg(name: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
 
-/** The pipeline's steps, by function name, in pipeline order (nesting shown by indent). */
-const PHASES: [string, number][] = [
-  ['convertHtml', 0],
-  ['analyzeHtml', 1],
-  ['preparePage', 2],
-  ['parseHtmlDocument', 3],
-  ['readStructuredData', 3],
-  ['findChoiceLabels', 3],
-  ['removeInvisible', 3],
-  ['markCodeLanguages', 3],
-  ['prepareTables', 3],
-  ['segmentBlocks', 3],
-  ['descendants', 2],
-  ['computeTextStats', 2],
-  ['findBoilerplate', 2],
-  ['blockFeatures', 2],
-  ['keptBlocks', 1],
-  ['blockScores', 2],
-  ['predictRaw', 3],
-  ['contextFeatures', 3],
-  ['selectRows', 2],
-  ['adjustStory', 1],
-  ['dropReadAlso', 2],
-  ['dropCommentThreads', 2],
-  ['dropSideLinks', 2],
-  ['dropTitledSideLinks', 2],
-  ['keepStoryArea', 2],
-  ['findStory', 2],
-  ['dropArticleTail', 2],
-  ['dropLinkLines', 2],
-  ['dropHiddenCopies', 1],
-  ['dropChoiceLabels', 1],
-  ['keepBlocks', 1],
-  ['absolutizeLinks', 1],
-  ['dropRepeatedImages', 1],
-  ['separateInlineBoxes', 1],
-  ['toMarkdown', 1],
-  ['supplementFromStructuredData', 1],
-  ['(garbage collector)', 0],
-];
-
 const corpora = (arg('corpus')?.split(',') ?? ['traf']) as CorpusName[];
-const limit = Number(arg('limit') ?? 200);
+const rounds = Number(arg('rounds') ?? 3);
+const warmup = Number(arg('warmup') ?? 1);
+const limit = Number(arg('limit') ?? 100);
+
 const all = [...corpusPages(corpora)];
 const step = Math.max(1, all.length / limit);
 const pages: CorpusPage[] = [];
 for (let i = 0; i < all.length && pages.length < limit; i += step) pages.push(all[Math.floor(i)]!);
 
-for (const p of pages.slice(0, 30)) htmlToMarkdown(p.html, p.url ? { url: p.url } : {}); // warm-up
+const PHASES = ['parse', 'prepare', 'segment', 'features', 'model', 'rules', 'apply', 'markdown', 'readability'] as const;
+type Phase = (typeof PHASES)[number];
+type Totals = Record<Phase, number>;
 
-interface ProfileNode {
-  id: number;
-  callFrame: { functionName: string; url: string };
-  hitCount?: number;
-  children?: number[];
-}
-const session = new Session();
-session.connect();
-await session.post('Profiler.enable');
-await session.post('Profiler.setSamplingInterval', { interval: 200 });
-await session.post('Profiler.start');
-const cpu0 = process.cpuUsage();
-for (const p of pages) htmlToMarkdown(p.html, p.url ? { url: p.url } : {});
-const cpu = process.cpuUsage(cpu0);
-const { profile } = (await session.post('Profiler.stop')) as { profile: { nodes: ProfileNode[] } };
-session.disconnect();
+const classifier = defaultClassifier();
+const turndown = createTurndown();
 
-const byId = new Map(profile.nodes.map((n) => [n.id, n]));
-const under = arg('under');
-const wanted = new Set(PHASES.map(([name]) => name));
-if (under) wanted.add(under);
-const selfUnder = new Map<string, number>();
-const inclusive = new Map<string, number>();
-const onPath = new Map<string, number>();
-let total = 0;
-// Iterative DFS from the root; a name's hits count once while it is on the path.
-const stack: [ProfileNode, boolean][] = [[profile.nodes[0]!, false]];
-while (stack.length) {
-  const [n, leaving] = stack.pop()!;
-  const name = n.callFrame.functionName;
-  if (leaving) {
-    if (wanted.has(name)) onPath.set(name, onPath.get(name)! - 1);
-    continue;
-  }
-  if (wanted.has(name)) onPath.set(name, (onPath.get(name) ?? 0) + 1);
-  const hits = n.hitCount ?? 0;
-  total += hits;
-  for (const [k, v] of onPath) if (v > 0) inclusive.set(k, (inclusive.get(k) ?? 0) + hits);
-  if (under && (onPath.get(under) ?? 0) > 0) {
-    const where = `${name || '(anonymous)'} ${n.callFrame.url.replace(/^.*\/node_modules\//, '').replace(/^.*\/src\//, 'src/')}`;
-    selfUnder.set(where, (selfUnder.get(where) ?? 0) + hits);
-  }
-  stack.push([n, true]);
-  for (const c of n.children ?? []) stack.push([byId.get(c)!, false]);
+function convert(p: CorpusPage, t: Totals): void {
+  let t0 = process.cpuUsage();
+  const lap = (phase: Phase) => {
+    const d = process.cpuUsage(t0);
+    t[phase] += (d.user + d.system) / 1000;
+    t0 = process.cpuUsage();
+  };
+  const doc = parseHtmlDocument(p.html);
+  lap('parse');
+  const body = doc.body;
+  if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
+  const data = readStructuredData(doc);
+  const choiceLabels = findChoiceLabels(body);
+  removeInvisible(doc.documentElement);
+  const base = documentBase(doc, p.url);
+  markCodeLanguages(body);
+  prepareTables(body);
+  lap('prepare');
+  const blocks = segmentBlocks(body);
+  if (!hasText(body)) return;
+  lap('segment');
+  const everything = descendants(body);
+  const stats = computeTextStats(body, everything);
+  const boilerplate = findBoilerplate(body, {}, everything, stats);
+  const cleaned = new Set<number>();
+  for (const b of blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
+  const rows = blockFeatures(blocks, stats, data, cleaned, doc.title ?? '', classifier.lexicon);
+  lap('features');
+  const kept = keptBlocks(rows, classifier);
+  lap('model');
+  adjustStory(rows, kept, data);
+  dropHiddenCopies(rows.blocks, kept);
+  dropChoiceLabels(blocks, kept, choiceLabels);
+  lap('rules');
+  keepBlocks(body, blocks, kept);
+  absolutizeLinks(body, base);
+  dropRepeatedImages(body);
+  separateInlineBoxes(body);
+  lap('apply');
+  try {
+    supplementFromStructuredData(tidyMarkdown(turndownInPlace(turndown, body)), data);
+  } catch {}
+  lap('markdown');
 }
-const msPerPage = (cpu.user + cpu.system) / 1000 / pages.length;
-console.log(`${pages.length} pages of ${corpora.join(',')}, ${msPerPage.toFixed(1)} CPU ms/page under the profiler\n`);
-for (const [name, depth] of PHASES) {
-  const h = inclusive.get(name) ?? 0;
-  const share = h / total;
-  console.log(`${(100 * share).toFixed(1).padStart(6)} %  ${(share * msPerPage).toFixed(2).padStart(6)} ms  ${'  '.repeat(depth)}${name}`);
+
+function round(): Totals {
+  const t = Object.fromEntries(PHASES.map((k) => [k, 0])) as Totals;
+  pages.forEach((p, i) => {
+    const rd = () => {
+      const t0 = process.cpuUsage();
+      plainReadabilityMarkdown(p.html);
+      const d = process.cpuUsage(t0);
+      t.readability += (d.user + d.system) / 1000;
+    };
+    if (i % 2 === 0) {
+      convert(p, t);
+      rd();
+    } else {
+      rd();
+      convert(p, t);
+    }
+  });
+  return t;
 }
-if (under) {
-  console.log(`\nself time inside ${under}:`);
-  const top = Number(arg('top') ?? 25);
-  for (const [where, h] of [...selfUnder].sort((a, b) => b[1] - a[1]).slice(0, top))
-    console.log(`${((100 * h) / total).toFixed(1).padStart(6)} %  ${((h / total) * msPerPage).toFixed(2).padStart(6)} ms  ${where}`);
-}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+const fmt = (xs: number[], digits = 2) =>
+  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+
+for (let w = 0; w < warmup; w++) round();
+const rs: Totals[] = [];
+for (let r = 0; r < rounds; r++) rs.push(round());
+const n = pages.length;
+const websift = (r: Totals) => PHASES.filter((k) => k !== 'readability').reduce((s, k) => s + r[k], 0);
+console.log(`${corpora.join(',')}: ${n} pages, ${rounds} rounds (+${warmup} warm-up), node ${process.version}\n`);
+console.log('| phase | CPU ms/page | share of websift | / Readability |');
+console.log('|---|---|---|---|');
+for (const k of PHASES)
+  console.log(
+    `| ${k} | ${fmt(rs.map((r) => r[k] / n))} | ${fmt(
+      rs.map((r) => (100 * r[k]) / websift(r)),
+      1,
+    )} % | ${fmt(rs.map((r) => r[k] / r.readability))} |`,
+  );
+console.log(`| websift (sum) | ${fmt(rs.map((r) => websift(r) / n))} | 100 % | ${fmt(rs.map((r) => websift(r) / r.readability))} |`);

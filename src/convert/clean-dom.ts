@@ -21,9 +21,9 @@ const ICON_FONT = /(?:^|\s)(?:material-(?:icons|symbols)(?:-[a-z]+)?|google-symb
 const ICON_CLASS = /(?:^|[\s_-])icons?(?:[\s_-]|$)/i;
 const LIGATURE = /^\s*[a-z]+(?:_[a-z]+)*\s*$/;
 
-function isIconGlyph(el: Element, cls: string): boolean {
-  if (ICON_FONT.test(cls)) return true;
-  return ICON_CLASS.test(cls) && el.childElementCount === 0 && LIGATURE.test(el.textContent ?? '');
+/** An element named an icon (ICON_CLASS) is a glyph when its whole text is one ligature word. */
+function isLigature(el: Element): boolean {
+  return el.childElementCount === 0 && LIGATURE.test(el.textContent ?? '');
 }
 
 /** Fewer words inside <noscript> than this make a notice, never the page. */
@@ -56,6 +56,31 @@ function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void 
   }
 }
 
+// What a class value says to the clean-up, decided once per distinct value (class values repeat
+// across a page's elements, and the three regexes ran on every classed element).
+const NO_HINT = 0;
+const SCREEN_READER = 1;
+const ICON_FONT_HINT = 2;
+/** Named an icon: a glyph only when the element's whole text is one ligature word. */
+const ICON_NAMED = 3;
+const hints = new Map<string, number>();
+
+function classHint(cls: string): number {
+  let hint = hints.get(cls);
+  if (hint === undefined) {
+    hint = SCREEN_READER_ONLY.test(cls)
+      ? SCREEN_READER
+      : ICON_FONT.test(cls)
+        ? ICON_FONT_HINT
+        : ICON_CLASS.test(cls)
+          ? ICON_NAMED
+          : NO_HINT;
+    if (hints.size >= 4096) hints.clear();
+    hints.set(cls, hint);
+  }
+  return hint;
+}
+
 const SCRIPT_TAGS = new Set(['script', 'style', 'template']);
 const INVISIBLE_TAGS = new Set<string>([...DROPPED_TAGS, 'math', 'link', 'meta']);
 
@@ -76,8 +101,9 @@ export function removeInvisible(root: ParentNode): void {
     if (INVISIBLE_TAGS.has(tagOf(el)) || el.getAttribute('aria-hidden') === 'true') el.remove();
     else {
       const cls = el.getAttribute('class');
-      if (cls && SCREEN_READER_ONLY.test(cls)) el.remove();
-      else if (cls && isIconGlyph(el, cls)) {
+      const hint = cls ? classHint(cls) : NO_HINT;
+      if (hint === SCREEN_READER) el.remove();
+      else if (hint === ICON_FONT_HINT || (hint === ICON_NAMED && isLigature(el))) {
         if (CHECK_MARK.test(el.textContent ?? '')) el.replaceWith(el.ownerDocument.createTextNode('✓'));
         else el.remove();
       }

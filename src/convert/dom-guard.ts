@@ -1,6 +1,8 @@
 // Bounds on what the extractor hands to turndown, which recurses per element (RangeError near
 // depth 5,000): depth is measured here and deep subtrees flattened before any later step.
 
+import { deepestElement } from './linkedom-reads.js';
+
 /** Elements deeper than this are flattened to their text; real pages rarely pass ~60. */
 export const MAX_DEPTH = 100;
 
@@ -10,6 +12,9 @@ export interface DomStats {
 
 /** Walks the tree iteratively (no recursion, so hostile depth cannot overflow the stack). */
 export function measureDom(root: Element): DomStats {
+  // linkedom's node list read in one pass (linkedom-reads.ts), else the walk below.
+  const deepest = deepestElement(root);
+  if (deepest !== undefined) return { maxDepth: deepest };
   let maxDepth = 0;
   const stack: Array<[Element, number]> = [[root, 0]];
   while (stack.length > 0) {

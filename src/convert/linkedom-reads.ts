@@ -160,6 +160,44 @@ export function elementsBelow(root: ParentNode): Element[] {
   return walk(root);
 }
 
+/**
+ * The first element below `root` in document order that passes `test`, or null: `elementsBelow(root).find(test)`
+ * without building the array (a page's `<base>` is near its top, or absent).
+ */
+export function firstElementBelow(root: ParentNode, test: (el: Element) => boolean): Element | null {
+  if (!internals) return siblingWalk(root).find(test) ?? null;
+  const { next, end } = internals;
+  const node = root as unknown as Linked;
+  const stop = node[end];
+  if (!stop) return siblingWalk(root).find(test) ?? null;
+  for (let n = node[next]; n && n !== stop; n = n[next])
+    if (n.nodeType === ELEMENT_NODE && test(n as unknown as Element)) return n as unknown as Element;
+  return null;
+}
+
+const NODE_END = -1;
+
+/**
+ * How deep the deepest element below `root` sits (its children at 1), read off linkedom's list in one
+ * pass: an element's start goes one level down, its end marker one up. Undefined when the fast paths
+ * are off (the caller walks the tree).
+ */
+export function deepestElement(root: ParentNode): number | undefined {
+  if (!internals) return undefined;
+  const { next, end } = internals;
+  const node = root as unknown as Linked;
+  const stop = node[end];
+  if (!stop) return undefined;
+  let depth = 0;
+  let max = 0;
+  for (let n = node[next]; n && n !== stop; n = n[next]) {
+    if (n.nodeType === ELEMENT_NODE) {
+      if (++depth > max) max = depth;
+    } else if (n.nodeType === NODE_END) depth--;
+  }
+  return max;
+}
+
 // Type selectors alone ("table", "noscript, template"), the ones the converter asks in loops: linkedom
 // compiles the selector with css-select on every closest/querySelector call. In an HTML document
 // such a selector matches an element whose lower-cased local name is one of the names.

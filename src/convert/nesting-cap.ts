@@ -116,6 +116,7 @@ class OpenElements {
 
 /** `html` with the open tags that would nest deeper than `maxDepth` removed (the same string when none do). */
 export function capNesting(html: string, maxDepth = MAX_PARSE_DEPTH): string {
+  if (!moreStartTags(html, maxDepth)) return html;
   const stack = new OpenElements();
   const foreign: boolean[] = []; // htmlparser2's foreignContext, top last
   const removed: Array<[number, number]> = [];
@@ -160,6 +161,18 @@ export function capNesting(html: string, maxDepth = MAX_PARSE_DEPTH): string {
   }
   parts.push(html.slice(from));
   return parts.join('');
+}
+
+/**
+ * Whether `html` holds more than `max` start tags (`<` then an ASCII letter, wherever it stands): each
+ * open element was opened by one, so a page with no more cannot nest deeper than `max` and needs no
+ * replay (most pages; the count stops at `max + 1`).
+ */
+function moreStartTags(html: string, max: number): boolean {
+  let count = 0;
+  for (let lt = html.indexOf('<'); lt >= 0; lt = html.indexOf('<', lt + 1))
+    if (isLetter(html.charCodeAt(lt + 1)) && ++count > max) return true;
+  return false;
 }
 
 /** Applies an open tag to the stack; false (and no effect) when it would nest deeper than `maxDepth`. */

@@ -263,6 +263,17 @@ describe('classTokens', () => {
     const el = parseHtmlDocument('<div class="post-content__body col-6 jsHeroBanner" id="main_2"></div>').body.firstElementChild!;
     expect(classTokens(el)).toEqual(['post', 'content', 'body', 'col', 'js', 'hero', 'banner', 'main'].filter((t) => t.length >= 3));
   });
+
+  it('reads the same words for a class alone, a class with an id and an id alone, whatever was asked before', () => {
+    const els = Array.from(
+      parseHtmlDocument(
+        '<p class="side-note"></p><p class="side-note" id="promo-box"></p><p id="promo-box"></p><p class="side-note" id=""></p><p class=""></p><p></p>',
+      ).body.children,
+    );
+    const words = els.map((el) => classTokens(el));
+    expect(words).toEqual([['side', 'note'], ['side', 'note', 'promo', 'box'], ['promo', 'box'], ['side', 'note'], [], []]);
+    expect(els.map((el) => classTokens(el))).toEqual(words);
+  });
 });
 
 describe('training labels', () => {

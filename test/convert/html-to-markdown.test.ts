@@ -30,11 +30,14 @@ describe('htmlToMarkdown: main content', () => {
   it('drops the words behind icon-font glyphs, keeps a check mark as ✓ and words merely inside an icon class', () => {
     const md = render(
       articlePage(`<p>${lorem(10)} <i class="material-icons">chevron_right</i> <span class="material-symbols-outlined">open_in_new</span>
-      <span class="icon icon-arrow">arrow_forward</span> <span class="nav-icon">Home</span></p>
+      <span class="icon icon-arrow">arrow_forward</span> <span class="nav-icon">Home</span>
+      <span class="icon">arrow_back</span> <span class="icon">Contact</span> <span class="icon">east</span></p>
       <table><tr><th>Feature</th><th>Pro</th></tr><tr><td>Backups</td><td><i class="material-icons">check</i></td></tr></table>`),
     );
-    for (const gone of ['chevron_right', 'open_in_new', 'arrow_forward']) expect(md).not.toContain(gone);
+    for (const gone of ['chevron_right', 'open_in_new', 'arrow_forward', 'arrow_back', 'east']) expect(md).not.toContain(gone);
     expect(md).toContain('Home');
+    // One class value, judged per element by its text (the class's verdict is read once per value).
+    expect(md).toContain('Contact');
     expect(md).toContain('| Backups | ✓ |');
   });
 

@@ -3,7 +3,14 @@ import * as linkedom from 'linkedom';
 import { describe, expect, it } from 'vitest';
 import { descendants } from '../../src/convert/dom-utils.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
-import { AUDITED_READS, linkedomReadsApplied, normaliseClass, readsHash } from '../../src/convert/linkedom-reads.js';
+import {
+  AUDITED_READS,
+  deepestElement,
+  firstElementBelow,
+  linkedomReadsApplied,
+  normaliseClass,
+  readsHash,
+} from '../../src/convert/linkedom-reads.js';
 
 // linkedom's CommonJS build is a module instance of its own: stock linkedom, untouched by the change.
 const stock = createRequire(import.meta.url)('linkedom') as typeof linkedom;
@@ -87,6 +94,43 @@ describe('linkedom class reads, element walks and type selectors (linkedom-reads
     };
     expect(lists(parse(stock, html))).toBeGreaterThanOrEqual(100);
     expect(lists(parse(linkedom, html))).toBe(0);
+  });
+
+  it('finds the first element below a node that passes a test, as the full walk does', () => {
+    htmlToMarkdown('<p>x</p>');
+    const doc = parse(linkedom);
+    const tests: Array<(e: Element) => boolean> = [
+      (e) => e.localName === 'li',
+      (e) => e.getAttribute('class') === 'p',
+      (e) => e.localName === 'i',
+      (e) => e.localName === 'base',
+      () => true,
+    ];
+    for (const root of [doc, doc.body, doc.querySelector('ul')!, doc.querySelector('pre')!])
+      for (const test of tests) expect(firstElementBelow(root, test)).toBe(descendants(root).find(test) ?? null);
+    // An element outside <html> (before it) is below the document too.
+    const stray = parse(linkedom, '<base href="/a/"><html><head></head><body><base href="/b/"></body></html>');
+    expect(firstElementBelow(stray, (e) => e.localName === 'base')?.getAttribute('href')).toBe('/a/');
+  });
+
+  it('reads the depth of the deepest element below a node as a walk down the children counts it', () => {
+    htmlToMarkdown('<p>x</p>');
+    const walked = (root: ParentNode): number => {
+      let max = 0;
+      for (let c = root.firstElementChild; c; c = c.nextElementSibling) max = Math.max(max, 1 + walked(c));
+      return max;
+    };
+    const doc = parse(linkedom);
+    const roots = () => [doc, doc.documentElement, doc.body, doc.querySelector('#a')!, doc.querySelector('ul')!, doc.querySelector('br')!];
+    expect(roots().map(deepestElement)).toEqual(roots().map(walked));
+    // After the tree changed: a subtree moved deeper, one removed, one made by hand.
+    doc.querySelector('li')!.appendChild(doc.querySelector('table')!);
+    doc.querySelector('pre')!.remove();
+    const made = doc.createElement('div');
+    made.innerHTML = '<p><b><i>deep</i></b></p><br>';
+    doc.querySelector('i')!.appendChild(made);
+    expect(roots().map(deepestElement)).toEqual(roots().map(walked));
+    expect(deepestElement(doc.body)).toBeGreaterThan(5);
   });
 
   it('spells a class value the way DOMTokenList does', () => {

@@ -16,6 +16,13 @@ describe('capNesting', () => {
     expect(capNesting(`<div>${'<p>text'.repeat(50_000)}</div>`, 10)).toBe(`<div>${'<p>text'.repeat(50_000)}</div>`);
   });
 
+  it('caps a page of one start tag more than the cap, and returns one of exactly the cap unread', () => {
+    // Each open element takes a start tag: a page with no more than the cap cannot pass it (the scan is skipped).
+    expect(capNesting('<div><div><div>x', 3)).toBe('<div><div><div>x');
+    expect(capNesting('<div><div><div><div>x', 3)).toBe('<div><div><div>x');
+    expect(capNesting('<div><div><div><b>x</b>', 3)).toBe('<div><div><div>x</b>');
+  });
+
   it('follows the parser through implied closes: 10,000 unclosed <td>, <li> and <p> are not deep', () => {
     for (const tag of ['td', 'li', 'p', 'option', 'dd']) {
       const page = `<html><body><table><tr>${`<${tag}>a`.repeat(10_000)}</table></body></html>`;

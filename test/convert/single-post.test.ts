@@ -28,6 +28,11 @@ describe('singlePostBody (one post body named by the blog engine)', () => {
     return singlePostBody(page.rows.blocks)?.getAttribute('class') ?? null;
   };
 
+  it('answers each element alike when several share one class string (the names are read once per string)', () => {
+    expect(body(`<html><body>${post('post-content')}${post('post-content')}${sidebar}</body></html>`)).toBeNull();
+    expect(body(`<html><body>${post('post-content')}${sidebar}</body></html>`)).toBe('post-content');
+  });
+
   it('finds the one element named entry-content, post-body, postbody…; the outermost of nested ones', () => {
     expect(body(`<html><body>${post('entry-content')}${sidebar}</body></html>`)).toBe('entry-content');
     expect(body(`<html><body>${post('post-body entry-content')}${sidebar}</body></html>`)).toBe('post-body entry-content');

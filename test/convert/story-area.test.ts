@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { analyzeHtml } from '../../src/convert/html-to-markdown.js';
-import { collapsedLength, readabilityArea } from '../../src/convert/model/readability-area.js';
+import { readabilityArea, spacedText } from '../../src/convert/model/readability-area.js';
 import { keepStoryArea } from '../../src/convert/model/story-area.js';
 
 const paragraph = (i: number) =>
@@ -118,16 +118,25 @@ describe('keepStoryArea (what lies outside the story area goes)', () => {
   });
 });
 
-describe('collapsedLength (readability-area.ts: a paragraph length as Readability reads it)', () => {
-  it('is the length of the text with white space collapsed and trimmed, for every white space unit', () => {
-    const spaces = Array.from({ length: 0x10000 }, (_, c) => String.fromCharCode(c)).filter((ch) => /\s/.test(ch));
-    const pieces = ['a', 'Wort', ',', '。', '\u00e9', '\u200b', ...spaces]; // U+200B is no white space
-    let seed = 7;
-    const next = () => (seed = (seed * 48271) % 2147483647);
-    for (let k = 0; k < 2000; k++) {
-      const text = Array.from({ length: next() % 12 }, () => pieces[next() % pieces.length]!).join('');
-      expect(collapsedLength(text)).toBe(text.replace(/\s+/g, ' ').trim().length);
+describe("spacedText (a block text's length and commas as Readability reads them)", () => {
+  const reference = (text: string) => {
+    const t = text.replace(/\s+/g, ' ').trim();
+    return { length: t.length, commas: t.match(/[\u002C\u060C\uFE50\uFE10\uFE11\u2E41\u2E34\u2E32\uFF0C]/g)?.length ?? 0 };
+  };
+
+  it('counts what the collapsed, trimmed text holds, for every UTF-16 code unit as a space or a letter', () => {
+    const wrong: string[] = [];
+    for (let c = 0; c <= 0xffff; c++) {
+      const ch = String.fromCharCode(c);
+      const text = `${ch}a${ch}${ch}b,${ch}`;
+      const [got, want] = [spacedText(text), reference(text)];
+      if (got.length !== want.length || got.commas !== want.commas) wrong.push(`U+${c.toString(16)}`);
     }
-    for (const s of spaces) expect(collapsedLength(`${s}a${s}${s}b${s}`)).toBe(3);
+    expect(wrong).toEqual([]);
+  });
+
+  it('agrees on texts with runs of mixed spaces, edges and every comma Readability counts', () => {
+    for (const text of ['', '   ', ' \n\t a  b \u00a0\u3000 c ', 'x,y،z﹐、︑⹁⸴⸲，', '\ufeffword\u2028\u2029end\u202f', 'a'.repeat(300)])
+      expect(spacedText(text)).toEqual(reference(text));
   });
 });

@@ -2,6 +2,7 @@
 // back: exactly as the page wrote them, where `new URL(u, base).href` would change them (a trailing
 // slash on bare origins).
 import { descendants, tagOf } from '../dom-utils.js';
+import { firstElementBelow } from '../linkedom-reads.js';
 
 export const HREF_ATTR = 'data-ws-href';
 export const SRC_ATTR = 'data-ws-src';
@@ -24,9 +25,7 @@ export function resolveUrl(value: string, base: string | undefined): string | un
 
 /** The base URL of a document: its `<base href>` resolved against the page URL, else the page URL. */
 export function documentBase(doc: Document, pageUrl: string | undefined): string | undefined {
-  const baseHref = descendants(doc)
-    .find((el) => tagOf(el) === 'base' && el.hasAttribute('href'))
-    ?.getAttribute('href');
+  const baseHref = firstElementBelow(doc, (el) => tagOf(el) === 'base' && el.hasAttribute('href'))?.getAttribute('href');
   if (baseHref) {
     const resolved = resolveUrl(baseHref, pageUrl);
     if (resolved) return resolved;

@@ -67,9 +67,29 @@ function pruneEmpty(root: Element): void {
     const el = order[i]!;
     if (KEEP_EMPTY.has(el.localName.toLowerCase())) continue;
     if (el.firstElementChild) continue; // an element child survived pruning
-    const text = el.textContent ?? '';
-    if (/\S/.test(text)) continue;
+    const text = leafText(el);
+    if (text === null) continue;
     if (text === '') el.remove();
-    else el.replaceWith(el.ownerDocument.createTextNode(text));
+    else if (el.parentNode) {
+      // replaceWith, without the fragment linkedom wraps the one node in.
+      el.parentNode.insertBefore(el.ownerDocument.createTextNode(text), el);
+      el.remove();
+    }
   }
+}
+
+/**
+ * The text of an element without element children when it is blank (`''` for none), null when it
+ * holds a non-space character: its `textContent`, read from its own text nodes without joining them
+ * first (most elements left hold text, and the first text node usually says so).
+ */
+function leafText(el: Element): string | null {
+  let blank = '';
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType !== 3 && c.nodeType !== 4) continue; // text and CDATA, as textContent reads
+    const value = (c as CharacterData).data;
+    if (/\S/.test(value)) return null;
+    blank += value;
+  }
+  return blank;
 }

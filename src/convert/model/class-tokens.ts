@@ -10,8 +10,15 @@ const split = new Map<string, readonly string[]>();
 const NONE: readonly string[] = Object.freeze([]);
 
 export function classTokens(el: Element): readonly string[] {
-  const raw = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  if (raw.length === 1) return NONE;
+  const cls = el.getAttribute('class') ?? '';
+  const id = el.getAttribute('id') ?? '';
+  // Most elements have no id: their class value is the key itself (one string shared by the
+  // elements of that class, its hash kept), not a string joined anew per element and hashed again.
+  if (id === '') return cls === '' ? NONE : tokensOf(cls);
+  return tokensOf(`${cls} ${id}`);
+}
+
+function tokensOf(raw: string): readonly string[] {
   let out = split.get(raw);
   if (out === undefined) {
     out = Object.freeze(wordsOf(raw));

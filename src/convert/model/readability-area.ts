@@ -20,45 +20,45 @@ const UNLIKELY_ROLES = new Set(['menu', 'menubar', 'complementary', 'navigation'
 const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination|post|text|blog|story/i;
 const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget/i;
-/** Readability's commas (its REGEXPS.commas). */
 const COMMAS = new Set([0x002c, 0x060c, 0xfe50, 0xfe10, 0xfe11, 0x2e41, 0x2e34, 0x2e32, 0xff0c]);
 
-function commas(text: string): number {
-  let n = 0;
-  for (let i = 0; i < text.length; i++) if (COMMAS.has(text.charCodeAt(i))) n++;
-  return n;
-}
+/** The code units `\s` matches (and `trim` removes). */
+const isSpace = (c: number): boolean =>
+  c === 32 ||
+  (c >= 9 && c <= 13) ||
+  (c > 127 &&
+    (c === 0xa0 ||
+      c === 0x1680 ||
+      (c >= 0x2000 && c <= 0x200a) ||
+      c === 0x2028 ||
+      c === 0x2029 ||
+      c === 0x202f ||
+      c === 0x205f ||
+      c === 0x3000 ||
+      c === 0xfeff));
 
-/** Whether a UTF-16 unit is white space to a regular expression's \s (and to trim()). */
-function isSpace(c: number): boolean {
-  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
-  if (c < 0xa0) return false;
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
-}
-
-/** `text.replace(/\s+/g, ' ').trim().length`, without building either string. */
-export function collapsedLength(text: string): number {
+/**
+ * The length of `text.replace(/\s+/g, ' ').trim()` and its commas (Readability's), counted without
+ * building that string: one per block of the page, it was a share of the conversion's garbage.
+ */
+export function spacedText(text: string): { length: number; commas: number } {
   let length = 0;
-  let gap = false; // white space since the last other character
+  let commas = 0;
+  let gap = false;
   for (let i = 0; i < text.length; i++) {
-    if (isSpace(text.charCodeAt(i))) gap = true;
-    else {
-      if (gap && length > 0) length++;
-      gap = false;
-      length++;
+    const c = text.charCodeAt(i);
+    if (isSpace(c)) {
+      gap = length > 0;
+      continue;
     }
+    if (gap) {
+      length++;
+      gap = false;
+    }
+    length++;
+    if (COMMAS.has(c)) commas++;
   }
-  return length;
+  return { length, commas };
 }
 
 /** Readability's minimum paragraph length, in characters. */
@@ -130,11 +130,9 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
   };
   for (const b of blocks) {
     if (!SCORED.has(b.el.localName) || inUnlikely(b.el)) continue;
-    // The length of the text with its white space collapsed and trimmed, as Readability reads it
-    // (counted without building that string); commas are no white space, so counted on the text.
-    const length = collapsedLength(b.text);
+    const { length, commas } = spacedText(b.text);
     if (length < MIN_CHARS) continue;
-    const score = 1 + commas(b.text) + 1 + Math.min(Math.floor(length / 100), 3);
+    const score = 1 + commas + 1 + Math.min(Math.floor(length / 100), 3);
     // A <div> that also holds blocks has its loose text wrapped in a <p> of its own by Readability:
     // that text's parent is the <div> itself.
     let e = b.el.localName === 'div' && holdsBlocks(b.el) ? b.el : b.el.parentElement;

@@ -11,22 +11,28 @@ import type { Block } from './blocks.js';
 /** Class or id names of one post's body, as blog engines print them (case, `-` and `_` aside). */
 const BODY_NAMES = new Set(['entrycontent', 'entrybody', 'postbody', 'postcontent', 'postentry', 'articlebody', 'storybody']);
 
-// Class and id strings repeat across a page's elements, and every ancestor of every block is asked:
-// each distinct string is judged once (as class-tokens.ts splits each once).
-const judged = new Map<string, boolean>();
+// Class and id values repeat across a page's elements (every block's ancestors are asked): each
+// distinct one is split once. Class and id are looked up apart, not joined: a joined string is a new
+// one per element, hashed anew on every look-up.
+const namesBody = new Map<string, boolean>();
 
 function namesPostBody(el: Element): boolean {
-  const raw = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-  if (raw.length === 1) return false;
-  let named = judged.get(raw);
-  if (named === undefined) {
-    named = false;
+  const cls = el.getAttribute('class');
+  if (cls && namedBody(cls)) return true;
+  const id = el.getAttribute('id');
+  return !!id && namedBody(id);
+}
+
+function namedBody(value: string): boolean {
+  let out = namesBody.get(value);
+  if (out === undefined) {
+    out = false;
     // Whole names only: `sticky-post__content` is a teaser's part on a listing, not a post's body.
-    for (const name of raw.split(/\s+/)) if (BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())) named = true;
-    if (judged.size >= 4096) judged.clear();
-    judged.set(raw, named);
+    for (const name of value.split(/\s+/)) if (BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())) out = true;
+    if (namesBody.size >= 4096) namesBody.clear();
+    namesBody.set(value, out);
   }
-  return named;
+  return out;
 }
 
 /**

@@ -118,13 +118,19 @@ const classes = (e: Element): string[] => (e.getAttribute('class') ?? '').split(
 const alike = (a: string[], b: string[]): boolean => (a.length === 0 ? b.length === 0 : a.some((c) => b.includes(c)));
 
 /** The nearest ancestor of `el` (or itself) that is one of CARD_SIBLINGS or more alike siblings (tag, class), with a link. */
-function cardOf(el: Element, memo: Map<Element, boolean>): Element | null {
+function cardOf(el: Element, memo: Map<Element, boolean>, split: Map<Element, string[]>): Element | null {
+  // Each element's classes split once: a list's items each compare themselves with all the others.
+  const classesOf = (e: Element) => {
+    let c = split.get(e);
+    if (!c) split.set(e, (c = classes(e)));
+    return c;
+  };
   for (let e: Element | null = el; e?.parentElement && e.localName !== 'body'; e = e.parentElement) {
     let repeated = memo.get(e);
     if (repeated === undefined) {
-      const cls = classes(e);
+      const cls = classesOf(e);
       let n = 0;
-      for (const s of Array.from(e.parentElement.children)) if (s.localName === e.localName && alike(cls, classes(s))) n++;
+      for (const s of Array.from(e.parentElement.children)) if (s.localName === e.localName && alike(cls, classesOf(s))) n++;
       repeated = n >= CARD_SIBLINGS && e.querySelector('a[href]') !== null;
       memo.set(e, repeated);
     }
@@ -140,10 +146,11 @@ function cardOf(el: Element, memo: Map<Element, boolean>): Element | null {
  */
 export function listsCards(blocks: BlockRows['blocks'], kept: Set<number>, inside: boolean[], head: Set<number>, wordsIn: number): boolean {
   const memo = new Map<Element, boolean>();
+  const split = new Map<Element, string[]>();
   const cards = new Map<Element, { words: number; card: boolean }>();
   blocks.forEach((b, r) => {
     if (!kept.has(b.id) || inside[r] || head.has(r)) return;
-    const el = cardOf(b.el, memo);
+    const el = cardOf(b.el, memo, split);
     if (!el) return;
     const c = cards.get(el) ?? { words: 0, card: false };
     c.words += b.tokens;
