@@ -4,8 +4,8 @@
 // sit idle or take to send its request.
 
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { createNodeHandler } from '../http/node-handler.js';
+import type { AddressInfo, Socket } from 'node:net';
+import { abortConnection, createNodeHandler } from '../http/node-handler.js';
 import type { Engine } from '../types/index.js';
 import { say } from './output.js';
 import type { RequestEntry, RequestLog } from './request-log.js';
@@ -48,6 +48,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     health: true, // /healthz and /readyz, without a key
   });
   let inFlight = 0;
+  /** The connections of the requests in flight, whose calls a drop aborts. */
+  const busy = new Map<Socket, number>();
   let idle: (() => void) | undefined;
   const server = createServer(
     {
@@ -62,10 +64,15 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const started = performance.now();
       const requestLog = options.requestLog;
       inFlight++;
+      const socket = req.socket;
+      busy.set(socket, (busy.get(socket) ?? 0) + 1);
       let entry: RequestEntry | undefined;
       // The one close listener of a request: the access log's line is written from it too.
       res.once('close', () => {
         inFlight--;
+        const left = (busy.get(socket) ?? 1) - 1;
+        if (left > 0) busy.set(socket, left);
+        else busy.delete(socket);
         if (requestLog) {
           if (entry) requestLog.done(entry);
         } else {
@@ -112,6 +119,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         clearTimeout(timer);
         if (!finished) {
           dropped = inFlight;
+          // Their calls are aborted first, at once: a socket's 'close' (which aborts them otherwise) comes
+          // an event-loop turn after closeAllConnections, and a source answering meanwhile would let the
+          // call charge for an answer nobody receives. A charge already begun completes.
+          const reason = new DOMException('The server dropped the request at the end of its grace period', 'AbortError');
+          for (const socket of busy.keys()) abortConnection(socket, reason);
           server.closeAllConnections();
         }
       }

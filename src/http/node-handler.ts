@@ -108,6 +108,16 @@ function connectionOf(req: IncomingMessage, res: ServerResponse): Connection {
   return connection;
 }
 
+/**
+ * Aborts, now, the calls of the requests still unanswered on `socket` (the handler's signal of that
+ * connection). For a server about to destroy the connection: the socket's 'close', which aborts them
+ * otherwise, comes an event-loop turn later, and a call may have begun its charge by then.
+ */
+export function abortConnection(socket: object, reason: unknown): void {
+  const connection = connections.get(socket);
+  if (connection && connection.unanswered > 0) connection.abort.abort(reason);
+}
+
 interface NodeBody {
   stream: ReadableStream<Uint8Array>;
   /** Whether the request body was read to its end. */

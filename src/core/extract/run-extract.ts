@@ -126,7 +126,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
     call.signal?.throwIfAborted();
     const byKey = new Map(list.map((t, i) => [t.key, outcomes[i] as PageOutcome]));
     const charged = list.filter((t) => !t.free && byKey.get(t.key)?.ok);
-    const credits = await settleWithWindows(deps, org, start, charged, hold, charged.length * price, call.billing?.paid);
+    const credits = await settleWithWindows(deps, org, start, charged, hold, charged.length * price, call.billing?.paid, call.signal);
     for (const t of charged) {
       const page = byKey.get(t.key) as PageOutcome & { ok: true };
       const entry: CachedPage = { status: page.status, text: page.text, metadata: page.metadata };
@@ -178,6 +178,7 @@ async function settleWithWindows(
   hold: Hold,
   amount: number,
   paid: number | undefined,
+  signal: AbortSignal | undefined,
 ): Promise<number> {
   const opened: Target[] = [];
   const withdraw = async () => {
@@ -190,6 +191,9 @@ async function settleWithWindows(
         opened.push(t);
       }
     }
+    // Aborted while the windows were written (the client went away, the server dropped the request):
+    // the last wait before the charge, so an error, never charged.
+    signal?.throwIfAborted();
     const credits = await hold.settle(amount);
     if (credits === 0) await withdraw();
     return credits;

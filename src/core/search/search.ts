@@ -89,9 +89,10 @@ export async function runSearch(deps: SearchDeps, params: SearchParams, call: Ca
 }
 
 /**
- * Cancellation (call.signal): an abort before settlement stops the route and the content fetches and
- * rejects with the signal's reason, nothing charged. Once the window is being written the answer is
- * delivered (and charged, its repeat window open) whatever the signal says.
+ * Cancellation (call.signal): an abort before the settlement begins stops the route and the content
+ * fetches and rejects with the signal's reason, nothing charged (it is checked again right before the
+ * charge: a client gone, or a request its server dropped, after the source answered). Once the
+ * settlement has begun the answer is delivered (and charged, its repeat window open) whatever the signal says.
  */
 async function searchOnce(
   deps: SearchDeps,
@@ -153,6 +154,12 @@ async function searchOnce(
         await hold.release(true);
         throw new SearchUnavailableError(undefined, error);
       }
+    }
+    if (signal?.aborted) {
+      // Nobody is left to answer (the client went away, the server dropped the request), maybe since the
+      // sources answered: an error, never charged. Checked after the window, the last wait before the charge.
+      await withdraw?.().catch(() => {});
+      throw signal.reason;
     }
     let credits: number;
     try {
