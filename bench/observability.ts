@@ -14,7 +14,7 @@
 //   npx tsx bench/observability.ts [--requests 2000] [--rounds 16] [--warmup 3000] [--connections 16] [--outages 5]
 //     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations]
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
-// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–8: where the cost goes).
+// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
 // --natural-gc: no forced GC around the rounds (the fourth round's method), for comparison.
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
@@ -156,7 +156,7 @@ const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
-type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'empty-http' | 'empty-engine';
+type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'empty-http' | 'empty-engine' | 'empty-start';
 /** What one variant turned on, to turn off after its round. */
 interface On {
   requestLog?: RequestLog;
@@ -192,7 +192,9 @@ function turnOn(parts: readonly Part[]): On {
       ? subscribeEmpty((n) => n === CHANNEL_NAMES.http)
       : on.has('empty-engine')
         ? subscribeEmpty((n) => n !== CHANNEL_NAMES.http)
-        : undefined;
+        : on.has('empty-start')
+          ? subscribeEmpty(() => true, ['start'])
+          : undefined;
   return {
     ...(requestLog ? { requestLog } : {}),
     async close() {
@@ -206,11 +208,11 @@ function turnOn(parts: readonly Part[]): On {
   };
 }
 
-function subscribeEmpty(which: (channel: string) => boolean): () => void {
+function subscribeEmpty(which: (channel: string) => boolean, events = ['start', 'end', 'asyncStart', 'asyncEnd', 'error']): () => void {
   const nothing = () => {};
   const names = Object.values(CHANNEL_NAMES)
     .filter(which)
-    .flatMap((n) => ['start', 'end', 'asyncStart', 'asyncEnd', 'error'].map((e) => `tracing:${n}:${e}`));
+    .flatMap((n) => events.map((e) => `tracing:${n}:${e}`));
   for (const name of names) subscribe(name, nothing);
   return () => {
     for (const name of names) unsubscribe(name, nothing);
@@ -232,6 +234,9 @@ const ALL_VARIANTS: Record<string, readonly Part[]> = {
   'empty subscribers on every channel': ['empty'],
   'empty subscribers on websift:http only': ['empty-http'],
   "empty subscribers on the engine's channels only": ['empty-engine'],
+  // Every channel traced (contexts made, settlements chained) but only `start` published: the
+  // publishing against the rest.
+  "empty subscribers on every channel's start only": ['empty-start'],
 };
 /** Part 1b's variants: no access log (it is node:http's), and metrics with otel no-op together. */
 const IN_PROCESS_VARIANTS: Record<string, readonly Part[]> = {
