@@ -14,7 +14,7 @@
 //   npx tsx bench/observability.ts [--requests 2000] [--rounds 16] [--warmup 3000] [--connections 16] [--outages 5]
 //     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations]
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
-// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–8: where the cost goes).
+// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
 // --natural-gc: no forced GC around the rounds (the fourth round's method), for comparison.
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
@@ -156,7 +156,7 @@ const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results
 await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
 const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
 
-type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty';
+type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'empty-http' | 'empty-engine' | 'empty-start';
 /** What one variant turned on, to turn off after its round. */
 interface On {
   requestLog?: RequestLog;
@@ -185,7 +185,16 @@ function turnOn(parts: readonly Part[]): On {
       ? websiftTracing({ tracerProvider: trace.getTracerProvider() })
       : undefined;
   // Every event of every channel with a subscriber that does nothing: the plumbing's own cost.
-  const empty = on.has('empty') ? subscribeEmpty() : undefined;
+  // Or on websift:http only, or on the engine's channels only: which half of the plumbing costs.
+  const empty = on.has('empty')
+    ? subscribeEmpty(() => true)
+    : on.has('empty-http')
+      ? subscribeEmpty((n) => n === CHANNEL_NAMES.http)
+      : on.has('empty-engine')
+        ? subscribeEmpty((n) => n !== CHANNEL_NAMES.http)
+        : on.has('empty-start')
+          ? subscribeEmpty(() => true, ['start'])
+          : undefined;
   return {
     ...(requestLog ? { requestLog } : {}),
     async close() {
@@ -199,11 +208,11 @@ function turnOn(parts: readonly Part[]): On {
   };
 }
 
-function subscribeEmpty(): () => void {
+function subscribeEmpty(which: (channel: string) => boolean, events = ['start', 'end', 'asyncStart', 'asyncEnd', 'error']): () => void {
   const nothing = () => {};
-  const names = Object.values(CHANNEL_NAMES).flatMap((n) =>
-    ['start', 'end', 'asyncStart', 'asyncEnd', 'error'].map((e) => `tracing:${n}:${e}`),
-  );
+  const names = Object.values(CHANNEL_NAMES)
+    .filter(which)
+    .flatMap((n) => events.map((e) => `tracing:${n}:${e}`));
   for (const name of names) subscribe(name, nothing);
   return () => {
     for (const name of names) unsubscribe(name, nothing);
@@ -223,6 +232,11 @@ const ALL_VARIANTS: Record<string, readonly Part[]> = {
   // does nothing (the channels' plumbing).
   'access log, lines not written': ['log-unwritten'],
   'empty subscribers on every channel': ['empty'],
+  'empty subscribers on websift:http only': ['empty-http'],
+  "empty subscribers on the engine's channels only": ['empty-engine'],
+  // Every channel traced (contexts made, settlements chained) but only `start` published: the
+  // publishing against the rest.
+  "empty subscribers on every channel's start only": ['empty-start'],
 };
 /** Part 1b's variants: no access log (it is node:http's), and metrics with otel no-op together. */
 const IN_PROCESS_VARIANTS: Record<string, readonly Part[]> = {
@@ -241,13 +255,32 @@ const VARIANTS = Object.fromEntries(Object.entries(ALL_VARIANTS).filter((_, i) =
  * `sample` starts it, `sampled` stops it and answers the bytes allocated by each function (self).
  */
 let session: Session | undefined;
-async function sampling(m: 'sample' | 'sampled'): Promise<unknown> {
+async function sampling(m: 'sample' | 'sampled' | 'profile' | 'profiled'): Promise<unknown> {
   if (!session) {
     session = new Session();
     session.connect();
   }
   const post = (method: string, params?: object) =>
     new Promise<unknown>((resolve, reject) => session!.post(method, params, (error, result) => (error ? reject(error) : resolve(result))));
+  // The CPU profiler (bench/observability-profile.ts): self µs by function, the idle time left out.
+  if (m === 'profile') {
+    await post('Profiler.enable');
+    await post('Profiler.setSamplingInterval', { interval: 100 });
+    await post('Profiler.start');
+    return { started: true };
+  }
+  if (m === 'profiled') {
+    const { profile } = (await post('Profiler.stop')) as { profile: CpuProfile };
+    const byId = new Map(profile.nodes.map((n) => [n.id, n]));
+    const us: Record<string, number> = {};
+    for (let i = 0; i < profile.samples.length; i++) {
+      const { functionName, url, lineNumber, columnNumber } = byId.get(profile.samples[i]!)!.callFrame;
+      if (functionName === '(idle)') continue;
+      const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(src|node_modules)\//, '$1/')}:${lineNumber + 1}:${columnNumber + 1}`;
+      us[site] = (us[site] ?? 0) + (profile.timeDeltas[i + 1] ?? 0);
+    }
+    return { us };
+  }
   if (m === 'sample') {
     await post('HeapProfiler.startSampling', {
       samplingInterval: 256,
@@ -266,6 +299,11 @@ async function sampling(m: 'sample' | 'sampled'): Promise<unknown> {
   };
   walk(profile.head);
   return { bytes };
+}
+interface CpuProfile {
+  nodes: { id: number; callFrame: SampleNode['callFrame'] }[];
+  samples: number[];
+  timeDeltas: number[];
 }
 interface SampleNode {
   callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
@@ -370,8 +408,8 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     close: () => {},
   };
   const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, requestLog });
-  process.on('message', (m: 'begin' | 'end' | 'stats' | 'sample' | 'sampled') => {
-    if (m === 'sample' || m === 'sampled') void sampling(m).then((answer) => process.send!(answer));
+  process.on('message', (m: 'begin' | 'end' | 'stats' | 'sample' | 'sampled' | 'profile' | 'profiled') => {
+    if (m === 'sample' || m === 'sampled' || m === 'profile' || m === 'profiled') void sampling(m).then((answer) => process.send!(answer));
     else if (m === 'stats') process.send!(stats());
     else if (m === 'begin') {
       begin();
