@@ -36,11 +36,11 @@ const ROUTES: Record<string, Route> = {
   '/api/search': {
     methods: ['GET', 'POST'],
     apiKeyHeader: true,
-    async run(engine, request, organization, state, options) {
-      const params = request.method === 'GET' ? searchParamsFromQuery(state.url.searchParams) : await readJsonObject(request, options);
-      if (usesDeprecatedEngine(params)) state.deprecated = true;
-      // The wire JSON goes to the engine as-is: it validates it (every problem in one 400).
-      return engine.search(params as unknown as SearchParams, callContext(organization, request, state));
+    // Not async: a GET hands on the engine's own promise (an async wrapper's promise, and the turns it
+    // takes to adopt the engine's, cost every search). handle() awaits it, so a throw here is a rejection.
+    run(engine, request, organization, state, options) {
+      if (request.method === 'GET') return search(engine, searchParamsFromQuery(state.url.searchParams), request, organization, state);
+      return readJsonObject(request, options).then((params) => search(engine, params, request, organization, state));
     },
   },
   '/api/crawl': {
@@ -57,6 +57,12 @@ const ROUTES: Record<string, Route> = {
     run: (engine, request, organization) => engine.usage(callContext(organization, request)),
   },
 };
+
+function search(engine: Engine, params: Record<string, unknown>, request: ApiRequest, organization: string, state: RequestState) {
+  if (usesDeprecatedEngine(params)) state.deprecated = true;
+  // The wire JSON goes to the engine as-is: it validates it (every problem in one 400).
+  return engine.search(params as unknown as SearchParams, callContext(organization, request, state));
+}
 
 /**
  * The engine call is cancelled when the client goes away; charged calls (given the request's `state`)

@@ -11,7 +11,8 @@ export const IDEMPOTENCY_KEY_HEADER = 'Idempotency-Key';
 
 /** The header's value (trimmed by the Headers API; several headers arrive joined by ", "), or undefined. */
 export function idempotencyKeyOf(request: ApiRequest): string | undefined {
-  return request.headers.get(IDEMPOTENCY_KEY_HEADER) ?? undefined;
+  // Lower case: the node binding reads its header object by the name as given (no lower-casing to do).
+  return request.headers.get('idempotency-key') ?? undefined;
 }
 
 const REPLAYED = { 'idempotent-replayed': 'true' } as const;

@@ -1,0 +1,51 @@
+import { describe, expect, it } from 'vitest';
+import { searchParamsFromQuery } from '../../src/http/query-params.js';
+
+const SINGLE = ['q', 'include_content', 'content_results', 'max_chars'] as const;
+
+/** The mapping as a `getAll` per name reads it: the one-pass reading must give the same params and problems. */
+function reference(query: URLSearchParams): unknown {
+  const problems: string[] = [];
+  const params: Record<string, unknown> = {};
+  for (const name of SINGLE) {
+    const values = query.getAll(name);
+    if (values.length > 1) problems.push(name);
+    else if (values.length === 1) params[name] = values[0];
+  }
+  if (query.has('engine')) params.engine = query.get('engine');
+  if (query.has('engines')) params.engines = query.getAll('engines');
+  return problems.length > 0 ? { problems } : params;
+}
+
+function actual(query: URLSearchParams): unknown {
+  try {
+    const params = searchParamsFromQuery(query);
+    // Values as given, to compare with the reference (the typed ones are checked in params.test.ts).
+    for (const name of ['include_content', 'content_results', 'max_chars']) if (name in params) params[name] = query.get(name);
+    return params;
+  } catch (error) {
+    return { problems: (error as { problems: { field: string }[] }).problems.map((p) => p.field) };
+  }
+}
+
+describe('searchParamsFromQuery', () => {
+  it('reads each name as getAll does: first value, repeats refused in order, engines all, others ignored', () => {
+    const queries = [
+      'q=cats',
+      '',
+      'q=',
+      'q=a&q=b',
+      'max_chars=5&q=cats&content_results=2&include_content=true',
+      'include_content=1&include_content=0&q=a&q=b&max_chars=1&max_chars=2',
+      'q=cats&engine=google&engine=bing',
+      'q=cats&engines=google&other=1&engines=bing&engines=',
+      'engine=&engines=x',
+      'q=cats&__proto__=1&constructor=2&toString=3',
+      'q=caf%C3%A9+bar&Q=upper',
+    ];
+    for (const query of queries) {
+      const params = new URLSearchParams(query);
+      expect([query, actual(params)]).toEqual([query, reference(params)]);
+    }
+  });
+});
