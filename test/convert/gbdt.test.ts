@@ -1,9 +1,8 @@
 // The GBDT behind the block classifier: inference (src/convert/model/gbdt.ts) and its trainer
 // (tools/train/gbdt-train.ts).
 
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type GbdtModel, predictProbability, predictRaw } from '../../src/convert/model/gbdt.js';
-import { rowsScorer } from '../../src/convert/model/gbdt-compiled.js';
 import { averageModels, type GbdtData, logLoss, trainGbdt } from '../../tools/train/gbdt-train.js';
 
 /** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
@@ -194,68 +193,5 @@ describe('gbdt training', () => {
       expect(predictRaw(copy, test.x, r * test.cols)).toBe(predictRaw(model, test.x, r * test.cols));
     }
     expect(predictRaw(copy, [Number.NaN, 0.3, 0, 0, 0])).toBe(predictRaw(model, [Number.NaN, 0.3, 0, 0, 0]));
-  });
-});
-
-describe('gbdt compiled scorer (gbdt-compiled.ts)', () => {
-  afterEach(() => vi.unstubAllGlobals());
-  const train = xorData(4000, 1);
-  const test = xorData(500, 2);
-  // Enough trees for several generated groups, NaN in one value of seven.
-  const model = trainGbdt(train, { trees: 40, depth: 5, learningRate: 0.3, featureNames: names(train.cols), minLeafWeight: 20 });
-  const x = Float32Array.from(test.x, (v, i) => (i % 7 === 3 ? Number.NaN : v));
-
-  it('scores every row exactly as the pointer walk does', () => {
-    const out = new Float64Array(test.rows);
-    rowsScorer(model)(x, test.cols, x, 0, test.rows, out);
-    for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
-  });
-
-  it('goes left on a value equal to the threshold, right on NaN', () => {
-    // Each row's features are taken from the model's own thresholds (and NaN).
-    const cuts = model.trees.flatMap((t) => t.threshold.filter((_, i) => t.feature[i] !== -1));
-    const rows = 200;
-    const at = Float32Array.from({ length: rows * test.cols }, (_, i) => (i % 11 === 5 ? Number.NaN : cuts[(i * 7919) % cuts.length]!));
-    const out = new Float64Array(rows);
-    rowsScorer(model)(at, test.cols, at, 0, rows, out);
-    for (let r = 0; r < rows; r++) expect(out[r]).toBe(walk(model, at, r * test.cols));
-  });
-
-  it('reads a row split over two buffers at their own strides', () => {
-    const split = 2;
-    const rest = test.cols - split;
-    const head = new Float32Array(test.rows * 3); // a wider stride than the head's two features
-    const tail = new Float32Array(test.rows * rest);
-    for (let r = 0; r < test.rows; r++) {
-      for (let f = 0; f < split; f++) head[r * 3 + f] = x[r * test.cols + f]!;
-      head[r * 3 + 2] = 1e9; // never read
-      for (let f = split; f < test.cols; f++) tail[r * rest + f - split] = x[r * test.cols + f]!;
-    }
-    const out = new Float64Array(test.rows);
-    rowsScorer({ ...model }, split)(head, 3, tail, rest, test.rows, out);
-    for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
-  });
-
-  it('falls back to the packed walk where code generation is disallowed', () => {
-    vi.stubGlobal('Function', function refuse() {
-      throw new EvalError('Code generation from strings disallowed for this context');
-    });
-    const copy = { ...model }; // not compiled yet
-    const out = new Float64Array(test.rows);
-    rowsScorer(copy, 2)(x, test.cols, x.subarray(2), test.cols, test.rows, out);
-    for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
-  });
-
-  it('generates code from numbers only', () => {
-    const bad = {
-      ...model,
-      trees: [{ feature: [-1], threshold: [0], left: [-1], right: [-1], value: ['0; globalThis.x = 1' as unknown as number] }],
-    };
-    expect(() => rowsScorer(bad)(x, test.cols, x, 0, 1, new Float64Array(1))).toThrow(TypeError);
-    const outside = {
-      ...model,
-      trees: [{ feature: [99, -1, -1], threshold: [0, 0, 0], left: [1, -1, -1], right: [2, -1, -1], value: [0, 1, 2] }],
-    };
-    expect(() => rowsScorer(outside)).toThrow(RangeError);
   });
 });

@@ -7,8 +7,7 @@
 import { CONTEXT_FEATURES, contextFeatures } from './block-context.js';
 import { type BlockRows, FEATURES, type Lexicon } from './block-features.js';
 import { type Calibration, readModelFile } from './block-model-file.js';
-import type { GbdtModel } from './gbdt.js';
-import { rowsScorer } from './gbdt-compiled.js';
+import { type GbdtModel, predictRaw } from './gbdt.js';
 
 export type { Calibration };
 
@@ -44,7 +43,7 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassif
   const cols = FEATURES.length;
   const n = rows.blocks.length;
   const first = new Float64Array(n);
-  rowsScorer(c.stageOne)(rows.x, cols, rows.x, 0, n, first);
+  for (let r = 0; r < n; r++) first[r] = predictRaw(c.stageOne, rows.x, r * cols);
   if (!c.stageTwo) return first;
   const context = contextFeatures(
     rows,
@@ -52,9 +51,13 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassif
     rows.blocks.map((b) => b.tokens),
   );
   const cc = CONTEXT_FEATURES.length;
-  // Stage two reads a row's features and its context features where they lie (gbdt-compiled.ts).
+  const both = new Float32Array(cols + cc);
   const out = new Float64Array(n);
-  rowsScorer(c.stageTwo, cols)(rows.x, cols, context, cc, n, out);
+  for (let r = 0; r < n; r++) {
+    both.set(rows.x.subarray(r * cols, (r + 1) * cols), 0);
+    both.set(context.subarray(r * cc, (r + 1) * cc), cols);
+    out[r] = predictRaw(c.stageTwo, both);
+  }
   return out;
 }
 
