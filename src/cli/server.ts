@@ -48,8 +48,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
     health: true, // /healthz and /readyz, without a key
   });
   let inFlight = 0;
-  /** The connections of the requests in flight, whose calls a drop aborts. */
-  const busy = new Map<Socket, number>();
+  /** The open connections: a drop aborts the calls of those with a request unanswered (the handler counts them). */
+  const open = new Set<Socket>();
   let idle: (() => void) | undefined;
   const server = createServer(
     {
@@ -64,15 +64,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
       const started = performance.now();
       const requestLog = options.requestLog;
       inFlight++;
-      const socket = req.socket;
-      busy.set(socket, (busy.get(socket) ?? 0) + 1);
       let entry: RequestEntry | undefined;
       // The one close listener of a request: the access log's line is written from it too.
       res.once('close', () => {
         inFlight--;
-        const left = (busy.get(socket) ?? 1) - 1;
-        if (left > 0) busy.set(socket, left);
-        else busy.delete(socket);
         if (requestLog) {
           if (entry) requestLog.done(entry);
         } else {
@@ -92,7 +87,11 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
   // node:http's timeouts are a request's: only the header timeout, checked now and then, ends a
   // connection that sends nothing. The idle timeout ends it sooner: an idle socket's 'timeout' with no
   // listener destroys it (node:http's socketOnTimeout).
-  server.on('connection', (socket) => socket.setTimeout(limits.idleTimeoutMs));
+  server.on('connection', (socket) => {
+    socket.setTimeout(limits.idleTimeoutMs);
+    open.add(socket);
+    socket.once('close', () => open.delete(socket));
+  });
   server.on('drop', reportDrops(limits.maxConnections, log));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -123,7 +122,7 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
           // an event-loop turn after closeAllConnections, and a source answering meanwhile would let the
           // call charge for an answer nobody receives. A charge already begun completes.
           const reason = new DOMException('The server dropped the request at the end of its grace period', 'AbortError');
-          for (const socket of busy.keys()) abortConnection(socket, reason);
+          for (const socket of open) abortConnection(socket, reason);
           server.closeAllConnections();
         }
       }
