@@ -8,13 +8,12 @@ const { workerData } = require('node:worker_threads');
 
 // Run from the TypeScript source (a bench or script under tsx, without a bundle), the worker registers
 // tsx itself: on Node 20 a worker's `execArgv: ['--import', 'tsx']` does not reach its module loader.
-const load = workerData?.websiftTsx
+const converter = workerData?.websiftTsx
   ? import('tsx/esm/api').then((tsx) => {
       tsx.register();
       return import(workerData.websiftConversionWorker);
     })
   : import(workerData?.websiftConversionWorker);
-const converter = load;
 converter.catch(() => {}); // reported by the first task that awaits it
 
 // The tasks the pool runs (conversion-pool.ts names them); test/conversion checks this list.

@@ -236,9 +236,7 @@ function workerEntry(): {
   const bundle = source ? process.env['WEBSIFT_CONVERSION_WORKER'] : undefined;
   // JavaScript workers get no flags of the host (a loader such as tsx would be loaded again per worker).
   if (bundle) return { filename, workerData: { websiftConversionWorker: pathToFileURL(bundle).href }, execArgv: [] };
-  if (!source)
-    return { filename, workerData: { websiftConversionWorker: new URL('./conversion-worker.js', import.meta.url).href }, execArgv: [] };
-  // The entry registers tsx in the worker (cjs/conversion-worker.cjs says why not through execArgv).
-  const module = new URL('./conversion-worker.ts', import.meta.url).href;
-  return { filename, workerData: { websiftConversionWorker: module, websiftTsx: true }, execArgv: [] };
+  // From the source, the entry registers tsx in the worker itself (cjs/conversion-worker.cjs says why not execArgv).
+  const module = new URL(`./conversion-worker.${source ? 'ts' : 'js'}`, import.meta.url).href;
+  return { filename, workerData: { websiftConversionWorker: module, ...(source && { websiftTsx: true as const }) }, execArgv: [] };
 }
