@@ -5,6 +5,7 @@
 import { descendants, tagOf } from './dom-utils.js';
 import { DROPPED_TAGS } from './markdown/index.js';
 import { flattenShadowRoots } from './shadow-dom.js';
+import { memoByValue } from './value-memo.js';
 
 /** Screen-reader-only text: read aloud, never shown, so never part of what a reader sees. */
 const SCREEN_READER_ONLY =
@@ -63,23 +64,9 @@ const SCREEN_READER = 1;
 const ICON_FONT_HINT = 2;
 /** Named an icon: a glyph only when the element's whole text is one ligature word. */
 const ICON_NAMED = 3;
-const hints = new Map<string, number>();
-
-function classHint(cls: string): number {
-  let hint = hints.get(cls);
-  if (hint === undefined) {
-    hint = SCREEN_READER_ONLY.test(cls)
-      ? SCREEN_READER
-      : ICON_FONT.test(cls)
-        ? ICON_FONT_HINT
-        : ICON_CLASS.test(cls)
-          ? ICON_NAMED
-          : NO_HINT;
-    if (hints.size >= 4096) hints.clear();
-    hints.set(cls, hint);
-  }
-  return hint;
-}
+const classHint = memoByValue((cls) =>
+  SCREEN_READER_ONLY.test(cls) ? SCREEN_READER : ICON_FONT.test(cls) ? ICON_FONT_HINT : ICON_CLASS.test(cls) ? ICON_NAMED : NO_HINT,
+);
 
 const SCRIPT_TAGS = new Set(['script', 'style', 'template']);
 const INVISIBLE_TAGS = new Set<string>([...DROPPED_TAGS, 'math', 'link', 'meta']);

@@ -19,6 +19,7 @@
 
 import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
+import { memoByValue } from './value-memo.js';
 
 /** SHA-256 of the linkedom 0.18.14 sources the fast paths stand in for or rely on (auditedSources). */
 export const AUDITED_READS = 'fbfc198fe0ead8a75f0e9ad9c29a28c100a02a66f94682435fb9bd0949430a4d';
@@ -107,22 +108,13 @@ function findInternals(): Internals | undefined {
 
 // Class values repeat across a page's elements: each distinct one is split once (a value already
 // normalised maps to itself, so most reads are one lookup).
-const normalised = new Map<string, string>();
-
 /** The class attribute as linkedom's DOMTokenList spells it. */
-export function normaliseClass(value: string): string {
-  let out = normalised.get(value);
-  if (out === undefined) {
-    if (/\s/.test(value)) {
-      const tokens = new Set<string>();
-      for (const t of value.split(/\s+/)) if (t) tokens.add(t);
-      out = [...tokens].join(' ');
-    } else out = value;
-    if (normalised.size >= 4096) normalised.clear();
-    normalised.set(value, out);
-  }
-  return out;
-}
+export const normaliseClass = memoByValue((value): string => {
+  if (!/\s/.test(value)) return value;
+  const tokens = new Set<string>();
+  for (const t of value.split(/\s+/)) if (t) tokens.add(t);
+  return [...tokens].join(' ');
+});
 
 function siblingWalk(root: ParentNode): Element[] {
   const out: Element[] = [];

@@ -2,11 +2,10 @@
 // block classifier scores through a lexicon learned on WCXB dev-train (tools/train/block-lexicon.ts):
 // CMS and theme vocabularies are shared across sites, so a word seen on many pages generalizes.
 
+import { memoByValue } from '../value-memo.js';
+
 const SPLIT = /[\s_\-:./]+|(?<=[a-z])(?=[A-Z])/;
 
-// Class and id strings repeat across a page's elements (and its rows ask of each ancestor): each
-// distinct one is split once. Callers only read the words.
-const split = new Map<string, readonly string[]>();
 const NONE: readonly string[] = Object.freeze([]);
 
 export function classTokens(el: Element): readonly string[] {
@@ -18,15 +17,9 @@ export function classTokens(el: Element): readonly string[] {
   return tokensOf(`${cls} ${id}`);
 }
 
-function tokensOf(raw: string): readonly string[] {
-  let out = split.get(raw);
-  if (out === undefined) {
-    out = Object.freeze(wordsOf(raw));
-    if (split.size >= 4096) split.clear();
-    split.set(raw, out);
-  }
-  return out;
-}
+// Class and id strings repeat across a page's elements (and its rows ask of each ancestor): each
+// distinct one is split once. Callers only read the words.
+const tokensOf = memoByValue((raw): readonly string[] => Object.freeze(wordsOf(raw)));
 
 function wordsOf(raw: string): string[] {
   const out: string[] = [];

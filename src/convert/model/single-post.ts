@@ -6,6 +6,7 @@
 // post's element is the story there, whatever its length; links-only lists outside it (blogrolls,
 // archives, "recent posts") are the blog's, not the post's.
 
+import { memoByValue } from '../value-memo.js';
 import type { Block } from './blocks.js';
 
 /** Class or id names of one post's body, as blog engines print them (case, `-` and `_` aside). */
@@ -14,25 +15,14 @@ const BODY_NAMES = new Set(['entrycontent', 'entrybody', 'postbody', 'postconten
 // Class and id values repeat across a page's elements (every block's ancestors are asked): each
 // distinct one is split once. Class and id are looked up apart, not joined: a joined string is a new
 // one per element, hashed anew on every look-up.
-const namesBody = new Map<string, boolean>();
+// Whole names only: `sticky-post__content` is a teaser's part on a listing, not a post's body.
+const namedBody = memoByValue((value) => value.split(/\s+/).some((name) => BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())));
 
 function namesPostBody(el: Element): boolean {
   const cls = el.getAttribute('class');
   if (cls && namedBody(cls)) return true;
   const id = el.getAttribute('id');
   return !!id && namedBody(id);
-}
-
-function namedBody(value: string): boolean {
-  let out = namesBody.get(value);
-  if (out === undefined) {
-    out = false;
-    // Whole names only: `sticky-post__content` is a teaser's part on a listing, not a post's body.
-    for (const name of value.split(/\s+/)) if (BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())) out = true;
-    if (namesBody.size >= 4096) namesBody.clear();
-    namesBody.set(value, out);
-  }
-  return out;
 }
 
 /**
