@@ -372,6 +372,7 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     if (loadGc === exposed) forcedInWindows++;
     const gcCpu = process.cpuUsage(beforeGc);
     gcUs += gcCpu.user + gcCpu.system;
+    heapAfter = process.memoryUsage().heapUsed;
   };
   const begin = () => {
     if (process.env.VARIANT_FLAGS) console.log(`ROUND-BEGIN ${process.pid}`);
@@ -396,7 +397,7 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     mainUs += (mainThreadNs() - mainBefore) / 1000;
     const gcCpu = process.cpuUsage(beforeGc);
     gcUs += gcCpu.user + gcCpu.system;
-    heapAfter = process.memoryUsage().heapUsed;
+    if (values['idle-gc']) heapAfter = process.memoryUsage().heapUsed;
     cpuUs += cpu.user + cpu.system;
     return cpu.user + cpu.system;
   };
@@ -610,7 +611,7 @@ async function interleaved(
 }
 
 const off = await interleaved(
-  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, one process per variant, a full GC forced before and inside each round, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
+  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, one process per variant, a full GC forced midway through each round's requests (under load), ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
   Object.keys(VARIANTS),
   round,
   (name) => servers[name]!.child.ask<Stats>('stats'),
