@@ -331,7 +331,7 @@ interface SampleNode {
  * and decided them (single rounds 0.5–2× of off). Until 2026-11-28 07:45 (the fifth round's method) the
  * GCs were forced before and after the requests, none in flight: every per-request object then died, with
  * it the hidden classes only such objects used (transitions hold their maps weakly), and V8 threw away the
- * optimized code that embedded them ("weak objects", ~50 hot functions per GC) and recompiled it in the
+ * optimized code that embedded them ("weak objects", ~30–60 hot functions per GC) and recompiled it in the
  * next window: ~25 % of every variant's CPU was TurboFan's, and more for the variants with more code on
  * the request's path (docs/benchmarks.md, seventh round).
  */
