@@ -16,11 +16,16 @@
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
 // verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
-// --natural-gc: no forced GC around the rounds (the fourth round's method), for comparison.
+// --natural-gc: no forced GC (the fourth round's method); --idle-gc: forced before and after each round's
+// requests, none in flight (the fifth round's, which made V8 recompile its hot code every round:
+// docs/benchmarks.md, seventh round); default: one forced midway through each round's requests, under load.
+// VARIANT_FLAGS='--trace-opt --trace-deopt' (Node flags for the variant processes; VARIANT_FLAGS_FOR=<part of
+// a variant's name>: that one only): its output marks each round's start with `ROUND-BEGIN <pid>`.
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
+import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -55,6 +60,7 @@ const { values } = parseArgs({
     only: { type: 'string' },
     allocations: { type: 'boolean' },
     'natural-gc': { type: 'boolean' },
+    'idle-gc': { type: 'boolean' },
   },
 });
 
@@ -319,18 +325,23 @@ interface SampleNode {
  * the same code: "off" too goes through a request log, one that opens no record and writes nothing.
  * Part 1 (`http`): it serves over HTTP and answers `begin`/`end` around the requests the load client sends
  * it. Part 1b (`fetch`): it answers `{ run: n }` by calling the fetch handler n times in-process.
- * Either way a round pays for its own garbage (the method, 2026-11-28): a full GC is forced (`--expose-gc`)
- * before the CPU is first read, so every round starts from the same compacted heap, and again *inside* the
- * window after the requests, so the old-generation garbage those requests promoted is collected, and
- * counted, in the round that made it. Without it a natural major GC (every few thousand requests) fell in
- * some rounds and not others and decided them (single rounds 0.5–2× of off); with it a variant that
- * allocates more still pays more (more scavenges, more promoted bytes for the forced GC to collect).
+ * Either way every round holds one full GC (`--expose-gc`), forced when half of its requests have
+ * arrived, i.e. under load with ~16 requests in flight, as V8's own major GCs come in a loaded server.
+ * Without a forced one, a natural major GC (every few thousand requests) fell in some rounds and not others
+ * and decided them (single rounds 0.5–2× of off). Until 2026-11-28 07:45 (the fifth round's method) the
+ * GCs were forced before and after the requests, none in flight: every per-request object then died, with
+ * it the hidden classes only such objects used (transitions hold their maps weakly), and V8 threw away the
+ * optimized code that embedded them ("weak objects", ~30–60 hot functions per GC) and recompiled it in the
+ * next window: ~25 % of every variant's CPU was TurboFan's, and more for the variants with more code on
+ * the request's path (docs/benchmarks.md, seventh round).
  */
 async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): Promise<never> {
-  // --natural-gc: no forced GC (the fourth round's method), to compare the two.
+  // --natural-gc: no forced GC (the fourth round's method); --idle-gc: forced before and after the
+  // requests, with none in flight (the fifth round's method); else one forced under load, midway.
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (!exposed) throw new Error('a variant process needs --expose-gc');
-  const gc = values['natural-gc'] ? () => {} : exposed;
+  const idleGc = values['idle-gc'] ? exposed : () => {};
+  const loadGc = values['natural-gc'] || values['idle-gc'] ? () => {} : exposed;
   const on = turnOn(parts);
   process.on('disconnect', () => process.exit(0)); // the parent gone (killed, timed out): no orphan server
   // Major GCs that V8 started by itself inside a measured window (the forced ones excluded): the method
@@ -342,32 +353,57 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     for (const e of list.getEntries())
       if ((e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(e.startTime);
   }).observe({ entryTypes: ['gc'] });
+  // The forced GCs under load fall inside the windows: not V8's own.
+  let forcedInWindows = 0;
   const countNatural = () => {
     for (const t of majors.splice(0)) if (windows.some(([a, b]) => t >= a && t < b)) natural++;
+    natural -= forcedInWindows;
+    forcedInWindows = 0;
   };
   let before = process.cpuUsage();
+  let mainBefore = mainThreadNs();
   let windowStart = 0;
+  // Requests seen in the current window: the forced GC under load comes at the middle one.
+  let seen = -1;
+  const tick = () => {
+    if (seen < 0 || ++seen !== REQUESTS >> 1) return;
+    const beforeGc = process.cpuUsage();
+    loadGc();
+    if (loadGc === exposed) forcedInWindows++;
+    const gcCpu = process.cpuUsage(beforeGc);
+    gcUs += gcCpu.user + gcCpu.system;
+    heapAfter = process.memoryUsage().heapUsed;
+  };
   const begin = () => {
-    gc();
+    if (process.env.VARIANT_FLAGS) console.log(`ROUND-BEGIN ${process.pid}`);
+    idleGc();
+    seen = 0;
     windowStart = performance.now();
+    mainBefore = mainThreadNs();
     before = process.cpuUsage();
   };
   // CPU of the forced GCs inside the windows, and the heap they left, for the parent's diagnostics.
   let gcUs = 0;
   let heapAfter = 0;
+  // Of the windows' CPU, how much the main thread ran (the rest: V8's compiler and GC helpers, libuv's pool).
+  let mainUs = 0;
+  let cpuUs = 0;
   const end = () => {
     windows.push([windowStart, performance.now()]); // before the forced GC: that one is not "natural"
+    seen = -1;
     const beforeGc = process.cpuUsage();
-    gc();
+    idleGc();
     const cpu = process.cpuUsage(before);
+    mainUs += (mainThreadNs() - mainBefore) / 1000;
     const gcCpu = process.cpuUsage(beforeGc);
     gcUs += gcCpu.user + gcCpu.system;
-    heapAfter = process.memoryUsage().heapUsed;
+    if (values['idle-gc']) heapAfter = process.memoryUsage().heapUsed;
+    cpuUs += cpu.user + cpu.system;
     return cpu.user + cpu.system;
   };
   const stats = () => {
     countNatural();
-    return { natural, gcUs, heapAfter };
+    return { natural, gcUs, heapAfter, mainUs, cpuUs };
   };
   if (mode === 'fetch') {
     const handle = createFetchHandler(engine);
@@ -376,6 +412,7 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
       let left = requests;
       const worker = async () => {
         while (left-- > 0) {
+          tick();
           const res = await handle(new Request(`http://bench.test/api/search?q=term+${nextId++}`, { headers: auth }));
           await res.arrayBuffer();
           if (res.status !== 200) throw new Error(`status ${res.status}`);
@@ -398,7 +435,7 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     return new Promise<never>(() => {});
   }
   const log = on.requestLog;
-  const requestLog: RequestLog = log ?? {
+  const inner: RequestLog = log ?? {
     open: (req, res, next) => {
       next();
       return { req, res };
@@ -406,6 +443,16 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     done: () => {},
     error: () => {},
     close: () => {},
+  };
+  // Every variant's requests pass here (off's too): the count that places the forced GC under load.
+  const requestLog: RequestLog = {
+    open: (req, res, next) => {
+      tick();
+      return inner.open(req, res, next);
+    },
+    done: (entry) => inner.done(entry),
+    error: (error, request) => inner.error(error, request),
+    close: () => inner.close(),
   };
   const server = await startServer({ engine, host: '127.0.0.1', port: 0, log: () => {}, requestLog });
   process.on('message', (m: 'begin' | 'end' | 'stats' | 'sample' | 'sampled' | 'profile' | 'profiled') => {
@@ -422,11 +469,26 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
 if (values['variant-server'] !== undefined) await variantProcess(ALL_VARIANTS[values['variant-server']]!, 'http');
 if (values['variant-fetch'] !== undefined) await variantProcess(IN_PROCESS_VARIANTS[values['variant-fetch']]!, 'fetch');
 
-/** A variant process's diagnostics: major GCs V8 began itself in a window, CPU µs of the forced GCs, heap after the last. */
+/** A variant process's diagnostics: major GCs V8 began itself in a window, CPU µs of the forced GCs, heap after the last, the windows' CPU µs (all threads, and the main thread's). */
 interface Stats {
   natural: number;
   gcUs: number;
   heapAfter: number;
+  mainUs: number;
+  cpuUs: number;
+}
+
+/**
+ * ns of CPU the main thread ran (Linux: /proc/self/task/<pid>/schedstat, first field; 0 where there is no
+ * /proc): process.cpuUsage() sums every thread, V8's background compiler and concurrent GC markers too,
+ * and this says how much of it was the main thread's (docs/benchmarks.md, seventh round).
+ */
+function mainThreadNs(): number {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[0]);
+  } catch {
+    return 0;
+  }
 }
 
 /** Starts one process per variant (`--variant-server`/`--variant-fetch` NAME), with --expose-gc, and waits for each to be ready. */
@@ -434,7 +496,17 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
   return Object.fromEntries(
     await Promise.all(
       names.map(async (name) => {
-        const child = childOf([flag, name], ['--expose-gc']);
+        const extra =
+          !process.env.VARIANT_FLAGS_FOR || name.includes(process.env.VARIANT_FLAGS_FOR)
+            ? (process.env.VARIANT_FLAGS?.split(' ').filter(Boolean) ?? [])
+            : [];
+        // The options a variant process reads itself (it parses its own argv).
+        const forwarded = [
+          ...(values.requests ? ['--requests', values.requests] : []),
+          ...(values['natural-gc'] ? ['--natural-gc'] : []),
+          ...(values['idle-gc'] ? ['--idle-gc'] : []),
+        ];
+        const child = childOf([flag, name, ...forwarded], ['--expose-gc', ...extra]);
         return [name, { child, ready: await child.next<T>() }] as const;
       }),
     ),
@@ -529,6 +601,9 @@ async function interleaved(
     if (i > 0) verdicts.push(`verdict: ${name}: ${times(est.mid)} (95 %: ${times(est.low)}–${times(est.high)}) → ${verdictOf(est)}`);
   }
   console.log(
+    `(main thread's share of each variant's CPU: ${names.map((n, i) => `${((stated[i]!.mainUs / stated[i]!.cpuUs) * 100).toFixed(1)} % (${one(stated[i]!.mainUs / (cpuOf[n]!.length * REQUESTS))} µs/request)`).join(', ')}; the rest is V8's and libuv's threads)`,
+  );
+  console.log(
     `(forced GC's share of each variant's CPU: ${names.map((n, i) => `${((stated[i]!.gcUs / (sum(cpuOf[n]!) * REQUESTS)) * 100).toFixed(1)} %`).join(', ')}; heap after it: ${stated.map((s) => `${(s.heapAfter / 2 ** 20).toFixed(1)} MB`).join(', ')}; V8's own major GCs inside the windows, all variants: ${sum(stated.map((s) => s.natural))})`,
   );
   for (const line of verdicts) console.log(line);
@@ -536,7 +611,7 @@ async function interleaved(
 }
 
 const off = await interleaved(
-  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, one process per variant, a full GC forced before and inside each round, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
+  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, one process per variant, a full GC forced midway through each round's requests (under load), ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
   Object.keys(VARIANTS),
   round,
   (name) => servers[name]!.child.ask<Stats>('stats'),
