@@ -79,20 +79,38 @@ const INVISIBLE_TAGS = new Set<string>([...DROPPED_TAGS, 'math', 'link', 'meta']
 export function removeInvisible(root: ParentNode): void {
   const all = descendants(root);
   flattenShadowRoots(all); // before templates go: a declarative shadow root is rendered content
-  for (const el of all) if (SCRIPT_TAGS.has(tagOf(el))) el.remove();
+  // Elements this function detached, and those below them (`all` is in document order, so a parent
+  // is met before its children): nothing below is read again, so what the loop would do there
+  // (remove, replace, read text) changes nothing, and is skipped (a template's or an SVG's markup).
+  const gone = new Set<Element>();
+  for (const el of all)
+    if (SCRIPT_TAGS.has(tagOf(el))) {
+      el.remove();
+      gone.add(el);
+    }
   unwrapContentNoscript(root, all);
   for (const el of all) {
+    const parent = el.parentElement;
+    if (parent !== null && gone.has(parent)) {
+      gone.add(el);
+      continue;
+    }
     // Collapsed content (tabs, accordions, "read more" sections: `hidden`, `display:none`) is kept:
     // it is part of the page a reader opens, and measured on WCXB dev-train keeping it scored higher
     // (+0.005 F1, service and listing most). `aria-hidden` marks decoration and duplicates: dropped.
-    if (INVISIBLE_TAGS.has(tagOf(el)) || el.getAttribute('aria-hidden') === 'true') el.remove();
-    else {
+    if (INVISIBLE_TAGS.has(tagOf(el)) || el.getAttribute('aria-hidden') === 'true') {
+      el.remove();
+      gone.add(el);
+    } else {
       const cls = el.getAttribute('class');
       const hint = cls ? classHint(cls) : NO_HINT;
-      if (hint === SCREEN_READER) el.remove();
-      else if (hint === ICON_FONT_HINT || (hint === ICON_NAMED && isLigature(el))) {
+      if (hint === SCREEN_READER) {
+        el.remove();
+        gone.add(el);
+      } else if (hint === ICON_FONT_HINT || (hint === ICON_NAMED && isLigature(el))) {
         if (CHECK_MARK.test(el.textContent ?? '')) el.replaceWith(el.ownerDocument.createTextNode('✓'));
         else el.remove();
+        gone.add(el);
       }
     }
   }

@@ -167,6 +167,26 @@ export function firstElementBelow(root: ParentNode, test: (el: Element) => boole
   return null;
 }
 
+const COMMENT_NODE = 8;
+
+/**
+ * The comments below `root` in document order, none inside an element `skip` accepts, read off
+ * linkedom's node list (no sibling getters). Undefined when the fast paths are off (the caller walks).
+ */
+export function commentsBelow(root: Node, skip: (el: Element) => boolean): Comment[] | undefined {
+  if (!internals) return undefined;
+  const { next, end } = internals;
+  const node = root as unknown as Linked;
+  const stop = node[end];
+  if (!stop) return undefined;
+  const out: Comment[] = [];
+  for (let n = node[next]; n && n !== stop; n = n[next]) {
+    if (n.nodeType === COMMENT_NODE) out.push(n as unknown as Comment);
+    else if (n.nodeType === ELEMENT_NODE && skip(n as unknown as Element)) n = n[end] ?? n;
+  }
+  return out;
+}
+
 const NODE_END = -1;
 
 /**

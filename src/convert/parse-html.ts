@@ -5,7 +5,7 @@
 import { parseHTML } from 'linkedom';
 import { capElements } from './element-cap.js';
 import { applyLazyListeners } from './lazy-listeners.js';
-import { applyLinkedomReads } from './linkedom-reads.js';
+import { applyLinkedomReads, commentsBelow } from './linkedom-reads.js';
 import { capNesting } from './nesting-cap.js';
 
 // Before the first parse: linkedom's nodes then build no listener Map each (lazy-listeners.ts).
@@ -49,16 +49,11 @@ const FOREIGN = new Set(['svg', 'math']);
  * (a forum template wraps its body in one). Such sections are put back as the browser sees them.
  */
 function reopenCdata(doc: Document): void {
-  const found: Comment[] = [];
-  // Iterative: a recursive walk overflowed the stack under ~20,000 nested elements.
-  const stack: Node[] = [doc.body];
-  while (stack.length > 0) {
-    for (let c = stack.pop()!.firstChild; c; c = c.nextSibling) {
-      if (c.nodeType === 8 && (c as Comment).data.startsWith('[CDATA[')) found.push(c as Comment);
-      else if (c.nodeType === 1 && !FOREIGN.has((c as Element).localName)) stack.push(c);
-    }
-  }
-  for (const comment of found) {
+  // Most pages that hold `<![CDATA[` hold it in a script, where it is text: the body's comments are
+  // read off linkedom's node list in one pass (linkedom-reads.ts), else walked.
+  const comments = commentsBelow(doc.body, (el) => FOREIGN.has(el.localName)) ?? walkComments(doc.body);
+  for (const comment of comments) {
+    if (!comment.data.startsWith('[CDATA[')) continue;
     const end = comment.data.indexOf('>');
     if (end < 0) continue;
     const holder = doc.createElement('div');
@@ -69,6 +64,20 @@ function reopenCdata(doc: Document): void {
     while (holder.firstChild) comment.parentNode!.insertBefore(holder.firstChild, comment);
     comment.remove();
   }
+}
+
+/** The comments below `root`, none inside SVG or MathML. */
+function walkComments(root: Node): Comment[] {
+  const found: Comment[] = [];
+  // Iterative: a recursive walk overflowed the stack under ~20,000 nested elements.
+  const stack: Node[] = [root];
+  while (stack.length > 0) {
+    for (let c = stack.pop()!.firstChild; c; c = c.nextSibling) {
+      if (c.nodeType === 8) found.push(c as Comment);
+      else if (c.nodeType === 1 && !FOREIGN.has((c as Element).localName)) stack.push(c);
+    }
+  }
+  return found;
 }
 
 /** Moves stray children of <html> into <head>/<body> so `document.body` holds all page content. */

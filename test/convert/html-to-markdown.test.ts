@@ -402,6 +402,17 @@ describe('parse repairs', () => {
     expect(twice.body.innerHTML).toBe('<x-a><em><p>Light</p></em></x-a>');
   });
 
+  it('cleans each element after a removed one, whatever lay inside the removed one', () => {
+    // What lies inside a removed element is skipped; its siblings and their children are not.
+    const doc = parseHtmlDocument(
+      `<html><body><div aria-hidden="true"><span class="sr-only">inside</span></div><span class="sr-only">after</span>
+      <template><i class="material-icons">check</i></template><p>Kept <i class="material-icons">check</i> mark</p>
+      <svg><g class="icon">x</g></svg><div><span class="icon">close</span>Words</div></body></html>`,
+    );
+    removeInvisible(doc.documentElement);
+    expect((doc.body.textContent ?? '').replace(/\s+/g, ' ').trim()).toBe('Kept ✓ mark Words');
+  });
+
   it('moves page content unwrapped from a <noscript> in <head> into the body', () => {
     const doc = parseHtmlDocument(
       `<html><head><noscript><div><p>${lorem(30, 'headnoscript')}</p></div></noscript></head><body><div id="app"></div></body></html>`,

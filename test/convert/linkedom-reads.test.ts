@@ -5,6 +5,7 @@ import { descendants } from '../../src/convert/dom-utils.js';
 import { htmlToMarkdown } from '../../src/convert/html-to-markdown.js';
 import {
   AUDITED_READS,
+  commentsBelow,
   deepestElement,
   firstElementBelow,
   linkedomReadsApplied,
@@ -131,6 +132,29 @@ describe('linkedom class reads, element walks and type selectors (linkedom-reads
     doc.querySelector('i')!.appendChild(made);
     expect(roots().map(deepestElement)).toEqual(roots().map(walked));
     expect(deepestElement(doc.body)).toBeGreaterThan(5);
+  });
+
+  it('lists the comments below a node as a walk of the children does, none inside a skipped element', () => {
+    htmlToMarkdown('<p>x</p>');
+    const walked = (root: Node, skip: (e: Element) => boolean): Comment[] => {
+      const out: Comment[] = [];
+      for (let c = root.firstChild; c; c = c.nextSibling) {
+        if (c.nodeType === 8) out.push(c as Comment);
+        else if (c.nodeType === 1 && !skip(c as Element)) out.push(...walked(c, skip));
+      }
+      return out;
+    };
+    const doc = parse(
+      linkedom,
+      '<html><body><!--a--><div id="d"><!--b--><p>x<!--c--></p><svg><!--d--><g><!--e--></g></svg><template><!--f--></template></div>' +
+        '<math><!--g--></math><![CDATA[h]]><!--i--></body></html>',
+    );
+    const skips: Array<(e: Element) => boolean> = [() => false, (e) => e.localName === 'svg' || e.localName === 'math', () => true];
+    const data = (list: Comment[] | undefined) => list?.map((c) => c.data).join(',');
+    for (const root of [doc.body, doc.querySelector('#d')!, doc.querySelector('p')!])
+      for (const skip of skips) expect(data(commentsBelow(root, skip))).toBe(data(walked(root, skip)));
+    expect(data(commentsBelow(doc.body, () => false))).toBe('a,b,c,d,e,f,g,[CDATA[h]],i');
+    expect(data(commentsBelow(doc.body, (e) => e.localName === 'svg'))).toBe('a,b,c,f,g,[CDATA[h]],i');
   });
 
   it('spells a class value the way DOMTokenList does', () => {
