@@ -75,9 +75,12 @@ export function dropCommentThreads(rows: BlockRows, kept: Set<number>, declared:
       const w = walked[i]!;
       const n = w.localName === 'body' || w.localName === 'html' ? '' : names(w);
       const thread = up.thread || (n.length > 1 && classTokens(w).some((t) => THREAD_WORDS.has(t)));
+      // Blanking the state names can only take a comment name away (they start and end at a word's
+      // edge): a name without one is not asked again, without a string blanked per element.
       const comment = thread
         ? null
-        : (up.comment ?? (n.length > 1 && !holdsTitle.has(w) && COMMENT_NAME.test(n.replace(COMMENT_STATE, ' ')) ? w : null));
+        : (up.comment ??
+          (n.length > 1 && !holdsTitle.has(w) && COMMENT_NAME.test(n) && COMMENT_NAME.test(n.replace(COMMENT_STATE, ' ')) ? w : null));
       memo.set(w, (up = { comment, thread, entry: comment !== null && (up.entry || w.localName === 'article') }));
     }
     // Without a declared story, a post in an <article> of its own is a thread's (a link aggregator's
