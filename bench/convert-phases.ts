@@ -23,13 +23,12 @@ import {
 import {
   adjustStory,
   blockFeatures,
+  boilerplateCover,
   computeTextStats,
   defaultClassifier,
   dropChoiceLabels,
   dropHiddenCopies,
-  findBoilerplate,
   findChoiceLabels,
-  insideAny,
   keepBlocks,
   keptBlocks,
   segmentBlocks,
@@ -85,9 +84,9 @@ function convert(p: CorpusPage, t: Totals): void {
   lap('segment');
   const everything = descendants(body);
   const stats = computeTextStats(body, everything);
-  const boilerplate = findBoilerplate(body, {}, everything, stats);
+  const { covered } = boilerplateCover(body, {}, everything, stats);
   const cleaned = new Set<number>();
-  for (const b of blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
+  for (const b of blocks) if (!covered.has(b.el)) cleaned.add(b.id);
   const rows = blockFeatures(blocks, stats, data, cleaned, doc.title ?? '', classifier.lexicon);
   lap('features');
   const kept = keptBlocks(rows, classifier);

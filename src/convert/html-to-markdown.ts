@@ -27,13 +27,12 @@ import {
   type BlockClassifier,
   type BlockRows,
   blockFeatures,
+  boilerplateCover,
   computeTextStats,
   defaultClassifier,
   dropChoiceLabels,
   dropHiddenCopies,
-  findBoilerplate,
   findChoiceLabels,
-  insideAny,
   keepBlocks,
   keptBlocks,
   type Lexicon,
@@ -132,9 +131,9 @@ export function analyzeHtml(
   // One walk and one word count serve the rule-based clean-up and the features.
   const all = descendants(body);
   const stats = computeTextStats(body, all);
-  const boilerplate = findBoilerplate(body, {}, all, stats);
+  const { covered } = boilerplateCover(body, {}, all, stats);
   const cleaned = new Set<number>();
-  for (const b of page.blocks) if (!insideAny(b.el, boilerplate, body)) cleaned.add(b.id);
+  for (const b of page.blocks) if (!covered.has(b.el)) cleaned.add(b.id);
   const rows = blockFeatures(page.blocks, stats, page.data, cleaned, page.title, lexicon);
   return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels, base: page.base };
 }

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
 import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
 import { keepBlocks } from '../../src/convert/model/block-filter.js';
-import { BLOCK_ATTR, segmentBlocks } from '../../src/convert/model/blocks.js';
+import { segmentBlocks } from '../../src/convert/model/blocks.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
 const body = (html: string) => parseHtmlDocument(`<html><body>${html}</body></html>`).body;
@@ -27,14 +27,13 @@ describe('segmentBlocks', () => {
     expect(byText(blocks, 'One item').el.localName).toBe('li');
   });
 
-  it('keeps a <pre> whole, counts other scripts as words, and marks every block element', () => {
+  it('keeps a <pre> whole and counts other scripts as words', () => {
     const root = body('<pre><div>code line</div>\n<p>more code</p></pre><p>Ελληνικά κείμενο</p>');
     const blocks = segmentBlocks(root);
     const pre = byText(blocks, 'code line');
     expect(pre.el.localName).toBe('pre');
     expect(pre.text).toContain('more code');
     expect(byText(blocks, 'Ελληνικά').tokens).toBe(2);
-    for (const b of blocks) expect(b.el.getAttribute(BLOCK_ATTR)).toBe(String(b.id));
   });
 });
 
@@ -56,7 +55,14 @@ describe('keepBlocks', () => {
     expect(root.innerHTML).toContain('a.png');
     expect(root.innerHTML).not.toContain('ad.png');
     expect(root.textContent).not.toContain('Sidebar');
-    expect(root.innerHTML).not.toContain(BLOCK_ATTR);
+    expect(root.innerHTML).not.toContain('data-wsb'); // the block mark of earlier versions
+  });
+
+  it('tells blocks by the segmentation, not by a mark the page can write', () => {
+    const root = body('<div><span data-wsb="0">Menu link</span><h2>Kept heading</h2></div>');
+    const blocks = segmentBlocks(root);
+    keepBlocks(root, blocks, new Set([byText(blocks, 'Kept heading').id]));
+    expect(root.innerHTML).toBe('<div><h2>Kept heading</h2></div>');
   });
 
   it('keeps the whitespace of a whitespace-only element, so words (and highlighted code) stay apart', () => {

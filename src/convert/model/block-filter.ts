@@ -4,7 +4,8 @@
 // Blocks with no text (a <figure> holding only an image) follow the nearest text block.
 
 import { descendants } from '../dom-utils.js';
-import { BLOCK_ATTR, type Block } from './blocks.js';
+import { firstElementBelow } from '../linkedom-reads.js';
+import type { Block } from './blocks.js';
 
 /**
  * `blocks`: every block of the page in id order, `el` inside `root`; `kept`: ids of kept text
@@ -12,46 +13,35 @@ import { BLOCK_ATTR, type Block } from './blocks.js';
  */
 export function keepBlocks(root: Element, blocks: readonly Block[], kept: ReadonlySet<number>): void {
   const rows = blocks.filter((b) => b.tokens > 0);
+  const marked = new Set<Element>();
+  for (const b of blocks) marked.add(b.el);
+  const isBlock = (e: Element) => marked.has(e);
   for (const b of blocks) {
     if (b.tokens > 0) {
-      if (!kept.has(b.id)) removeOwnContent(b.el);
+      if (!kept.has(b.id)) removeOwnContent(b.el, isBlock);
     } else if (b.images > 0) {
       // Rows before this block: rowsBefore; the row after it is the next one.
       const before = rows[b.rowsBefore - 1];
       const after = rows[b.rowsBefore];
-      if (!(before && kept.has(before.id)) && !(after && kept.has(after.id))) removeOwnContent(b.el);
+      if (!(before && kept.has(before.id)) && !(after && kept.has(after.id))) removeOwnContent(b.el, isBlock);
     }
   }
   pruneEmpty(root);
-  // Every marked element is a block's: the marks go with them.
-  for (const b of blocks) b.el.removeAttribute(BLOCK_ATTR);
 }
 
 /** Removes text and inline elements directly owned by `el`; nested blocks stay. */
-function removeOwnContent(el: Element): void {
+function removeOwnContent(el: Element, isBlock: (e: Element) => boolean): void {
   for (let c = el.firstChild; c; ) {
     const next = c.nextSibling;
     if (c.nodeType === 1) {
       const child = c as Element;
-      if (!child.hasAttribute(BLOCK_ATTR)) {
-        if (holdsBlock(child)) removeOwnContent(child);
+      if (!isBlock(child)) {
+        if (firstElementBelow(child, isBlock)) removeOwnContent(child, isBlock);
         else child.remove();
       }
     } else c.parentNode?.removeChild(c);
     c = next;
   }
-}
-
-function holdsBlock(el: Element): boolean {
-  const stack: Element[] = [el];
-  while (stack.length > 0) {
-    const e = stack.pop()!;
-    for (let c = e.firstElementChild; c; c = c.nextElementSibling) {
-      if (c.hasAttribute(BLOCK_ATTR)) return true;
-      stack.push(c);
-    }
-  }
-  return false;
 }
 
 const KEEP_EMPTY = new Set(['img', 'picture', 'br', 'hr', 'td', 'th']);

@@ -1,11 +1,11 @@
 // Text blocks: the unit the block classifier keeps or drops. Every text node belongs to its nearest
 // block-level ancestor (a <p>, <li>, <td>, heading, <div>…); a block's "own" content is its text and
-// inline elements, not the blocks nested in it. Each block element is marked with BLOCK_ATTR so
-// applying verdicts (block-filter.ts) can tell a nested block from inline content.
+// inline elements, not the blocks nested in it. Applying verdicts (block-filter.ts) tells a nested
+// block from inline content by the blocks' elements (a set of them, not a mark on each: an
+// attribute set and removed again per block was a share of segmentation and of applying, and a
+// page's own attribute of that name passed for a block).
 
 import { countWords } from './text-stats.js';
-
-export const BLOCK_ATTR = 'data-wsb';
 
 const BLOCK_TAGS = new Set([
   'address',
@@ -68,14 +68,13 @@ export interface Block {
   rowsBefore: number;
 }
 
-/** Segments `body` into blocks, in document order of their first content, and marks each element. */
+/** Segments `body` into blocks, in document order of their first content. */
 export function segmentBlocks(body: Element): Block[] {
   const blocks: Block[] = [];
   let rows = 0;
   const open = (el: Element): Block => {
     const b: Block = { id: blocks.length, el, tokens: 0, linkTokens: 0, links: 0, images: 0, text: '', rowsBefore: rows };
     blocks.push(b);
-    el.setAttribute(BLOCK_ATTR, String(b.id));
     return b;
   };
   // Iterative walk; each frame (three parallel stacks, no tuple per node): node, its block, whether

@@ -71,37 +71,55 @@ export function findBoilerplate(
   all: readonly Element[] = descendants(root),
   stats: Map<Element, TextStats> = computeTextStats(root, all),
 ): Set<Element> {
+  return boilerplateCover(root, options, all, stats).found;
+}
+
+/**
+ * findBoilerplate's elements (`found`) and every element of `all` inside one of them (`covered`,
+ * the found ones too): whether an element is inside boilerplate is one look-up, not a walk up.
+ */
+export function boilerplateCover(
+  root: Element,
+  options: BoilerplateOptions,
+  all: readonly Element[],
+  stats: Map<Element, TextStats>,
+): { found: Set<Element>; covered: Set<Element> } {
   const zero: TextStats = { words: 0, linkWords: 0, links: 0 };
   const st = (el: Element) => stats.get(el) ?? zero;
   const total = Math.max(1, st(root).words);
+  const { chrome = true, hints = true, phrases = true, linkLists = true } = options;
   const found = new Set<Element>();
-  const inside = (el: Element) => insideAny(el, found, root);
-  const drop = (el: Element) => {
+  // What was found and everything below it: an element inside is neither tested nor found (what
+  // the page loses is the union of the found subtrees, whichever test found each). One pass in
+  // document order (a parent before its children), where four passes each walked the page and
+  // walked up from every hit.
+  const covered = new Set<Element>();
+  for (const el of all) {
+    const parent = el.parentElement;
+    if (parent !== null && covered.has(parent)) {
+      covered.add(el);
+      continue;
+    }
+    if (boilerplateHere(el)) {
+      found.add(el);
+      covered.add(el);
+    }
+  }
+  return { found, covered };
+
+  function boilerplateHere(el: Element): boolean {
+    const tag = tagOf(el);
+    const s = st(el);
     // An element holding most of the page's words is never boilerplate, whatever its name says.
-    if (el !== root && st(el).words <= 0.4 * total && !inside(el)) found.add(el);
-  };
-  // The passes in their fixed order; what an earlier pass found hides its subtree from later ones.
-  if (options.chrome !== false) for (const el of all) if (isChrome(el)) drop(el);
-  if (options.hints !== false) {
-    for (const el of all) {
-      if ((el.hasAttribute('class') || el.hasAttribute('id')) && !NEVER_BY_HINT.has(tagOf(el)) && looksLikeBoilerplate(el)) drop(el);
-    }
-  }
-  if (options.phrases !== false) {
-    for (const el of all) {
-      if (!PHRASE_TAGS.has(tagOf(el))) continue;
-      const words = st(el).words;
-      if (words === 0 || words > 5 || (el.firstElementChild && el.firstElementChild.localName !== 'span')) continue;
-      if (CONTROL_TEXT.test((el.textContent ?? '').replace(/\s+/g, ' ').trim()) && !inside(el)) found.add(el);
-    }
-  }
-  if (options.linkLists !== false) {
-    for (const el of all) {
-      if (!LINK_LIST_TAGS.has(tagOf(el))) continue;
-      const s = st(el);
+    if (s.words <= 0.4 * total) {
+      if (chrome && isChrome(el)) return true;
+      if (hints && (el.hasAttribute('class') || el.hasAttribute('id')) && !NEVER_BY_HINT.has(tag) && looksLikeBoilerplate(el)) return true;
       // Menus and link farms: nearly all link text, and every link short.
-      if (s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6) drop(el);
+      if (linkLists && LINK_LIST_TAGS.has(tag) && s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6)
+        return true;
     }
+    if (!phrases || !PHRASE_TAGS.has(tag)) return false;
+    if (s.words === 0 || s.words > 5 || (el.firstElementChild && el.firstElementChild.localName !== 'span')) return false;
+    return CONTROL_TEXT.test((el.textContent ?? '').replace(/\s+/g, ' ').trim());
   }
-  return found;
 }

@@ -46,10 +46,21 @@ const COMMENT_STATE =
 /** A block of prose: this many words or more, few of them links. */
 const PROSE_TOKENS = 12;
 
-/** The element's class, and its id unless the id is many words (a heading's slug, "receive-and-reply-to-a-comment"). */
-function names(el: Element): string {
+/** The element's id unless it is many words (a heading's slug, "receive-and-reply-to-a-comment"). */
+function shortId(el: Element): string {
   const id = el.getAttribute('id') ?? '';
-  return `${el.getAttribute('class') ?? ''} ${id.split(/[-_]/).filter((w) => !/^\d*$/.test(w)).length <= 3 ? id : ''}`;
+  return id !== '' && id.split(/[-_]/).filter((w) => !/^\d*$/.test(w)).length <= 3 ? id : '';
+}
+
+/**
+ * Whether the element's class or short id names comments, once the names of comments' state are
+ * blanked. Class and id are asked apart first (no name spans the space that joins them), and
+ * blanking can only take a name away (a state name starts and ends at a word's edge): most elements
+ * are answered without a string joined or blanked.
+ */
+function namesComments(cls: string, id: string): boolean {
+  if (!COMMENT_NAME.test(cls) && !COMMENT_NAME.test(id)) return false;
+  return COMMENT_NAME.test(`${cls} ${id}`.replace(COMMENT_STATE, ' '));
 }
 
 /** Removes from `kept` the comment blocks after the page's story; true when the page has such a thread. */
@@ -73,11 +84,12 @@ export function dropCommentThreads(rows: BlockRows, kept: Set<number>, declared:
     let up = e ? memo.get(e)! : { comment: null, thread: false, entry: false };
     for (let i = walked.length - 1; i >= 0; i--) {
       const w = walked[i]!;
-      const n = w.localName === 'body' || w.localName === 'html' ? '' : names(w);
-      const thread = up.thread || (n.length > 1 && classTokens(w).some((t) => THREAD_WORDS.has(t)));
-      const comment = thread
-        ? null
-        : (up.comment ?? (n.length > 1 && !holdsTitle.has(w) && COMMENT_NAME.test(n.replace(COMMENT_STATE, ' ')) ? w : null));
+      const named = w.localName !== 'body' && w.localName !== 'html';
+      const cls = named ? (w.getAttribute('class') ?? '') : '';
+      const id = named ? shortId(w) : '';
+      const some = cls !== '' || id !== '';
+      const thread = up.thread || (some && classTokens(w).some((t) => THREAD_WORDS.has(t)));
+      const comment = thread ? null : (up.comment ?? (some && !holdsTitle.has(w) && namesComments(cls, id) ? w : null));
       memo.set(w, (up = { comment, thread, entry: comment !== null && (up.entry || w.localName === 'article') }));
     }
     // Without a declared story, a post in an <article> of its own is a thread's (a link aggregator's

@@ -59,15 +59,17 @@ export function dropHiddenCopies(blocks: readonly Block[], kept: Set<number>): v
   // block declaring RDFa prefixes around a title, description and image of the story).
   const hiddenData = memoizedAncestorTest((e) => structured(e) && hidden(e) && !inQa(e));
   const copies: Block[] = [];
-  const shown: string[] = [];
+  const shown: Block[] = [];
   for (const b of blocks) {
     if (!kept.has(b.id) || b.tokens === 0) continue;
-    if (hidden(b.el) && (hiddenData(b.el) || (!inQa(b.el) && holdsData(b.el)))) kept.delete(b.id);
-    else if (hidden(b.el)) copies.push(b);
-    else shown.push(collapse(b.text));
+    if (!hidden(b.el)) shown.push(b);
+    else if (hiddenData(b.el) || (!inQa(b.el) && holdsData(b.el))) kept.delete(b.id);
+    else copies.push(b);
   }
+  // The visible text is collapsed only on a page with a hidden copy (few do): one string per kept
+  // block was a share of the rules' garbage.
   if (copies.length === 0) return;
-  const visible = ` ${shown.join(' ')} `;
+  const visible = ` ${shown.map((b) => collapse(b.text)).join(' ')} `;
   for (const b of copies) {
     const text = collapse(b.text);
     if (text !== '' && visible.includes(text)) kept.delete(b.id);

@@ -8,7 +8,7 @@ export type { BlockClassifier } from './block-model.js';
 export { defaultClassifier, keptBlocks } from './block-model.js';
 export type { Block } from './blocks.js';
 export { segmentBlocks } from './blocks.js';
-export { findBoilerplate, insideAny } from './boilerplate.js';
+export { boilerplateCover, findBoilerplate, insideAny } from './boilerplate.js';
 export { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
 export { dropHiddenCopies } from './hidden-copy.js';
 export { computeTextStats, wordsOf } from './text-stats.js';

@@ -56,7 +56,7 @@ export function spacedText(text: string): { length: number; commas: number } {
       gap = false;
     }
     length++;
-    if (COMMAS.has(c)) commas++;
+    if (c === 0x2c || (c > 127 && COMMAS.has(c))) commas++; // the Set asked of non-ASCII only
   }
   return { length, commas };
 }
@@ -88,8 +88,10 @@ function unlikely(e: Element): boolean {
   if (tag === 'body' || tag === 'a' || tag === 'html') return false;
   const role = e.getAttribute('role');
   if (role && UNLIKELY_ROLES.has(role)) return true;
-  const names = `${e.getAttribute('class') ?? ''} ${e.getAttribute('id') ?? ''}`;
-  return names.length > 1 && UNLIKELY.test(names) && !MAYBE.test(names);
+  // Class and id asked apart (no pattern spans the space that would join them): no string per element.
+  const cls = e.getAttribute('class') ?? '';
+  const id = e.getAttribute('id') ?? '';
+  return (UNLIKELY.test(cls) || UNLIKELY.test(id)) && !MAYBE.test(cls) && !MAYBE.test(id);
 }
 
 export interface ReadabilityArea {
@@ -122,11 +124,13 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     }
     return found;
   };
-  const scores = new Map<Element, number>();
+  // Per candidate container: its score, and its subtree's words and link words (one look-up per
+  // ancestor in the density walk below, not five).
+  const candidates = new Map<Element, { score: number; words: number; linkWords: number }>();
   const init = (e: Element) => {
-    let s = scores.get(e);
-    if (s === undefined) scores.set(e, (s = tagWeight(e.localName) + classWeight(e)));
-    return s;
+    let c = candidates.get(e);
+    if (c === undefined) candidates.set(e, (c = { score: tagWeight(e.localName) + classWeight(e), words: 0, linkWords: 0 }));
+    return c;
   };
   for (const b of blocks) {
     if (!SCORED.has(b.el.localName) || inUnlikely(b.el)) continue;
@@ -138,25 +142,22 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     let e = b.el.localName === 'div' && holdsBlocks(b.el) ? b.el : b.el.parentElement;
     for (let level = 0; e?.parentElement && level < LEVELS; level++, e = e.parentElement) {
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
-      scores.set(e, init(e) + score / divider);
+      init(e).score += score / divider;
     }
   }
-  if (scores.size === 0) return null;
-  // Link density of each candidate over its whole subtree.
-  const words = new Map<Element, number>();
-  const linkWords = new Map<Element, number>();
+  if (candidates.size === 0) return null;
+  // Link density of each candidate over its whole subtree (blocks without words add nothing).
   for (const b of blocks) {
+    if (b.tokens === 0) continue;
     for (let e: Element | null = b.el; e; e = e.parentElement) {
-      if (!scores.has(e)) continue;
-      words.set(e, (words.get(e) ?? 0) + b.tokens);
-      linkWords.set(e, (linkWords.get(e) ?? 0) + b.linkTokens);
+      const c = candidates.get(e);
+      if (c === undefined) continue;
+      c.words += b.tokens;
+      c.linkWords += b.linkTokens;
     }
   }
-  const density = (e: Element) => {
-    const w = words.get(e) ?? 0;
-    return w === 0 ? 0 : (linkWords.get(e) ?? 0) / w;
-  };
-  for (const [e, s] of scores) scores.set(e, s * (1 - density(e)));
+  const scores = new Map<Element, number>();
+  for (const [e, c] of candidates) scores.set(e, c.score * (1 - (c.words === 0 ? 0 : c.linkWords / c.words)));
   const ranked = [...scores].sort((a, b) => b[1] - a[1]).slice(0, 5);
   let [top, topScore] = ranked[0]!;
   // Close rivals (three or more of the top five within 75 %) split one story: their common ancestor.

@@ -16,7 +16,10 @@ const BODY_NAMES = new Set(['entrycontent', 'entrybody', 'postbody', 'postconten
 // distinct one is split once. Class and id are looked up apart, not joined: a joined string is a new
 // one per element, hashed anew on every look-up.
 // Whole names only: `sticky-post__content` is a teaser's part on a listing, not a post's body.
-const namedBody = memoByValue((value) => value.split(/\s+/).some((name) => BODY_NAMES.has(name.replace(/[-_]/g, '').toLowerCase())));
+// One regex per new value (a name's letters with `-`/`_` allowed around each, a whitespace-separated
+// word whole): splitting, stripping and lower-casing each word was most of this rule's garbage.
+const BODY_NAME = new RegExp(`(?:^|\\s)[-_]*(?:${[...BODY_NAMES].map((n) => n.split('').join('[-_]*')).join('|')})[-_]*(?=\\s|$)`, 'i');
+const namedBody = memoByValue((value) => BODY_NAME.test(value));
 
 function namesPostBody(el: Element): boolean {
   const cls = el.getAttribute('class');

@@ -7,6 +7,8 @@
 // product page, not in one of a list of entries (an infinite-scroll page of <article>s), and not on a
 // listing whose repeated cards outweigh the area (its description box).
 
+import { descendants, tagOf } from '../dom-utils.js';
+import { firstElementBelow } from '../linkedom-reads.js';
 import type { BlockRows } from './block-features.js';
 import { readabilityArea } from './readability-area.js';
 import { isEntry, sibling } from './story.js';
@@ -42,8 +44,12 @@ export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: bool
   for (let e: Element | null = area.top; e && !entry; e = e.parentElement) if (isEntry(e)) entry = e;
   if (entry && (sibling(entry, -1) || sibling(entry, 1))) return;
   // An entry inside the area marks the story too.
-  if (!entry)
-    for (const e of Array.from(area.top.querySelectorAll('article, .hentry, [itemprop="articleBody"]'))) if (isEntry(e)) entry = e;
+  // The last one below the area's top: what querySelectorAll('article, .hentry, [itemprop="articleBody"]')
+  // finds is an entry, found without compiling that selector per page.
+  if (!entry) {
+    const below = descendants(area.top);
+    for (let i = below.length - 1; i >= 0 && !entry; i--) if (marksEntry(below[i]!)) entry = below[i]!;
+  }
   const parts = new Set(area.parts);
   const memo = new Map<Element, boolean>();
   const inArea = (el: Element): boolean => {
@@ -113,12 +119,19 @@ export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: bool
   });
 }
 
+/** Matches `article, .hentry, [itemprop="articleBody"]` in an HTML document (a class word edged by `\s`, as css-select reads it). */
+const marksEntry = (e: Element): boolean =>
+  tagOf(e) === 'article' || /(?:^|\s)hentry(?:$|\s)/.test(e.getAttribute('class') ?? '') || e.getAttribute('itemprop') === 'articleBody';
+
 const classes = (e: Element): string[] => (e.getAttribute('class') ?? '').split(/\s+/).filter(Boolean);
 /** Both classless, or one class in common (a WordPress post's classes differ by its id and categories). */
 const alike = (a: string[], b: string[]): boolean => (a.length === 0 ? b.length === 0 : a.some((c) => b.includes(c)));
 
+/** Per parent, per sibling's tag and class value: how many of its children are alike (tag, class) with a link. */
+type AlikeCounts = Map<Element, Map<string, number>>;
+
 /** The nearest ancestor of `el` (or itself) that is one of CARD_SIBLINGS or more alike siblings (tag, class), with a link. */
-function cardOf(el: Element, memo: Map<Element, boolean>, split: Map<Element, string[]>): Element | null {
+function cardOf(el: Element, memo: Map<Element, boolean>, split: Map<Element, string[]>, counts: AlikeCounts): Element | null {
   // Each element's classes split once: a list's items each compare themselves with all the others.
   const classesOf = (e: Element) => {
     let c = split.get(e);
@@ -128,16 +141,30 @@ function cardOf(el: Element, memo: Map<Element, boolean>, split: Map<Element, st
   for (let e: Element | null = el; e?.parentElement && e.localName !== 'body'; e = e.parentElement) {
     let repeated = memo.get(e);
     if (repeated === undefined) {
-      const cls = classesOf(e);
-      let n = 0;
-      for (const s of Array.from(e.parentElement.children)) if (s.localName === e.localName && alike(cls, classesOf(s))) n++;
-      repeated = n >= CARD_SIBLINGS && e.querySelector('a[href]') !== null;
+      // Siblings of one tag and class value count alike siblings the same: a list of n alike items
+      // is counted once, not n times over n items.
+      const parent = e.parentElement;
+      let byValue = counts.get(parent);
+      if (!byValue) counts.set(parent, (byValue = new Map()));
+      const key = `${e.localName} ${e.getAttribute('class') ?? ''}`;
+      let n = byValue.get(key);
+      if (n === undefined) {
+        const cls = classesOf(e);
+        n = 0;
+        for (let s = parent.firstElementChild; s; s = s.nextElementSibling)
+          if (s.localName === e.localName && alike(cls, classesOf(s))) n++;
+        byValue.set(key, n);
+      }
+      repeated = n >= CARD_SIBLINGS && firstElementBelow(e, isLink) !== null;
       memo.set(e, repeated);
     }
     if (repeated) return e;
   }
   return null;
 }
+
+/** What `querySelector('a[href]')` finds, in an HTML document. */
+const isLink = (e: Element) => tagOf(e) === 'a' && e.hasAttribute('href');
 
 /**
  * The kept blocks the area would drop lie in repeated cards that weigh as much as the area: a listing.
@@ -147,10 +174,11 @@ function cardOf(el: Element, memo: Map<Element, boolean>, split: Map<Element, st
 export function listsCards(blocks: BlockRows['blocks'], kept: Set<number>, inside: boolean[], head: Set<number>, wordsIn: number): boolean {
   const memo = new Map<Element, boolean>();
   const split = new Map<Element, string[]>();
+  const counts: AlikeCounts = new Map();
   const cards = new Map<Element, { words: number; card: boolean }>();
   blocks.forEach((b, r) => {
     if (!kept.has(b.id) || inside[r] || head.has(r)) return;
-    const el = cardOf(b.el, memo, split);
+    const el = cardOf(b.el, memo, split, counts);
     if (!el) return;
     const c = cards.get(el) ?? { words: 0, card: false };
     c.words += b.tokens;
