@@ -192,6 +192,9 @@ function findHealthRoute(pathname: string, basePath: string): (typeof HEALTH_PAT
 
 function findRoute(pathname: string, basePath: string): Route | undefined {
   if (!pathname.startsWith(basePath)) return undefined;
-  const rest = pathname.slice(basePath.length).replace(/\/+$/, '');
+  const rest = withoutTrailingSlashes(pathname.slice(basePath.length));
   return Object.hasOwn(ROUTES, rest) ? ROUTES[rest] : undefined;
 }
+
+/** `path` without its trailing slashes (the usual path has none: no regular expression run for it). */
+const withoutTrailingSlashes = (path: string): string => (path.endsWith('/') ? path.replace(/\/+$/, '') : path);
