@@ -10,16 +10,18 @@ import { HEALTH_PATHS, healthReply } from './health-routes.js';
 import { MethodNotAllowedError, NotFoundError } from './http-errors.js';
 import { asHeaderProblem, idempotencyKeyOf, replayHeaders } from './idempotency-header.js';
 import { DEPRECATION_DATE, type FetchHandlerOptions, type ResolvedOptions, resolveOptions } from './options.js';
-import { searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
+import { type QueryValues, queryValues, searchParamsFromQuery, usesDeprecatedEngine } from './query-params.js';
 import { readJsonObject, refuseDeclaredOversize } from './request-body.js';
 import { requestIdOf } from './request-id.js';
-import { parseUrl, type RequestUrl } from './request-url.js';
+import { type RequestUrl, requestUrlOf, strictUrl } from './request-url.js';
 import { answerReply, clientGoneReply, errorReply } from './responses.js';
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
 
 interface RequestState {
   url: RequestUrl;
+  /** A GET search's query values, read before auth (for the deprecation headers) and again by the route. */
+  query: QueryValues | undefined;
   deprecated: boolean;
   /** The request's websift:http context, when someone listens. */
   trace: HttpTraceContext | undefined;
@@ -39,7 +41,10 @@ const ROUTES: Record<string, Route> = {
     // Not async: a GET hands on the engine's own promise (an async wrapper's promise, and the turns it
     // takes to adopt the engine's, cost every search). handle() awaits it, so a throw here is a rejection.
     run(engine, request, organization, state, options) {
-      if (request.method === 'GET') return search(engine, searchParamsFromQuery(state.url.searchParams), request, organization, state);
+      if (request.method === 'GET') {
+        const query = state.query ?? queryValues(state.url.query);
+        return search(engine, searchParamsFromQuery(query), request, organization, state);
+      }
       return readJsonObject(request, options).then((params) => search(engine, params, request, organization, state));
     },
   },
@@ -81,7 +86,9 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
   const resolved = resolveOptions(options);
   return (request) => {
     const requestId = requestIdOf(request.headers.get('x-request-id'));
-    const url = parseUrl(request.url); // once, for the websift:http context and the answer
+    const url = requestUrlOf(request); // once, for the websift:http context and the answer
+    // Nobody listens (the usual case): straight to the answer, without traced()'s two closures.
+    if (!channels.http.hasSubscribers) return answer(engine, request, url, requestId, resolved, undefined);
     return traced(
       channels.http,
       () => httpContext(request, url, requestId, resolved),
@@ -97,20 +104,49 @@ function finishReply(trace: HttpTraceContext, failed: boolean, reply: unknown): 
   if (!failed) trace.status = (reply as ApiReply).status;
 }
 
+/**
+ * The request's reply (never a rejection: every error is answered). One async function from the route
+ * to the reply: each async layer between them was a promise and a turn more per request.
+ */
 async function answer(
   engine: Engine,
   request: ApiRequest,
   url: RequestUrl | undefined,
   requestId: string,
-  resolved: ResolvedOptions,
+  options: ResolvedOptions,
   trace: HttpTraceContext | undefined,
 ): Promise<ApiReply> {
-  const startedAt = resolved.clock.now();
+  const startedAt = options.clock.now();
   let reply: ApiReply;
   let state: RequestState | undefined;
   try {
-    state = { url: url ?? new URL(request.url), deprecated: false, trace };
-    reply = await handle(engine, request, state, resolved);
+    state = { url: url ?? strictUrl(request.url), query: undefined, deprecated: false, trace };
+    const { pathname } = state.url;
+    const health = options.health ? findHealthRoute(pathname, options.basePath) : undefined;
+    if (health) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') throw new MethodNotAllowedError(request.method, pathname, ['GET', 'HEAD']);
+      reply = await healthReply(engine, health);
+    } else {
+      const route = findRoute(pathname, options.basePath);
+      if (!route) throw new NotFoundError(pathname);
+      if (route.apiKeyHeader && request.method === 'GET') {
+        // Known before auth, so even a 401 to a GET that names `engine` carries the header.
+        state.query = queryValues(state.url.query);
+        if (state.query.has('engine') || state.query.has('engines')) state.deprecated = true;
+      }
+      if (!route.methods.includes(request.method)) throw new MethodNotAllowedError(request.method, pathname, route.methods);
+
+      if (request.method === 'POST') refuseDeclaredOversize(request, options.maxBodyBytes);
+      const key = apiKeyOf(request, route.apiKeyHeader);
+      const identity = key === null ? null : await engine.authenticate(key);
+      if (!identity)
+        throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
+      if (trace) trace.organization = identity.organization;
+
+      const body = await route.run(engine, request, identity.organization, state, options);
+      const made = answerReply(200, body, replayHeaders(body));
+      reply = made instanceof Promise ? await made : made;
+    }
   } catch (error) {
     // The client is gone: nobody reads the reply, and a cancelled call is no server fault to report.
     if (request.signal?.aborted) return withRequestId(clientGoneReply(), requestId);
@@ -118,13 +154,13 @@ async function answer(
       request,
       requestId,
       startedAt,
-      now: () => resolved.clock.now(),
-      onError: resolved.onError,
+      now: () => options.clock.now(),
+      onError: options.onError,
     });
   }
   if (state?.deprecated) {
     reply.headers['deprecation'] = DEPRECATION_DATE;
-    reply.headers['link'] = `<${resolved.deprecationLink}>; rel="deprecation"`;
+    reply.headers['link'] = `<${options.deprecationLink}>; rel="deprecation"`;
   }
   return withRequestId(reply, requestId);
 }
@@ -148,32 +184,6 @@ function httpContext(request: ApiRequest, url: RequestUrl | undefined, requestId
   return context;
 }
 
-async function handle(engine: Engine, request: ApiRequest, state: RequestState, options: ResolvedOptions): Promise<ApiReply> {
-  const { pathname, searchParams } = state.url;
-  const health = options.health ? findHealthRoute(pathname, options.basePath) : undefined;
-  if (health) {
-    if (request.method !== 'GET' && request.method !== 'HEAD') throw new MethodNotAllowedError(request.method, pathname, ['GET', 'HEAD']);
-    return healthReply(engine, health);
-  }
-  const route = findRoute(pathname, options.basePath);
-  if (!route) throw new NotFoundError(pathname);
-  if (route.apiKeyHeader && request.method === 'GET') {
-    // Known before auth, so even a 401 to a GET that names `engine` carries the header.
-    if (searchParams.has('engine') || searchParams.has('engines')) state.deprecated = true;
-  }
-  if (!route.methods.includes(request.method)) throw new MethodNotAllowedError(request.method, pathname, route.methods);
-
-  if (request.method === 'POST') refuseDeclaredOversize(request, options.maxBodyBytes);
-  const key = apiKeyOf(request, route.apiKeyHeader);
-  const identity = key === null ? null : await engine.authenticate(key);
-  if (!identity)
-    throw new UnauthorizedError(key === null ? 'Missing API key: send Authorization: Bearer <key>' : 'Invalid or revoked API key');
-  if (state.trace) state.trace.organization = identity.organization;
-
-  const answer = await route.run(engine, request, identity.organization, state, options);
-  return answerReply(200, answer, replayHeaders(answer));
-}
-
 function findHealthRoute(pathname: string, basePath: string): (typeof HEALTH_PATHS)[number] | undefined {
   if (!pathname.startsWith(basePath)) return undefined;
   const rest = pathname.slice(basePath.length);
@@ -182,6 +192,9 @@ function findHealthRoute(pathname: string, basePath: string): (typeof HEALTH_PAT
 
 function findRoute(pathname: string, basePath: string): Route | undefined {
   if (!pathname.startsWith(basePath)) return undefined;
-  const rest = pathname.slice(basePath.length).replace(/\/+$/, '');
+  const rest = withoutTrailingSlashes(pathname.slice(basePath.length));
   return Object.hasOwn(ROUTES, rest) ? ROUTES[rest] : undefined;
 }
+
+/** `path` without its trailing slashes (the usual path has none: no regular expression run for it). */
+const withoutTrailingSlashes = (path: string): string => (path.endsWith('/') ? path.replace(/\/+$/, '') : path);

@@ -6,6 +6,12 @@ export interface ApiRequest {
   readonly method: string;
   /** Absolute URL. */
   readonly url: string;
+  /**
+   * The request-target as received (path and query, starting with `/`), when the binding has it: the
+   * core reads the path and query from it without parsing `url` (the node binding then builds `url` only
+   * when something reads it).
+   */
+  readonly target?: string;
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
   /** Aborts when the client goes away; the engine call is cancelled with it (a fetch Request has one). */

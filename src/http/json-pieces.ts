@@ -15,25 +15,34 @@ export const BIG_ANSWER_CHARS = 1024 * 1024;
 
 /** The characters of the strings in `value`, counted until `limit` is passed (a cheap size estimate). */
 export function stringChars(value: unknown, limit = BIG_ANSWER_CHARS): number {
-  return addChars(value, 0, limit);
+  if (typeof value === 'string') return value.length;
+  return typeof value === 'object' && value !== null ? addChars(value, 0, limit) : 0;
 }
 
+const hasOwn = Object.prototype.hasOwnProperty;
+
 /**
- * `total` plus the characters of the strings in `v`. Run on every answer before it is serialized, so
- * it allocates nothing (no closure, no `Object.values` array per object): own enumerable keys, as
- * `Object.values` and JSON.stringify see them.
+ * `total` plus the characters of the strings in the object or array `v`. Run on every answer before it
+ * is serialized, so it allocates nothing (no closure, no `Object.values` array per object) and calls
+ * itself only for containers: own enumerable keys, as `Object.values` and JSON.stringify see them
+ * (`hasOwnProperty.call` in a for-in, a pattern V8 optimizes: `Object.hasOwn` there cost 2× the walk).
  */
-function addChars(v: unknown, total: number, limit: number): number {
-  if (typeof v === 'string') return total + v.length;
-  if (v === null || typeof v !== 'object') return total;
+function addChars(v: object, total: number, limit: number): number {
   if (Array.isArray(v)) {
-    for (let i = 0; i < v.length && total <= limit; i++) total = addChars(v[i], total, limit);
+    for (let i = 0; i < v.length && total <= limit; i++) {
+      const item: unknown = v[i];
+      if (typeof item === 'string') total += item.length;
+      else if (typeof item === 'object' && item !== null) total = addChars(item, total, limit);
+    }
     return total;
   }
   const object = v as Record<string, unknown>;
   for (const key in object) {
     if (total > limit) break;
-    if (Object.hasOwn(object, key)) total = addChars(object[key], total, limit);
+    if (!hasOwn.call(object, key)) continue;
+    const item = object[key];
+    if (typeof item === 'string') total += item.length;
+    else if (typeof item === 'object' && item !== null) total = addChars(item, total, limit);
   }
   return total;
 }

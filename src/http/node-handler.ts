@@ -45,29 +45,62 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : bodyOf(req);
     const connection = connectionOf(req, res);
     connection.unanswered++;
-    const request: ApiRequest = {
-      method: req.method ?? 'GET',
-      url: urlOf(req),
-      headers: { get: (name) => headerOf(req, name) },
-      body: body?.stream ?? null,
-      signal: connection.abort.signal,
-    };
-    handle(request)
-      .then(
-        (reply) => {
-          connection.unanswered--;
+    handle(new NodeRequest(req, body?.stream ?? null, connection.abort.signal)).then(
+      (reply) => {
+        connection.unanswered--;
+        try {
           send(reply, req, res, body !== null && !body.finished());
-        },
-        (error: unknown) => {
-          connection.unanswered--; // over too: left counted, the close it causes would abort the connection's signal
-          throw error;
-        },
-      )
-      .catch((error: unknown) => {
-        // Writing failed, or the handler did (it answers every error itself; a failing option such as its clock): drop the connection.
-        res.destroy(error instanceof Error ? error : new Error(String(error)));
-      });
+        } catch (error) {
+          drop(res, error);
+        }
+      },
+      // Not expected (the core answers every error itself; a failing option such as its clock), but never leave
+      // the request hanging, nor counted as unanswered: the close it causes would abort the connection's signal.
+      (error: unknown) => {
+        connection.unanswered--;
+        drop(res, error);
+      },
+    );
   };
+}
+
+/** Only writing can fail (the handler answers every error itself): drop the connection. */
+function drop(res: ServerResponse, error: unknown): void {
+  res.destroy(error instanceof Error ? error : new Error(String(error)));
+}
+
+/**
+ * The request as the core reads it, straight from the IncomingMessage: its target as received (the core
+ * splits path and query from it) and the absolute URL built only when read (error reports, a rare parse).
+ */
+class NodeRequest implements ApiRequest {
+  readonly method: string;
+  readonly target: string;
+  readonly headers: NodeHeaders;
+  #url: string | undefined;
+  constructor(
+    private readonly req: FrameworkRequest,
+    readonly body: ReadableStream<Uint8Array> | null,
+    readonly signal: AbortSignal,
+  ) {
+    this.method = req.method ?? 'GET';
+    this.target = targetOf(req);
+    this.headers = new NodeHeaders(req);
+  }
+  get url(): string {
+    this.#url ??= `http://${authorityOf(this.req.headers.host)}${this.target}`;
+    return this.#url;
+  }
+}
+
+/** The request's headers by name (node:http keeps them lower-case; several values are joined by ", "). */
+class NodeHeaders {
+  constructor(private readonly req: IncomingMessage) {}
+  get(name: string): string | null {
+    const value = this.req.headers[name.toLowerCase()];
+    if (value === undefined) return null;
+    return Array.isArray(value) ? value.join(', ') : value;
+  }
 }
 
 /** A client connection as the handler sees it: its abort controller and how many of its requests are unanswered. */
@@ -210,10 +243,10 @@ function streamOf(req: IncomingMessage): NodeBody {
   return { stream, finished: () => ended };
 }
 
-/** The URL as the client sent it: Express's `originalUrl` keeps the path it was mounted under (`app.use('/api', …)`). */
-function urlOf(req: FrameworkRequest): string {
+/** The path and query as the client sent them: Express's `originalUrl` keeps the path it was mounted under (`app.use('/api', …)`). */
+function targetOf(req: FrameworkRequest): string {
   const path = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
-  return `http://${authorityOf(req.headers.host)}${path.startsWith('/') ? path : '/'}`;
+  return path.startsWith('/') ? path : '/';
 }
 
 /** A Host that parses as a URL authority (the last one seen is remembered: a server sees few). */
@@ -230,12 +263,6 @@ function authorityOf(host: string | undefined): string {
   if (/[/?#\\@\s]/.test(host) || !URL.canParse(`http://${host}/`)) return 'localhost';
   knownGoodHost = host;
   return host;
-}
-
-function headerOf(req: IncomingMessage, name: string): string | null {
-  const value = req.headers[name.toLowerCase()];
-  if (value === undefined) return null;
-  return Array.isArray(value) ? value.join(', ') : value;
 }
 
 function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unreadBody: boolean): void {

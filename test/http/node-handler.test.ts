@@ -106,11 +106,19 @@ describe('createNodeHandler behind node:http', () => {
 
   it('turns an unexpected exception into a 500 without leaking it', async () => {
     const seen: unknown[] = [];
+    const urls: string[] = [];
     const engine = createEngine({ sources: [] });
     await engine.admin.createOrganization('acme', { credits: 1 });
     const key = await engine.admin.createApiKey('acme');
     const broken = { ...engine, admin: engine.admin, rateLimit: engine.rateLimit, usage: () => Promise.reject(new Error('/etc/secret')) };
-    const server = createServer(createNodeHandler(broken, { onError: (e) => seen.push(e) }));
+    const server = createServer(
+      createNodeHandler(broken, {
+        onError: (e, request) => {
+          seen.push(e);
+          urls.push(request.url);
+        },
+      }),
+    );
     closeWithOthers(server);
     await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
     const res = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/usage`, {
@@ -119,6 +127,8 @@ describe('createNodeHandler behind node:http', () => {
     expect(res.status).toBe(500);
     expect(await res.text()).not.toContain('secret');
     expect(seen).toHaveLength(1);
+    // The absolute URL (built only when something reads it) is the request's: its Host and target.
+    expect(urls).toEqual([`http://127.0.0.1:${(server.address() as AddressInfo).port}/api/usage`]);
   });
 
   it('answers odd request lines and Host headers without crashing', async () => {
@@ -137,6 +147,9 @@ describe('createNodeHandler behind node:http', () => {
     expect(badHost).toMatch(/^HTTP\/1\.1 (200|400) /);
     const absolute = await raw('GET http://elsewhere.test/api/usage HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(absolute).toMatch(/^HTTP\/1\.1 404 /);
+    // A target `new URL` would change (a dot segment) is read through the URL built from Host and target.
+    const dotted = await raw(`GET /api/./usage HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${s.key}\r\nConnection: close\r\n\r\n`);
+    expect(dotted).toMatch(/^HTTP\/1\.1 200 /);
     const head = await raw('HEAD /api/usage HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n');
     expect(head).toMatch(/^HTTP\/1\.1 405 /);
     expect(head).toMatch(/allow: GET/i);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { searchParamsFromQuery } from '../../src/http/query-params.js';
+import { queryValues, searchParamsFromQuery } from '../../src/http/query-params.js';
 
 const SINGLE = ['q', 'include_content', 'content_results', 'max_chars'] as const;
 
@@ -17,9 +17,9 @@ function reference(query: URLSearchParams): unknown {
   return problems.length > 0 ? { problems } : params;
 }
 
-function actual(query: URLSearchParams): unknown {
+function actual(query: URLSearchParams, text: string): unknown {
   try {
-    const params = searchParamsFromQuery(query);
+    const params = searchParamsFromQuery(queryValues(text));
     // Values as given, to compare with the reference (the typed ones are checked in params.test.ts).
     for (const name of ['include_content', 'content_results', 'max_chars']) if (name in params) params[name] = query.get(name);
     return params;
@@ -45,7 +45,40 @@ describe('searchParamsFromQuery', () => {
     ];
     for (const query of queries) {
       const params = new URLSearchParams(query);
-      expect([query, actual(params)]).toEqual([query, reference(params)]);
+      expect([query, actual(params, query)]).toEqual([query, reference(params)]);
     }
+  });
+});
+
+describe('queryValues', () => {
+  /** The names read, as URLSearchParams parses the query (what a parsed URL's `searchParams` gives). */
+  const READ = ['q', 'include_content', 'content_results', 'max_chars', 'engine', 'engines'];
+  const reference = (query: string) =>
+    new Map(READ.flatMap((name) => (new URLSearchParams(query).has(name) ? [[name, new URLSearchParams(query).getAll(name)]] : [])));
+  const sorted = (values: Map<string, string[]>) => new Map([...values].sort(([a], [b]) => a.localeCompare(b)));
+
+  it('splits a query as URLSearchParams parses it: pairs, the first =, + as a space, empty pairs, names without =', () => {
+    const queries = [
+      '',
+      'q',
+      'q=',
+      '=x',
+      '&&q=a&&',
+      'q=a=b&q==c',
+      'q=a+b++c+&engines=x+y&engines=+',
+      'q+=a&+q=b&q=c',
+      'q=a&Q=b&q =c&engine&engines=&engines',
+      'max_chars=-0012&content_results=2&include_content=TRUE&other=1',
+      'q=caf%C3%A9+bar&engine=%zz%&q=%2',
+      'q="a\'b<c>`d{e}|f^g[h]\\i"',
+      'q=a;b&engines=a,b',
+      '__proto__=1&constructor=2&q=x',
+    ];
+    for (const query of queries) expect([query, sorted(queryValues(query))]).toEqual([query, sorted(reference(query))]);
+  });
+
+  it("reads a parsed URL's searchParams as they are", () => {
+    const url = new URL('http://h/api/search?q=a b&engines=x#frag');
+    expect(sorted(queryValues(url.searchParams))).toEqual(sorted(reference(url.searchParams.toString())));
   });
 });

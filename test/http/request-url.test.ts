@@ -1,10 +1,13 @@
 // The request URL split without `new URL` on the common path must read exactly as `new URL` would.
 
 import { describe, expect, it } from 'vitest';
-import { parseUrl } from '../../src/http/request-url.js';
+import { parseUrl, type RequestUrl, requestUrlOf } from '../../src/http/request-url.js';
 
-const read = (url: { pathname: string; searchParams: URLSearchParams } | undefined) =>
-  url && { pathname: url.pathname, query: [...url.searchParams] };
+const read = (url: RequestUrl | URL | undefined) =>
+  url && {
+    pathname: url.pathname,
+    query: [...('searchParams' in url ? url.searchParams : typeof url.query === 'string' ? new URLSearchParams(url.query) : url.query)],
+  };
 
 /** Taken without `new URL`: every character is one it leaves as it is (or one URLSearchParams decodes back). */
 const PLAIN = [
@@ -39,18 +42,41 @@ const NOT_PLAIN = [
 describe('parseUrl', () => {
   it.each(PLAIN)('reads %s as new URL does, without it', (url) => {
     const parsed = parseUrl(url);
-    expect(parsed).not.toBeInstanceOf(URL);
+    expect(typeof parsed?.query).toBe('string');
     expect(read(parsed)).toEqual(read(new URL(url)));
   });
 
   it.each(NOT_PLAIN)('leaves %s to new URL', (url) => {
     const parsed = parseUrl(url);
-    expect(parsed).toBeInstanceOf(URL);
+    expect(parsed?.query).toBeInstanceOf(URLSearchParams);
     expect(read(parsed)).toEqual(read(new URL(url)));
   });
 
   it('is undefined for a URL that does not parse', () => {
     expect(parseUrl('not a url')).toBeUndefined();
     expect(parseUrl('http://a b/api/search')).toBeUndefined();
+  });
+});
+
+describe('requestUrlOf', () => {
+  /** As the node binding gives it: the target as received, and the absolute URL it builds from it. */
+  const request = (url: string) => {
+    const target = url.slice(url.indexOf('/', url.indexOf('//') + 2));
+    return { method: 'GET', url, target, headers: { get: () => null }, body: null };
+  };
+  const targets = [...PLAIN, ...NOT_PLAIN].filter((url) => /^https?:\/\/[^/]+\//.test(url));
+
+  it.each(targets)('reads the target of %s as new URL reads the URL', (url) => {
+    expect(read(requestUrlOf(request(url)))).toEqual(read(new URL(url)));
+  });
+
+  it('splits a plain target without reading the URL', () => {
+    const plain = {
+      ...request('http://h/api/search?q=a'),
+      get url(): string {
+        throw new Error('url read');
+      },
+    };
+    expect(requestUrlOf(plain)).toEqual({ pathname: '/api/search', query: 'q=a' });
   });
 });
