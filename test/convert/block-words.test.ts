@@ -4,7 +4,18 @@
 
 import { describe, expect, it } from 'vitest';
 import { nameHints } from '../../src/convert/model/block-features.js';
-import { countBlockWords, duplicateCounts, newBlockWords, normalText } from '../../src/convert/model/block-words.js';
+import {
+  countBlockWords,
+  duplicateCounts,
+  KIND_DATE,
+  KIND_LEGAL,
+  KIND_META,
+  KIND_PRICE,
+  KIND_SOCIAL,
+  newBlockWords,
+  normalText,
+  textKinds,
+} from '../../src/convert/model/block-words.js';
 
 const STOP = new Set(['the', 'a', 'of', 'between', 'k']);
 
@@ -144,5 +155,42 @@ describe('nameHints', () => {
   ];
   it('finds the words the hint regexes found', () => {
     for (const n of names) expect(nameHints(n), n).toBe((CONTENT.test(n) ? 2 : 0) | (POST.test(n) ? 4 : 0));
+  });
+});
+
+describe('textKinds', () => {
+  const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
+  const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
+  const DATE =
+    /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
+  const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+  const META =
+    /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
+  const texts = [
+    ...TRICKY,
+    '© 2024 Example Inc. ALL RIGHTS RESERVED',
+    'ballrights reserved, all rights reservedx',
+    'xprivacy policyx and Terms of Service',
+    'terms of usage; termsof use; Cookie_ cookies. Copyright1',
+    'Share this: Tweet | FaceBook _share share_ sharé',
+    'Posted 3 days ago by a member · 12 Likes · 4 replies',
+    'Jan 5, March 12 2019, 3 Dec, agony ago_ AGO',
+    'Price: $ 12, 30€, 15 USD, 7eur, 9 gbpx',
+    'Reply Quote Report Permalink REPUTATION 1,234 views',
+    'posts postsx xposts comment_s comments',
+    '\u212Aelvin li\u212Ae like',
+    'edited a while ago',
+    'xago agox',
+  ];
+  it('finds the kinds the phrase regexes found', () => {
+    for (const t of texts) {
+      const want =
+        (LEGAL.test(t) ? KIND_LEGAL : 0) |
+        (SOCIAL.test(t) ? KIND_SOCIAL : 0) |
+        (DATE.test(t) ? KIND_DATE : 0) |
+        (PRICE.test(t) ? KIND_PRICE : 0) |
+        (META.test(t) ? KIND_META : 0);
+      expect(textKinds(t), t).toBe(want);
+    }
   });
 });

@@ -8,7 +8,18 @@
 
 import { CHROME_ROLES } from '../clean-dom.js';
 import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
-import { countBlockWords, duplicateCounts, isSpace, newBlockWords } from './block-words.js';
+import {
+  countBlockWords,
+  duplicateCounts,
+  isSpace,
+  KIND_DATE,
+  KIND_LEGAL,
+  KIND_META,
+  KIND_PRICE,
+  KIND_SOCIAL,
+  newBlockWords,
+  textKinds,
+} from './block-words.js';
 import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
 import { classTokens } from './class-tokens.js';
@@ -153,20 +164,12 @@ export function nameHints(names: string): number {
   }
   return hints;
 }
-// Phrases that mark a line's kind whatever the markup: legal and cookie notices, share bars,
-// dates, prices, and the metadata lines of posts and comments.
-const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
-const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
-const DATE =
-  /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
-const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+// The phrases that mark a line's kind (legal, social, date, price, post metadata): block-words.ts.
 // The heading a block sits under says what the section is: "You may also like" holds cards that
 // are not the page's, "Comments" holds posts that may be.
 const RELATED =
   /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
 const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
-const META =
-  /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
 // The containers a row is inside (in_nav, in_header, ...), one bit each in the row's walk up.
 const INSIDE_LIST = [
   'nav',
@@ -511,11 +514,12 @@ export function blockFeatures(
     x[o + F.title_overlap] = titleWords.size > 0 ? w.inTitle / nw : -1;
     x[o + F.after_h1] = firstH1 >= 0 ? (r - firstH1) / span : -2;
     x[o + F.from_largest] = (r - largest) / span;
-    x[o + F.text_legal] = LEGAL.test(text) ? 1 : 0;
-    x[o + F.text_social] = SOCIAL.test(text) ? 1 : 0;
-    x[o + F.text_date] = DATE.test(text) ? 1 : 0;
-    x[o + F.text_price] = PRICE.test(text) ? 1 : 0;
-    x[o + F.text_meta] = META.test(text) ? 1 : 0;
+    const kinds = textKinds(text);
+    x[o + F.text_legal] = kinds & KIND_LEGAL ? 1 : 0;
+    x[o + F.text_social] = kinds & KIND_SOCIAL ? 1 : 0;
+    x[o + F.text_date] = kinds & KIND_DATE ? 1 : 0;
+    x[o + F.text_price] = kinds & KIND_PRICE ? 1 : 0;
+    x[o + F.text_meta] = kinds & KIND_META ? 1 : 0;
   }
   return { x, blocks: rows, groups, offersProduct: offersProduct(data) };
 }

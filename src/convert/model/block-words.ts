@@ -231,3 +231,98 @@ export function duplicateCounts(texts: readonly string[]): { count: Int32Array; 
   for (let r = 0; r < n; r++) if (norms[r] !== undefined) count[r] = seen.get(norms[r]!)!;
   return { count, before };
 }
+
+/** Kinds of text (textKinds): what the phrase tests of block-features.ts found. */
+export const KIND_LEGAL = 1;
+export const KIND_SOCIAL = 2;
+export const KIND_DATE = 4;
+export const KIND_PRICE = 8;
+export const KIND_META = 16;
+
+// Phrases that mark a line's kind whatever the markup: legal and cookie notices, share bars,
+// dates, prices, and the metadata lines of posts and comments.
+const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
+const DATE =
+  /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
+const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+// What /\b(share|…)\b/i and /\b(reply|…)\b/i found: a run of ASCII word characters ([A-Za-z0-9_], what
+// \b bounds without the u flag) equal to one of these words, ASCII case ignored. A run that names a
+// legal word or starts a legal phrase ("all rights …", "privacy policy", "terms of …") sends the
+// text to the LEGAL regex; a date needs a digit or "ago", a price a digit.
+const SOCIAL_WORDS = 'share tweet facebook twitter linkedin pinterest whatsapp instagram youtube subscribe newsletter';
+const META_WORDS =
+  'reply replies quote report posted joined member members posts views like likes vote votes comment comments answered asked edited permalink reputation';
+const LEGAL_WORDS = 'copyright cookie cookies';
+const RUN_LEGAL_MAYBE = 32;
+const RUN_AGO = 64;
+
+/** Lower-cased word → its kinds, keyed by the hash of its letters (runHash). */
+const runWords = new Map<number, { word: string; kinds: number }[]>();
+function addRunWords(words: string, kinds: number): void {
+  for (const word of words.split(' ')) {
+    let h = FNV_OFFSET;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+    const list = runWords.get(h) ?? [];
+    const same = list.find((e) => e.word === word);
+    if (same) same.kinds |= kinds;
+    else list.push({ word, kinds });
+    runWords.set(h, list);
+  }
+}
+addRunWords(SOCIAL_WORDS, KIND_SOCIAL);
+addRunWords(META_WORDS, KIND_META);
+addRunWords(LEGAL_WORDS, KIND_LEGAL);
+addRunWords('rights', RUN_LEGAL_MAYBE);
+addRunWords('ago', RUN_AGO);
+const RUN_MAX = 12;
+
+const isRunChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/** The run text[end - word.length, end) ends with `word` (lower-case ASCII letters), case ignored. */
+function endsWith(text: string, end: number, len: number, word: string): boolean {
+  if (len < word.length) return false;
+  for (let k = 0; k < word.length; k++) if ((text.charCodeAt(end - word.length + k) | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The KIND_* bits of `text`, as LEGAL, SOCIAL, DATE, PRICE and META tested on it would set them: one
+ * pass over its characters, the regexes run only where that pass found they could match.
+ */
+export function textKinds(text: string): number {
+  let kinds = 0;
+  let digit = false;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (!isRunChar(c)) {
+      if (c === 0xa9) kinds |= KIND_LEGAL; // ©
+      i++;
+      continue;
+    }
+    const start = i;
+    let h = FNV_OFFSET;
+    for (; i < n; i++) {
+      const d = text.charCodeAt(i);
+      if (!isRunChar(d)) break;
+      if (d <= 57) digit = true;
+      h = Math.imul(h ^ (d | 0x20), FNV_PRIME);
+    }
+    const len = i - start;
+    if (len <= RUN_MAX) {
+      const list = runWords.get(h);
+      if (list !== undefined) {
+        for (const e of list) {
+          if (e.word.length === len && endsWith(text, i, len, e.word)) kinds |= e.kinds;
+        }
+      }
+    }
+    if (endsWith(text, i, len, 'privacy') || endsWith(text, i, len, 'terms')) kinds |= RUN_LEGAL_MAYBE;
+  }
+  if (kinds & RUN_LEGAL_MAYBE && !(kinds & KIND_LEGAL) && LEGAL.test(text)) kinds |= KIND_LEGAL;
+  if (kinds & RUN_AGO) kinds |= KIND_DATE;
+  else if (digit && DATE.test(text)) kinds |= KIND_DATE;
+  if (digit && PRICE.test(text)) kinds |= KIND_PRICE;
+  return kinds & (KIND_LEGAL | KIND_SOCIAL | KIND_DATE | KIND_PRICE | KIND_META);
+}
