@@ -8,6 +8,18 @@
 
 import { CHROME_ROLES } from '../clean-dom.js';
 import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
+import {
+  countBlockWords,
+  duplicateCounts,
+  isSpace,
+  KIND_DATE,
+  KIND_LEGAL,
+  KIND_META,
+  KIND_PRICE,
+  KIND_SOCIAL,
+  newBlockWords,
+  textKinds,
+} from './block-words.js';
 import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
 import { classTokens } from './class-tokens.js';
@@ -115,24 +127,49 @@ const STOPWORDS = new Set(
   ).split(' '),
 );
 
-const CONTENT_HINT =
-  /(?:^|[-_\s])(content|article|entry|story|body|text|main|prose|markdown|description|details?|product|recipe|post-?content|page-?content)(?:[-_\s]|$)/i;
-const POST_HINT =
-  /(?:^|[-_\s])(comments?|reply|replies|message|answers?|question|thread|posts?|topic|review|reviews|card|item|result|listing|teaser)(?:[-_\s]|$)/i;
-// Phrases that mark a line's kind whatever the markup: legal and cookie notices, share bars,
-// dates, prices, and the metadata lines of posts and comments.
-const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
-const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
-const DATE =
-  /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
-const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+const STOPWORD_CHARS = Math.max(...[...STOPWORDS].map((w) => w.length));
+
+// Class/id words (between "-", "_" and spaces, ASCII case ignored) naming the page's content, and
+// naming posts and cards: what /(?:^|[-_\s])(content|article|…|post-?content|…)(?:[-_\s]|$)/i
+// found ("post-content" holds "content"), read word by word without a regex.
+export const CONTENT_HINT_WORDS: ReadonlySet<string> = new Set(
+  'content article entry story body text main prose markdown description detail details product recipe postcontent pagecontent'.split(' '),
+);
+export const POST_HINT_WORDS: ReadonlySet<string> = new Set(
+  'comment comments reply replies message answer answers question thread post posts topic review reviews card item result listing teaser'.split(
+    ' ',
+  ),
+);
+const HINT_MIN = 4;
+const HINT_MAX = 11;
+
+/** Bit 2: a word of `names` is in CONTENT_HINT_WORDS, bit 4: one is in POST_HINT_WORDS. */
+export function nameHints(names: string): number {
+  let hints = 0;
+  let start = 0;
+  let ascii = true;
+  for (let i = 0; i <= names.length; i++) {
+    const c = i < names.length ? names.charCodeAt(i) : 32;
+    if (c === 45 || c === 95 || isSpace(c)) {
+      const len = i - start;
+      // A word with a non-ASCII letter matches none (the regex's ignoreCase maps none to ASCII).
+      if (ascii && len >= HINT_MIN && len <= HINT_MAX) {
+        const w = names.slice(start, i).toLowerCase();
+        if (CONTENT_HINT_WORDS.has(w)) hints |= 2;
+        if (POST_HINT_WORDS.has(w)) hints |= 4;
+      }
+      start = i + 1;
+      ascii = true;
+    } else if (c >= 128) ascii = false;
+  }
+  return hints;
+}
+// The phrases that mark a line's kind (legal, social, date, price, post metadata): block-words.ts.
 // The heading a block sits under says what the section is: "You may also like" holds cards that
 // are not the page's, "Comments" holds posts that may be.
 const RELATED =
   /\b(related|similar|also (like|bought|viewed)|recommended|popular|trending|more from|you might|recently viewed|latest (posts|news|articles)|read next|more (stories|articles|posts))\b/i;
 const DISCUSSION = /\b(comments?|replies|responses|reviews?|discussion|answers?|leave a reply)\b/i;
-const META =
-  /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
 // The containers a row is inside (in_nav, in_header, ...), one bit each in the row's walk up.
 const INSIDE_LIST = [
   'nav',
@@ -212,43 +249,9 @@ export function blockFeatures(
 
   // How often each block's text occurs on the page, and how often before it (a thread's reply
   // previews repeat posts: the first copy is the content).
-  const textCount = new Map<string, number>();
-  const norm = rows.map((b) => b.text.replace(/\s+/g, ' ').trim().toLowerCase());
-  const seenBefore = norm.map((t) => {
-    const n = textCount.get(t) ?? 0;
-    textCount.set(t, n + 1);
-    return n;
-  });
+  const duplicates = duplicateCounts(rows.map((b) => b.text));
 
-  // Mean lexicon score of an element's class/id words (NaN: none known).
-  const lexCache = new Map<Element, number>();
-  const lex = (el: Element) => {
-    let v = lexCache.get(el);
-    if (v === undefined) {
-      let sum = 0;
-      let n = 0;
-      for (const t of classTokens(el)) {
-        const s = lexicon[t];
-        if (s !== undefined) {
-          sum += s;
-          n++;
-        }
-      }
-      v = n > 0 ? sum / n : NaN;
-      lexCache.set(el, v);
-    }
-    return v;
-  };
-  const hintCache = new Map<Element, number>();
-  const hint = (el: Element) => {
-    let h = hintCache.get(el);
-    if (h === undefined) {
-      const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
-      h = (looksLikeBoilerplate(el) ? 1 : 0) | (CONTENT_HINT.test(names) ? 2 : 0) | (POST_HINT.test(names) ? 4 : 0);
-      hintCache.set(el, h);
-    }
-    return h;
-  };
+  const names = namesMemo(lexicon);
   // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
   // of 100k items stays linear).
   // Each child is mapped to its group when its parent's children are first counted, so the later
@@ -295,8 +298,8 @@ export function blockFeatures(
         main: t === 'main' || role === 'main',
         chrome: CHROME_ROLES.has(role ?? ''),
         named,
-        lex: named ? lex(el) : NaN,
-        hint: named ? hint(el) : 0,
+        lex: named ? names(el).lex : NaN,
+        hint: named ? names(el).hint : 0,
         repeats: el !== body ? repeats(el) : 0,
       };
       infoCache.set(el, a);
@@ -319,6 +322,9 @@ export function blockFeatures(
   };
 
   const titleWords = new Set(title.toLowerCase().match(/[\p{L}\p{N}_]+/gu) ?? []);
+  let lookupChars = STOPWORD_CHARS;
+  for (const t of titleWords) lookupChars = Math.max(lookupChars, t.length);
+  const counts = newBlockWords();
   const firstH1 = rows.findIndex((b) => b.el.localName.toLowerCase() === 'h1');
   let largest = 0;
   rows.forEach((b, r) => {
@@ -349,34 +355,17 @@ export function blockFeatures(
     const b = rows[r]!;
     o = r * cols;
     const text = b.text;
-    const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-    let chars = 0;
-    let stop = 0;
-    let caps = 0;
-    let digits = 0;
-    let inTitle = 0;
-    for (const w of words) {
-      chars += w.length;
-      const lower = w.toLowerCase();
-      if (STOPWORDS.has(lower)) stop++;
-      if (titleWords.has(lower)) inTitle++;
-      if (w[0] !== lower[0]) caps++;
-      // An ASCII digit first, as /^\d/ without the u flag reads it.
-      const c0 = w.charCodeAt(0);
-      if (c0 >= 48 && c0 <= 57) digits++;
-    }
-    const nw = Math.max(1, words.length);
+    const w = countBlockWords(text, STOPWORDS, titleWords, lookupChars, counts);
+    const nw = Math.max(1, w.words);
     x[o + F.log_tokens] = Math.log1p(b.tokens);
     x[o + F.link_density] = b.linkTokens / b.tokens;
     x[o + F.log_links] = Math.log1p(b.links);
-    x[o + F.avg_token_chars] = chars / nw;
-    x[o + F.ends_sentence] = /[.!?:;"”)]\s*$/.test(text) ? 1 : 0;
-    let commas = 0;
-    for (let i = text.indexOf(','); i >= 0; i = text.indexOf(',', i + 1)) commas++;
-    x[o + F.comma_rate] = commas / nw;
-    x[o + F.stopword_rate] = stop / nw;
-    x[o + F.capital_rate] = caps / nw;
-    x[o + F.digit_rate] = digits / nw;
+    x[o + F.avg_token_chars] = w.chars / nw;
+    x[o + F.ends_sentence] = w.endsSentence ? 1 : 0;
+    x[o + F.comma_rate] = w.commas / nw;
+    x[o + F.stopword_rate] = w.stop / nw;
+    x[o + F.capital_rate] = w.caps / nw;
+    x[o + F.digit_rate] = w.digits / nw;
     x[o + F.images] = Math.min(3, b.images);
 
     const tag = b.el.localName.toLowerCase();
@@ -448,7 +437,7 @@ export function blockFeatures(
     x[o + F.lex_nearest_level] = lexLevel;
     x[o + F.lex_min] = lexMin;
     x[o + F.lex_max] = lexMax;
-    x[o + F.lex_self] = b.el.hasAttribute('class') || b.el.hasAttribute('id') ? lex(b.el) || 0 : 0;
+    x[o + F.lex_self] = b.el.hasAttribute('class') || b.el.hasAttribute('id') ? names(b.el).lex || 0 : 0;
     x[o + F.row_position] = rows.length > 1 ? r / (rows.length - 1) : 0;
     x[o + F.token_position] = tokensBefore / Math.max(1, totalTokens);
     tokensBefore += b.tokens;
@@ -498,9 +487,9 @@ export function blockFeatures(
     x[o + F.under_related] = underRelated;
     x[o + F.under_discussion] = underDiscussion;
     x[o + F.rows_since_heading] = headingRow >= 0 ? Math.log1p(r - headingRow) : -1;
-    x[o + F.duplicate_text] = Math.min(5, (textCount.get(norm[r]!) ?? 1) - 1);
+    x[o + F.duplicate_text] = Math.min(5, duplicates.count[r]! - 1);
     // Blocks of one or two words ("Reply", "Share") repeat by design; only text repeats are copies.
-    x[o + F.duplicate_before] = b.tokens >= 3 ? Math.min(5, seenBefore[r]!) : 0;
+    x[o + F.duplicate_before] = b.tokens >= 3 ? Math.min(5, duplicates.before[r]!) : 0;
 
     const prev = rows[r - 1];
     const next = rows[r + 1];
@@ -522,16 +511,59 @@ export function blockFeatures(
     x[o + F.prev_in_cleaned] = prev ? (cleaned.has(prev.id) ? 1 : 0) : -1;
     x[o + F.next_in_cleaned] = next ? (cleaned.has(next.id) ? 1 : 0) : -1;
 
-    x[o + F.title_overlap] = titleWords.size > 0 ? inTitle / nw : -1;
+    x[o + F.title_overlap] = titleWords.size > 0 ? w.inTitle / nw : -1;
     x[o + F.after_h1] = firstH1 >= 0 ? (r - firstH1) / span : -2;
     x[o + F.from_largest] = (r - largest) / span;
-    x[o + F.text_legal] = LEGAL.test(text) ? 1 : 0;
-    x[o + F.text_social] = SOCIAL.test(text) ? 1 : 0;
-    x[o + F.text_date] = DATE.test(text) ? 1 : 0;
-    x[o + F.text_price] = PRICE.test(text) ? 1 : 0;
-    x[o + F.text_meta] = META.test(text) ? 1 : 0;
+    const kinds = textKinds(text);
+    x[o + F.text_legal] = kinds & KIND_LEGAL ? 1 : 0;
+    x[o + F.text_social] = kinds & KIND_SOCIAL ? 1 : 0;
+    x[o + F.text_date] = kinds & KIND_DATE ? 1 : 0;
+    x[o + F.text_price] = kinds & KIND_PRICE ? 1 : 0;
+    x[o + F.text_meta] = kinds & KIND_META ? 1 : 0;
   }
   return { x, blocks: rows, groups, offersProduct: offersProduct(data) };
+}
+
+/** What an element's class and id say: the mean lexicon score of their words (NaN: none known) and the hint bits (1 boilerplate, 2 content, 4 post). */
+interface Names {
+  lex: number;
+  hint: number;
+}
+
+// Class/id values repeat across a page's elements and from page to page: each distinct pair is
+// scored once per lexicon. Bounded like value-memo.ts (a page of generated names must not grow it).
+const MAX_NAMES = 4096;
+const namesMemos = new WeakMap<Lexicon, Map<string, Names>>();
+
+function namesMemo(lexicon: Lexicon): (el: Element) => Names {
+  let memo = namesMemos.get(lexicon);
+  if (!memo) namesMemos.set(lexicon, (memo = new Map()));
+  const known = memo;
+  return (el) => {
+    const cls = el.getAttribute('class') ?? '';
+    const id = el.getAttribute('id') ?? '';
+    // looksLikeBoilerplate reads the tag only when there is an id; the class alone is the common key.
+    const key = id === '' ? cls : `${cls}\u0000${id}\u0000${el.localName}`;
+    let n = known.get(key);
+    if (n === undefined) {
+      let sum = 0;
+      let count = 0;
+      for (const t of classTokens(el)) {
+        const s = lexicon[t];
+        if (s !== undefined) {
+          sum += s;
+          count++;
+        }
+      }
+      n = {
+        lex: count > 0 ? sum / count : NaN,
+        hint: (looksLikeBoilerplate(el) ? 1 : 0) | nameHints(cls) | nameHints(id),
+      };
+      if (known.size >= MAX_NAMES) known.clear();
+      known.set(key, n);
+    }
+    return n;
+  };
 }
 
 const signature = (el: Element) => `${el.localName}|${el.getAttribute('class') ?? ''}`;

@@ -1,0 +1,328 @@
+// The word counts of a block's text that block-features.ts turns into features, in one pass over its
+// characters: the words are what /[\p{L}\p{N}_]+/gu matches, but no array of them is built and an
+// ASCII word is looked up (stopwords, title) only when it is short enough to be one. This ran as a
+// match, a lower-cased copy per word and three more regex scans per block, ~a third of the features'
+// CPU on trafilatura-eval.
+
+/** Counts over the words of one text; one object reused for every block of a page. */
+export interface BlockWords {
+  words: number;
+  /** UTF-16 units in the words. */
+  chars: number;
+  stop: number;
+  /** Words whose first character changes when lower-cased. */
+  caps: number;
+  /** Words starting with an ASCII digit. */
+  digits: number;
+  /** Words (lower-cased) in `title`. */
+  inTitle: number;
+  commas: number;
+  /** The text ends with sentence punctuation, trailing whitespace aside (/[.!?:;"”)]\s*$/). */
+  endsSentence: boolean;
+}
+
+export function newBlockWords(): BlockWords {
+  return { words: 0, chars: 0, stop: 0, caps: 0, digits: 0, inTitle: 0, commas: 0, endsSentence: false };
+}
+
+// Non-ASCII BMP code units: 0 not yet known, 1 a letter or number, 2 neither (filled as met).
+const bmp = new Uint8Array(0x10000);
+const LETTER_OR_NUMBER = /^[\p{L}\p{N}]$/u;
+
+function wordCodePoint(cp: number): boolean {
+  if (cp < 128) return (cp >= 48 && cp <= 57) || (cp >= 65 && cp <= 90) || (cp >= 97 && cp <= 122) || cp === 95;
+  if (cp < 0x10000) {
+    let k = bmp[cp]!;
+    if (k === 0) bmp[cp] = k = LETTER_OR_NUMBER.test(String.fromCharCode(cp)) ? 1 : 2;
+    return k === 1;
+  }
+  return LETTER_OR_NUMBER.test(String.fromCodePoint(cp));
+}
+
+/** What \s matches in a JavaScript regex. */
+export function isSpace(c: number): boolean {
+  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/**
+ * Fills `out` with the counts of `text`. `stopwords` and `title` hold lower-cased words; `lookupChars`
+ * is the length of the longest word in either (a longer ASCII word is in neither).
+ */
+export function countBlockWords(
+  text: string,
+  stopwords: ReadonlySet<string>,
+  title: ReadonlySet<string>,
+  lookupChars: number,
+  out: BlockWords,
+): BlockWords {
+  let words = 0;
+  let chars = 0;
+  let stop = 0;
+  let caps = 0;
+  let digits = 0;
+  let inTitle = 0;
+  let commas = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    let c = text.charCodeAt(i);
+    if (c === 44) commas++;
+    // The code point at i (a surrogate pair read as one, as the u flag does).
+    let cp = c;
+    let units = 1;
+    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+      const d = text.charCodeAt(i + 1);
+      if (d >= 0xdc00 && d <= 0xdfff) {
+        cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+        units = 2;
+      }
+    }
+    if (!wordCodePoint(cp)) {
+      i += units;
+      continue;
+    }
+    const start = i;
+    let ascii = true;
+    i += units;
+    while (i < n) {
+      c = text.charCodeAt(i);
+      if (c < 128) {
+        if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) break;
+        i++;
+        continue;
+      }
+      cp = c;
+      units = 1;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+          units = 2;
+        }
+      }
+      if (!wordCodePoint(cp)) break;
+      ascii = false;
+      i += units;
+    }
+    const len = i - start;
+    words++;
+    chars += len;
+    const c0 = text.charCodeAt(start);
+    // An ASCII digit first, as /^\d/ without the u flag reads it.
+    if (c0 >= 48 && c0 <= 57) digits++;
+    if (ascii && c0 < 128) {
+      if (c0 >= 65 && c0 <= 90) caps++;
+      if (len <= lookupChars) {
+        const lower = text.slice(start, i).toLowerCase();
+        if (stopwords.has(lower)) stop++;
+        if (title.has(lower)) inTitle++;
+      }
+    } else {
+      const w = text.slice(start, i);
+      const lower = w.toLowerCase();
+      if (stopwords.has(lower)) stop++;
+      if (title.has(lower)) inTitle++;
+      if (w[0] !== lower[0]) caps++;
+    }
+  }
+  let end = n - 1;
+  while (end >= 0 && isSpace(text.charCodeAt(end))) end--;
+  const last = end >= 0 ? text.charCodeAt(end) : -1;
+  out.endsSentence =
+    last === 46 || last === 33 || last === 63 || last === 58 || last === 59 || last === 34 || last === 0x201d || last === 41;
+  out.words = words;
+  out.chars = chars;
+  out.stop = stop;
+  out.caps = caps;
+  out.digits = digits;
+  out.inTitle = inTitle;
+  out.commas = commas;
+  return out;
+}
+
+/** `text` as duplicate texts are compared: whitespace runs as one space, trimmed, lower-cased. */
+export const normalText = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+// Non-ASCII BMP code units: 0 not yet known, 1 lower-casing leaves it as it is, 2 it does not (or a
+// surrogate, whose pair may). Lower-casing is per character but for the final sigma, which changes.
+const sameLower = new Uint8Array(0x10000);
+
+function keepsCase(c: number): boolean {
+  let k = sameLower[c]!;
+  if (k === 0) {
+    const s = String.fromCharCode(c);
+    sameLower[c] = k = (c >= 0xd800 && c <= 0xdfff) || s.toLowerCase() !== s ? 2 : 1;
+  }
+  return k === 1;
+}
+
+/**
+ * FNV-1a of normalText(text), read off the text without building that string when its only
+ * non-ASCII characters are spaces or characters lower-casing leaves alone (curly quotes, dashes).
+ */
+function normalHash(text: string): number {
+  let h = FNV_OFFSET;
+  let content = false;
+  let space = false;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    if (c >= 128 && !isSpace(c) && !keepsCase(c)) return stringHash(normalText(text));
+    if (c === 32 || (c >= 9 && c <= 13) || (c >= 128 && isSpace(c))) {
+      space = content;
+      continue;
+    }
+    if (space) {
+      h = Math.imul(h ^ 32, FNV_PRIME);
+      space = false;
+    }
+    content = true;
+    if (c >= 65 && c <= 90) c += 32;
+    h = Math.imul(h ^ c, FNV_PRIME);
+  }
+  return h;
+}
+
+function stringHash(s: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/**
+ * For each text, how many of `texts` share its normalText and how many of those come before it.
+ * Most texts of a page are unique: they are told apart by a hash, and only texts whose hash repeats
+ * are normalised and compared as strings (the counts are exact).
+ */
+export function duplicateCounts(texts: readonly string[]): { count: Int32Array; before: Int32Array } {
+  const n = texts.length;
+  const count = new Int32Array(n).fill(1);
+  const before = new Int32Array(n);
+  const hashes = new Int32Array(n);
+  const perHash = new Map<number, number>();
+  for (let r = 0; r < n; r++) {
+    const h = normalHash(texts[r]!);
+    hashes[r] = h;
+    perHash.set(h, (perHash.get(h) ?? 0) + 1);
+  }
+  if (perHash.size === n) return { count, before };
+  const seen = new Map<string, number>();
+  const norms: (string | undefined)[] = new Array(n);
+  for (let r = 0; r < n; r++) {
+    if (perHash.get(hashes[r]!)! < 2) continue;
+    const t = (norms[r] = normalText(texts[r]!));
+    const k = seen.get(t) ?? 0;
+    before[r] = k;
+    seen.set(t, k + 1);
+  }
+  for (let r = 0; r < n; r++) if (norms[r] !== undefined) count[r] = seen.get(norms[r]!)!;
+  return { count, before };
+}
+
+/** Kinds of text (textKinds): what the phrase tests of block-features.ts found. */
+export const KIND_LEGAL = 1;
+export const KIND_SOCIAL = 2;
+export const KIND_DATE = 4;
+export const KIND_PRICE = 8;
+export const KIND_META = 16;
+
+// Phrases that mark a line's kind whatever the markup: legal and cookie notices, share bars,
+// dates, prices, and the metadata lines of posts and comments.
+const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
+const DATE =
+  /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
+const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+// What /\b(share|…)\b/i and /\b(reply|…)\b/i found: a run of ASCII word characters ([A-Za-z0-9_], what
+// \b bounds without the u flag) equal to one of these words, ASCII case ignored. A run that names a
+// legal word or starts a legal phrase ("all rights …", "privacy policy", "terms of …") sends the
+// text to the LEGAL regex; a date needs a digit or "ago", a price a digit.
+const SOCIAL_WORDS = 'share tweet facebook twitter linkedin pinterest whatsapp instagram youtube subscribe newsletter';
+const META_WORDS =
+  'reply replies quote report posted joined member members posts views like likes vote votes comment comments answered asked edited permalink reputation';
+const LEGAL_WORDS = 'copyright cookie cookies';
+const RUN_LEGAL_MAYBE = 32;
+const RUN_AGO = 64;
+
+/** Lower-cased word → its kinds, keyed by the hash of its letters (runHash). */
+const runWords = new Map<number, { word: string; kinds: number }[]>();
+function addRunWords(words: string, kinds: number): void {
+  for (const word of words.split(' ')) {
+    let h = FNV_OFFSET;
+    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+    const list = runWords.get(h) ?? [];
+    const same = list.find((e) => e.word === word);
+    if (same) same.kinds |= kinds;
+    else list.push({ word, kinds });
+    runWords.set(h, list);
+  }
+}
+addRunWords(SOCIAL_WORDS, KIND_SOCIAL);
+addRunWords(META_WORDS, KIND_META);
+addRunWords(LEGAL_WORDS, KIND_LEGAL);
+addRunWords('rights', RUN_LEGAL_MAYBE);
+addRunWords('ago', RUN_AGO);
+const RUN_MAX = 12;
+
+const isRunChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+
+/** The run text[end - word.length, end) ends with `word` (lower-case ASCII letters), case ignored. */
+function endsWith(text: string, end: number, len: number, word: string): boolean {
+  if (len < word.length) return false;
+  for (let k = 0; k < word.length; k++) if ((text.charCodeAt(end - word.length + k) | 0x20) !== word.charCodeAt(k)) return false;
+  return true;
+}
+
+/**
+ * The KIND_* bits of `text`, as LEGAL, SOCIAL, DATE, PRICE and META tested on it would set them: one
+ * pass over its characters, the regexes run only where that pass found they could match.
+ */
+export function textKinds(text: string): number {
+  let kinds = 0;
+  let digit = false;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (!isRunChar(c)) {
+      if (c === 0xa9) kinds |= KIND_LEGAL; // ©
+      i++;
+      continue;
+    }
+    const start = i;
+    let h = FNV_OFFSET;
+    for (; i < n; i++) {
+      const d = text.charCodeAt(i);
+      if (!isRunChar(d)) break;
+      if (d <= 57) digit = true;
+      h = Math.imul(h ^ (d | 0x20), FNV_PRIME);
+    }
+    const len = i - start;
+    if (len <= RUN_MAX) {
+      const list = runWords.get(h);
+      if (list !== undefined) {
+        for (const e of list) {
+          if (e.word.length === len && endsWith(text, i, len, e.word)) kinds |= e.kinds;
+        }
+      }
+    }
+    if (endsWith(text, i, len, 'privacy') || endsWith(text, i, len, 'terms')) kinds |= RUN_LEGAL_MAYBE;
+  }
+  if (kinds & RUN_LEGAL_MAYBE && !(kinds & KIND_LEGAL) && LEGAL.test(text)) kinds |= KIND_LEGAL;
+  if (kinds & RUN_AGO) kinds |= KIND_DATE;
+  else if (digit && DATE.test(text)) kinds |= KIND_DATE;
+  if (digit && PRICE.test(text)) kinds |= KIND_PRICE;
+  return kinds & (KIND_LEGAL | KIND_SOCIAL | KIND_DATE | KIND_PRICE | KIND_META);
+}
