@@ -3,8 +3,11 @@
 // warm-up), then a 49,000-cell table page (test/extract/fair-conversion.test.ts's slow page) three
 // times, and reports the CPU (process.cpuUsage) of each; this tree's and the other's runs alternate.
 // Per table conversion: the median over runs of this / other, and each side's median ms.
+// With --trees: the classifier's trees alone (blockScores) on the table page's 49,000 rows, three
+// times, in a fresh process after the article and the table's rows were built (the trees' cold cost
+// apart from the rest of the conversion).
 //
-//   npx tsx bench/convert-cold.ts --other /path/to/other/checkout [--runs 7]
+//   npx tsx bench/convert-cold.ts --other /path/to/other/checkout [--runs 7] [--trees]
 
 import { execFileSync } from 'node:child_process';
 import { resolve } from 'node:path';
@@ -36,21 +39,37 @@ if (child) {
   htmlToMarkdown(article, { url: 'https://x.test/' });
   const page = bigTable();
   const ms: number[] = [];
-  for (let i = 0; i < TABLES; i++) {
-    const t = cpu();
-    htmlToMarkdown(page, { url: 'https://x.test/' });
-    ms.push((cpu() - t) / 1000);
+  if (process.argv.includes('--trees')) {
+    const { analyzeHtml } = (await import(resolve(child, 'src/convert/html-to-markdown.ts'))) as {
+      analyzeHtml: (html: string, url?: string) => { rows: unknown } | null;
+    };
+    const { blockScores } = (await import(resolve(child, 'src/convert/model/block-model.ts'))) as {
+      blockScores: (rows: unknown) => Float64Array | null;
+    };
+    const rows = analyzeHtml(page, 'https://x.test/')!.rows;
+    for (let i = 0; i < TABLES; i++) {
+      const t = cpu();
+      blockScores(rows);
+      ms.push((cpu() - t) / 1000);
+    }
+  } else {
+    for (let i = 0; i < TABLES; i++) {
+      const t = cpu();
+      htmlToMarkdown(page, { url: 'https://x.test/' });
+      ms.push((cpu() - t) / 1000);
+    }
   }
   console.log(JSON.stringify(ms));
 } else {
   const other = arg('other');
   if (!other) throw new Error('--other <checkout> is required');
   const runs = Number(arg('runs') ?? 7);
+  const trees = process.argv.includes('--trees');
   const self = fileURLToPath(import.meta.url);
   const here = resolve(fileURLToPath(new URL('..', import.meta.url)));
   const run = (tree: string): number[] =>
     JSON.parse(
-      execFileSync(process.execPath, [...process.execArgv, self, '--child', tree], { encoding: 'utf8' })
+      execFileSync(process.execPath, [...process.execArgv, self, '--child', tree, ...(trees ? ['--trees'] : [])], { encoding: 'utf8' })
         .trim()
         .split('\n')
         .at(-1)!,
@@ -79,7 +98,7 @@ if (child) {
   for (let i = 0; i < TABLES; i++) {
     const ratios = mine.map((m, r) => m[i]! / theirs[r]![i]!).sort((a, b) => a - b);
     console.log(
-      `table page ${i + 1}: this ${median(mine.map((m) => m[i]!)).toFixed(0)} ms, other ${median(theirs.map((m) => m[i]!)).toFixed(0)} ms; this / other ${median(ratios).toFixed(3)} (${ratios[0]!.toFixed(3)}–${ratios.at(-1)!.toFixed(3)})`,
+      `${trees ? 'trees on the table rows' : 'table page'} ${i + 1}: this ${median(mine.map((m) => m[i]!)).toFixed(0)} ms, other ${median(theirs.map((m) => m[i]!)).toFixed(0)} ms; this / other ${median(ratios).toFixed(3)} (${ratios[0]!.toFixed(3)}–${ratios.at(-1)!.toFixed(3)})`,
     );
   }
 }
