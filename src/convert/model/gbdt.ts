@@ -128,9 +128,6 @@ export function float32AtOrBelow(v: number): number {
   return f32[0]!;
 }
 
-/** 1 when `a <= b`, else 0 (NaN: 0); a number, so the walk below adds it without a branch. */
-const le = (a: number, b: number): number => (a <= b) as unknown as number;
-
 /**
  * Raw scores (as predictRaw) of `rows` rows of float32 features, row r at `x[r * stride]`, into
  * `out[0, rows)`. Bit-identical to predictRaw: each row's sum is baseScore, then tree 0, 1, … in
@@ -139,7 +136,9 @@ const le = (a: number, b: number): number => (a <= b) as unknown as number;
  * - tree by tree over all rows, so one tree's nodes stay in cache for the rows (a caller with many
  *   rows passes them in chunks of a few hundred, so the rows stay in cache too);
  * - eight rows walk a tree together: eight independent chains of loads the CPU overlaps, and the
- *   step to a child is arithmetic on the comparison (`le`), not a branch, so no mispredictions;
+ *   step to a child is arithmetic on the comparison (`+(x <= t)`: 1, or 0 when false or NaN), not a
+ *   branch, so no mispredictions (written in place: through a helper function, its 57 calls were not
+ *   all inlined and took 1.3–1.5× as long, and a fresh thread paid them interpreted);
  * - a 6-deep tree (the trainer's) is walked unrolled; node indices are absolute (`j`: child
  *   2j - b + 1 or + 2 for a tree at `b`);
  * - thresholds rounded down to float32 (float32AtOrBelow), as exact as the float64 ones for
@@ -173,64 +172,64 @@ export function predictRows(model: GbdtModel, x: Float32Array, stride: number, r
         j7 = b;
       if (d === 6) {
         // Six levels written out: V8 does not unroll a loop of variable length.
-        j0 = 2 * j0 - b + 2 - le(x[o0 + feature[j0]!]!, threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - le(x[o1 + feature[j1]!]!, threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - le(x[o2 + feature[j2]!]!, threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - le(x[o3 + feature[j3]!]!, threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - le(x[o4 + feature[j4]!]!, threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - le(x[o5 + feature[j5]!]!, threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - le(x[o6 + feature[j6]!]!, threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - le(x[o7 + feature[j7]!]!, threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - le(x[o0 + feature[j0]!]!, threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - le(x[o1 + feature[j1]!]!, threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - le(x[o2 + feature[j2]!]!, threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - le(x[o3 + feature[j3]!]!, threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - le(x[o4 + feature[j4]!]!, threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - le(x[o5 + feature[j5]!]!, threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - le(x[o6 + feature[j6]!]!, threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - le(x[o7 + feature[j7]!]!, threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - le(x[o0 + feature[j0]!]!, threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - le(x[o1 + feature[j1]!]!, threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - le(x[o2 + feature[j2]!]!, threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - le(x[o3 + feature[j3]!]!, threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - le(x[o4 + feature[j4]!]!, threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - le(x[o5 + feature[j5]!]!, threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - le(x[o6 + feature[j6]!]!, threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - le(x[o7 + feature[j7]!]!, threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - le(x[o0 + feature[j0]!]!, threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - le(x[o1 + feature[j1]!]!, threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - le(x[o2 + feature[j2]!]!, threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - le(x[o3 + feature[j3]!]!, threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - le(x[o4 + feature[j4]!]!, threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - le(x[o5 + feature[j5]!]!, threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - le(x[o6 + feature[j6]!]!, threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - le(x[o7 + feature[j7]!]!, threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - le(x[o0 + feature[j0]!]!, threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - le(x[o1 + feature[j1]!]!, threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - le(x[o2 + feature[j2]!]!, threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - le(x[o3 + feature[j3]!]!, threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - le(x[o4 + feature[j4]!]!, threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - le(x[o5 + feature[j5]!]!, threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - le(x[o6 + feature[j6]!]!, threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - le(x[o7 + feature[j7]!]!, threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - le(x[o0 + feature[j0]!]!, threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - le(x[o1 + feature[j1]!]!, threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - le(x[o2 + feature[j2]!]!, threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - le(x[o3 + feature[j3]!]!, threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - le(x[o4 + feature[j4]!]!, threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - le(x[o5 + feature[j5]!]!, threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - le(x[o6 + feature[j6]!]!, threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - le(x[o7 + feature[j7]!]!, threshold[j7]!);
+        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
+        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
+        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
+        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
+        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
+        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
+        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
+        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
+        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
+        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
+        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
+        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
+        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
+        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
+        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
+        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
+        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
+        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
+        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
+        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
+        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
+        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
+        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
+        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
+        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
+        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
+        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
+        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
+        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
+        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
+        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
+        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
+        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
+        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
+        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
+        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
+        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
+        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
+        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
+        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
+        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
+        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
+        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
+        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
+        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
+        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
+        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
+        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
       } else {
         for (let level = 0; level < d; level++) {
-          j0 = 2 * j0 - b + 2 - le(x[o0 + feature[j0]!]!, threshold[j0]!);
-          j1 = 2 * j1 - b + 2 - le(x[o1 + feature[j1]!]!, threshold[j1]!);
-          j2 = 2 * j2 - b + 2 - le(x[o2 + feature[j2]!]!, threshold[j2]!);
-          j3 = 2 * j3 - b + 2 - le(x[o3 + feature[j3]!]!, threshold[j3]!);
-          j4 = 2 * j4 - b + 2 - le(x[o4 + feature[j4]!]!, threshold[j4]!);
-          j5 = 2 * j5 - b + 2 - le(x[o5 + feature[j5]!]!, threshold[j5]!);
-          j6 = 2 * j6 - b + 2 - le(x[o6 + feature[j6]!]!, threshold[j6]!);
-          j7 = 2 * j7 - b + 2 - le(x[o7 + feature[j7]!]!, threshold[j7]!);
+          j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
+          j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
+          j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
+          j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
+          j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
+          j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
+          j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
+          j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
         }
       }
       out[r] = out[r]! + value[j0]!;
@@ -245,7 +244,7 @@ export function predictRows(model: GbdtModel, x: Float32Array, stride: number, r
     for (; r < rows; r++) {
       const o = r * stride;
       let j = b;
-      for (let level = 0; level < d; level++) j = 2 * j - b + 2 - le(x[o + feature[j]!]!, threshold[j]!);
+      for (let level = 0; level < d; level++) j = 2 * j - b + 2 - +(x[o + feature[j]!]! <= threshold[j]!);
       out[r] = out[r]! + value[j]!;
     }
   }
