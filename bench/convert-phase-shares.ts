@@ -34,6 +34,7 @@ const PHASES: [string, number][] = [
   ['keptBlocks', 1],
   ['blockScores', 2],
   ['predictRaw', 3],
+  ['predictRows', 3],
   ['contextFeatures', 3],
   ['selectRows', 2],
   ['adjustStory', 1],

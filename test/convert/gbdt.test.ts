@@ -2,7 +2,8 @@
 // (tools/train/gbdt-train.ts).
 
 import { describe, expect, it } from 'vitest';
-import { type GbdtModel, predictProbability, predictRaw } from '../../src/convert/model/gbdt.js';
+import { defaultClassifier } from '../../src/convert/model/block-model.js';
+import { float32AtOrBelow, type GbdtModel, predictProbability, predictRaw, predictRows } from '../../src/convert/model/gbdt.js';
 import { averageModels, type GbdtData, logLoss, trainGbdt } from '../../tools/train/gbdt-train.js';
 
 /** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
@@ -193,5 +194,94 @@ describe('gbdt training', () => {
       expect(predictRaw(copy, test.x, r * test.cols)).toBe(predictRaw(model, test.x, r * test.cols));
     }
     expect(predictRaw(copy, [Number.NaN, 0.3, 0, 0, 0])).toBe(predictRaw(model, [Number.NaN, 0.3, 0, 0, 0]));
+  });
+});
+
+describe('gbdt inference over many float32 rows (predictRows)', () => {
+  const train = xorData(4000, 1);
+  const test = xorData(503, 2); // not a multiple of the eight rows walked together
+  const opts = { trees: 12, learningRate: 0.3, featureNames: names(train.cols), minLeafWeight: 20 };
+  const x = Float32Array.from(test.x, (v, i) => (i % 7 === 3 ? Number.NaN : v));
+
+  const rowsOf = (m: GbdtModel, data: Float32Array, stride: number, rows: number): Float64Array => {
+    const out = new Float64Array(rows);
+    predictRows(m, data, stride, rows, out);
+    return out;
+  };
+
+  it('scores every row exactly as the pointer walk does, on trees shallower than six', () => {
+    const model = trainGbdt(train, { ...opts, depth: 4 });
+    const out = rowsOf(model, x, test.cols, test.rows);
+    for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
+  });
+
+  it('scores the shipped classifier’s 6-deep trees (walked written out) exactly as the pointer walk does', () => {
+    // Rows of values at, just above and just below the model's own thresholds per feature, NaN in some.
+    const model = defaultClassifier().stageOne!;
+    const cols = model.features.length;
+    const cuts: number[][] = Array.from({ length: cols }, () => [0]);
+    for (const t of model.trees) t.feature.forEach((f, i) => f >= 0 && cuts[f]!.push(t.threshold[i]!));
+    const r = rng(7);
+    const rows = 203;
+    const data = Float32Array.from({ length: rows * cols }, (_, i) => {
+      const at = cuts[i % cols]!;
+      const v = at[Math.floor(r() * at.length)]!;
+      const u = r();
+      return u < 0.05 ? Number.NaN : u < 0.35 ? v * (1 + 1e-7) : u < 0.65 ? v * (1 - 1e-7) : v;
+    });
+    const out = rowsOf(model, data, cols, rows);
+    for (let k = 0; k < rows; k++) expect(out[k]).toBe(walk(model, data, k * cols));
+  });
+
+  it('reads rows at a wider stride than the model’s features', () => {
+    const model = trainGbdt(train, { ...opts, depth: 6 });
+    const stride = test.cols + 2;
+    const wide = new Float32Array(test.rows * stride).fill(1e9);
+    for (let r = 0; r < test.rows; r++) wide.set(x.subarray(r * test.cols, (r + 1) * test.cols), r * stride);
+    const out = rowsOf(model, wide, stride, test.rows);
+    for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
+  });
+
+  it('compares float32 values with thresholds between float32 values as the float64 walk does', () => {
+    // One split a tree on f0, at thresholds off the float32 grid (and on it), each tree's leaves
+    // distinct; the rows hold each threshold's nearest float32 values, zeros, infinities and NaN.
+    const thresholds = [0.1, -0.1, 1 / 3, -1 / 3, 1e-50, -1e-50, 1e39, -1e39, 0.5, 0, 3.4e38];
+    const trees = thresholds.map((t, k) => ({
+      feature: [0, -1, -1],
+      threshold: [t, 0, 0],
+      left: [1, -1, -1],
+      right: [2, -1, -1],
+      value: [0, 2 ** -k, 3 * 2 ** -k],
+    }));
+    const model: GbdtModel = { version: 1, features: ['f0'], baseScore: 0.25, trees };
+    const near = (v: number): number[] => {
+      const f = new Float32Array([v]);
+      const bits = new Int32Array(f.buffer);
+      const out = [f[0]!];
+      bits[0]! += 1;
+      out.push(f[0]!);
+      bits[0]! -= 2;
+      out.push(f[0]!);
+      return out;
+    };
+    const values = [...thresholds.flatMap(near), 0, -0, Infinity, -Infinity, Number.NaN, 1.4e-45, -1.4e-45];
+    const rows = Float32Array.from(values);
+    const out = rowsOf(model, rows, 1, rows.length);
+    for (let r = 0; r < rows.length; r++) expect(out[r]).toBe(walk(model, rows, r));
+  });
+
+  it('rounds a threshold down to the float32 grid', () => {
+    for (const v of [0.1, -0.1, 1e-50, -1e-50, 1e39, -1e39, 0.5, -0, 1.4e-45, Infinity, -Infinity]) {
+      const f = float32AtOrBelow(v);
+      expect(Math.fround(f)).toBe(f);
+      expect(f <= v).toBe(true);
+      const above = new Float32Array([f]);
+      const bits = new Int32Array(above.buffer);
+      if (f === Infinity) continue;
+      if (Object.is(f, -0) || f === 0) above[0] = 1.4e-45;
+      else bits[0]! += f > 0 ? 1 : -1;
+      expect(above[0]! > v).toBe(true);
+    }
+    expect(float32AtOrBelow(Number.NaN)).toBeNaN();
   });
 });

@@ -7,7 +7,7 @@
 import { CONTEXT_FEATURES, contextFeatures } from './block-context.js';
 import { type BlockRows, FEATURES, type Lexicon } from './block-features.js';
 import { type Calibration, readModelFile } from './block-model-file.js';
-import { type GbdtModel, predictRaw } from './gbdt.js';
+import { type GbdtModel, predictRows } from './gbdt.js';
 
 export type { Calibration };
 
@@ -37,13 +37,23 @@ export function defaultClassifier(): BlockClassifier {
   return shipped;
 }
 
+/**
+ * Rows scored per call of predictRows: a chunk's features (~90 KB for stage one) stay in cache while
+ * each tree walks them; a page's whole table would be read once per tree (a 49,000-cell table's
+ * 17 MB, 120 times).
+ */
+const CHUNK = 256;
+
 /** Final log-odds per row; null without a usable model. */
 export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassifier()): Float64Array | null {
   if (!c.stageOne) return null;
   const cols = FEATURES.length;
   const n = rows.blocks.length;
   const first = new Float64Array(n);
-  for (let r = 0; r < n; r++) first[r] = predictRaw(c.stageOne, rows.x, r * cols);
+  for (let r = 0; r < n; r += CHUNK) {
+    const m = Math.min(CHUNK, n - r);
+    predictRows(c.stageOne, rows.x.subarray(r * cols, (r + m) * cols), cols, m, first.subarray(r, r + m));
+  }
   if (!c.stageTwo) return first;
   const context = contextFeatures(
     rows,
@@ -51,12 +61,17 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassif
     rows.blocks.map((b) => b.tokens),
   );
   const cc = CONTEXT_FEATURES.length;
-  const both = new Float32Array(cols + cc);
+  // Stage two's rows are a row's features then its context features, joined a chunk at a time.
+  const width = cols + cc;
+  const both = new Float32Array(Math.min(CHUNK, n) * width);
   const out = new Float64Array(n);
-  for (let r = 0; r < n; r++) {
-    both.set(rows.x.subarray(r * cols, (r + 1) * cols), 0);
-    both.set(context.subarray(r * cc, (r + 1) * cc), cols);
-    out[r] = predictRaw(c.stageTwo, both);
+  for (let r = 0; r < n; r += CHUNK) {
+    const m = Math.min(CHUNK, n - r);
+    for (let k = 0; k < m; k++) {
+      both.set(rows.x.subarray((r + k) * cols, (r + k + 1) * cols), k * width);
+      both.set(context.subarray((r + k) * cc, (r + k + 1) * cc), k * width + cols);
+    }
+    predictRows(c.stageTwo, both, width, m, out.subarray(r, r + m));
   }
   return out;
 }
