@@ -53,12 +53,18 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
       signal: connection.abort.signal,
     };
     handle(request)
-      .then((reply) => {
-        connection.unanswered--;
-        send(reply, req, res, body !== null && !body.finished());
-      })
+      .then(
+        (reply) => {
+          connection.unanswered--;
+          send(reply, req, res, body !== null && !body.finished());
+        },
+        (error: unknown) => {
+          connection.unanswered--; // over too: left counted, the close it causes would abort the connection's signal
+          throw error;
+        },
+      )
       .catch((error: unknown) => {
-        // Only writing can fail here (the handler answers every error itself): drop the connection.
+        // Writing failed, or the handler did (it answers every error itself; a failing option such as its clock): drop the connection.
         res.destroy(error instanceof Error ? error : new Error(String(error)));
       });
   };

@@ -30,9 +30,9 @@ describe('websift/postgres loads pg lazily', () => {
       ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child],
       {
         cwd: root,
-        timeout: 15_000,
+        timeout: 60_000,
       },
     );
     expect(stdout.trim().split('\n')).toEqual(['imported', 'created', 'PG-LOADED', 'rejected LedgerUnavailableError']);
-  }, 20_000);
+  }, 90_000);
 });

@@ -39,11 +39,12 @@ async function expectUnavailable(call: Promise<unknown>): Promise<void> {
 describe('PostgreSQL unreachable', () => {
   it('every ledger and key store call rejects with LedgerUnavailableError, quickly, and keeps doing so', async () => {
     const url = postgresUrlOn(await closedPort());
-    const db = openPostgres({ connectionString: url, schema: 'unreachable', poolConfig: { connectionTimeoutMillis: 500 } });
+    // A connect timeout of ten minutes: a call that waited for it instead of failing on the refused
+    // connection would run past the test's timeout. No wall-clock bound (the machine's load is not the rule).
+    const db = openPostgres({ connectionString: url, schema: 'unreachable', poolConfig: { connectionTimeoutMillis: 600_000 } });
     cleanup.push(() => db.close());
     const ledger = postgresLedger(db);
     const keys = postgresKeyStore(db);
-    const started = Date.now();
     await expectUnavailable(db.ready());
     await expectUnavailable(ledger.createOrganization('acme', 1, NOW));
     await expectUnavailable(ledger.reserve({ id: randomUUID(), organization: 'acme', amount: 1 }, NOW));
@@ -53,12 +54,13 @@ describe('PostgreSQL unreachable', () => {
     await expectUnavailable(ledger.claim({ organization: 'acme', key: 'k', fingerprint: 'f' }, NOW));
     await expectUnavailable(keys.find('digest'));
     await expectUnavailable(keys.insert('digest', 'acme', NOW));
-    expect(Date.now() - started).toBeLessThan(5_000);
   });
 
   it('the engine answers 503 ledger_unavailable, retryable, over HTTP too, and charges nothing', async () => {
     const url = postgresUrlOn(await closedPort());
-    const db = openPostgres({ connectionString: url, schema: 'unreachable', poolConfig: { connectionTimeoutMillis: 500 } });
+    // A connect timeout of ten minutes: a call that waited for it instead of failing on the refused
+    // connection would run past the test's timeout. No wall-clock bound (the machine's load is not the rule).
+    const db = openPostgres({ connectionString: url, schema: 'unreachable', poolConfig: { connectionTimeoutMillis: 600_000 } });
     cleanup.push(() => db.close());
     const source = scriptedSource('s', (q) => ({ results: [{ title: q.q, url: 'https://example.test/a', snippet: 'a' }] }));
     const engine = createEngine({ ledger: postgresLedger(db), keyStore: postgresKeyStore(db), sources: [source], rateLimit: false });

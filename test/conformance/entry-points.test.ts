@@ -52,14 +52,14 @@ describe('entry points and vitest', () => {
     const { stdout, stderr } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child],
-      { cwd: root, env, timeout: 15_000 },
+      { cwd: root, env, timeout: 60_000 },
     );
     expect(stderr.match(/VITEST-LOADED/g)).toHaveLength(1); // only the child's deliberate import
     const report = JSON.parse(stdout.trim().split('\n').at(-1)!);
     expect(report.loaded.every((n: number) => n > 0)).toBe(true);
     expect(report.clock).toBe('function');
     expect(report.message).toMatch(/call them from a test file run by `vitest run`/);
-  }, 20_000);
+  }, 90_000);
 
   it('the CLI never imports vitest, statically or dynamically', () => {
     const packages = packagesOf(src('cli/main.ts'), true);
@@ -106,12 +106,12 @@ describe('entry points and vitest', () => {
       ['--import', 'tsx', '--import', watch, '--input-type=module', '-e', script],
       {
         cwd: root,
-        timeout: 15_000,
+        timeout: 60_000,
       },
     );
     expect(JSON.parse(stdout.trim().split('\n').at(-1)!).credits.balance).toBe(1);
     expect(stderr.match(/LOADED \S+/g)).toEqual(['LOADED pg']); // only the deliberate one
-  }, 20_000);
+  }, 90_000);
 
   it('the conformance suites import vitest only lazily (so websift/testing stays importable without it)', () => {
     expect([...packagesOf(src('testing/index.ts'), true)]).toContain('vitest'); // the walk sees the lazy one

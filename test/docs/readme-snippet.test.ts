@@ -37,12 +37,12 @@ describe('the README in-process snippet', () => {
     const file = join(dir, 'snippet.mts');
     writeFileSync(file, runnable(code));
     const tsx = import.meta.resolve('tsx');
-    const run = () => promisify(execFile)(process.execPath, ['--import', tsx, file], { cwd: dir, timeout: 20_000 });
+    const run = () => promisify(execFile)(process.execPath, ['--import', tsx, file], { cwd: dir, timeout: 60_000 });
 
     for (const attempt of [1, 2]) {
       const { stdout } = await run();
       expect(stdout, `run ${attempt}`).toContain("'https://docs.example/start'"); // console.log of the result URLs
     }
     expect(existsSync(join(dir, 'websift.db'))).toBe(true);
-  }, 45_000);
+  }, 150_000);
 });

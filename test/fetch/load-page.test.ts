@@ -106,11 +106,11 @@ describe('the page loader', () => {
   });
 
   it('the per-URL deadline is a timeout', async () => {
+    // '/slow' answers after 10 s, a success: only the 300 ms deadline turns it into a timeout. No
+    // wall-clock bound (the machine's load is not the rule).
     const { loader: quick, fetcher: f } = localLoader({ timeoutMs: 300 });
-    const started = Date.now();
     const err = await failure(quick.load(server.url('/slow')));
     expect(err.type).toBe('timeout');
-    expect(Date.now() - started).toBeLessThan(2500);
     await f.close?.();
   });
 

@@ -39,10 +39,10 @@ describe('the optional MCP SDK', () => {
     const { stderr } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child],
-      { cwd: ROOT, timeout: 20_000 },
+      { cwd: ROOT, timeout: 60_000 },
     );
     const [before, after] = stderr.split('IMPORTED');
     expect(before, stderr).not.toContain('MCP-SDK-LOADED');
     expect(after, stderr).toContain('MCP-SDK-LOADED @modelcontextprotocol/server');
-  }, 30_000);
+  }, 90_000);
 });

@@ -34,10 +34,10 @@ describe('playwright-core stays unloaded', () => {
     const { stderr } = await promisify(execFile)(
       process.execPath,
       ['--import', 'tsx', '--import', hook, '--input-type=module', '-e', child],
-      { cwd: root, timeout: 15_000 },
+      { cwd: root, timeout: 60_000 },
     );
     // The hook runs on the loader thread and writes straight to fd 2 (its process.stderr could be lost at exit).
     expect(stderr, stderr).toContain('ENGINE-DONE');
     expect(stderr.match(/PLAYWRIGHT-LOADED/g), stderr).toHaveLength(1); // only the child's deliberate import
-  }, 20_000);
+  }, 90_000);
 });

@@ -1,6 +1,8 @@
 // redisKeyEvents between two engines on one key store (a shared SQLite file): a key revoked on A is
-// refused by B within 1 s although B cached it for 5 s, and while B's subscriber connection is down
-// B does not trust its cache. Redis delivery takes real time, so these tests poll (never the Clock).
+// refused by B although B cached it for 5 s (on a Clock that never moves: only the announcement can
+// end it), and while B's subscriber connection is down B does not trust its cache. Redis delivery
+// takes real time, so these tests poll (never the Clock), with generous limits: they wait for an
+// event, they do not time it.
 
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -16,11 +18,11 @@ import { type RedisKeyEvents, redisKeyEvents } from '../../src/redis/index.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
 import type { Engine } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
-import { inspector, killSubscribers, namedUrl, REDIS_URL, testPrefix } from './redis-kit.js';
+import { inspector, killSubscribers, namedUrl, REDIS_URL, redisProxy, testPrefix } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
 
-/** Polls `check` every 5 ms until it holds; resolves the milliseconds it took (fails after `limitMs`). */
+/** Polls `check` every 5 ms until it holds; resolves the milliseconds it took (fails after `limitMs`: it never came). */
 async function within(limitMs: number, check: () => boolean | Promise<boolean>): Promise<number> {
   const start = performance.now();
   while (!(await check())) {
@@ -67,7 +69,7 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
     return { engine, events };
   }
 
-  it('a key revoked on A is refused by B within 1 s, although B cached it for 5 s', async () => {
+  it('a key revoked on A is refused by B, although B cached it for 5 s', async () => {
     const a = await instance();
     const b = await instance();
     await a.engine.admin.createOrganization('acme', { credits: 1 });
@@ -76,8 +78,7 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
     expect(await b.engine.authenticate(key)).toEqual({ organization: 'acme' });
     expect(await b.engine.authenticate(other)).toEqual({ organization: 'acme' });
     expect(await a.engine.admin.revokeApiKey(key)).toBe(true);
-    const took = await within(1_000, async () => (await b.engine.authenticate(key)) === null);
-    expect(took).toBeLessThan(1_000);
+    await within(10_000, async () => (await b.engine.authenticate(key)) === null);
     expect(await b.engine.authenticate(other)).toEqual({ organization: 'acme' }); // only that key
   });
 
@@ -94,20 +95,25 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
     let sawDown = false;
     const watch = setInterval(() => (sawDown ||= !b.events.live), 1);
     expect(await killSubscribers(admin, name)).toBe(2);
-    await within(1_000, () => sawDown);
+    await within(10_000, () => sawDown);
     await a.engine.admin.revokeApiKey(key); // the announcement may be lost on B
     // Whether B is still away (cache bypassed) or back (cache reset), it refuses the key at once.
     expect(await b.engine.authenticate(key)).toBeNull();
-    await within(2_000, () => b.events.live);
+    await within(10_000, () => b.events.live);
     clearInterval(watch);
     expect(await b.engine.authenticate(key)).toBeNull();
     // Both resubscribe; A's reconnection runs on its own schedule, so wait for it too.
-    await within(2_000, async () => a.events.live && (await subscribers(admin, channel)) === 2);
+    await within(10_000, async () => a.events.live && (await subscribers(admin, channel)) === 2);
   });
 
   it('B never trusts its cache while its subscriber is down', async () => {
-    // The caller's client: its slow retry strategy (300 ms) keeps the subscriber away long enough to look.
-    const client = new Redis(REDIS_URL, { lazyConnect: true, retryStrategy: () => 300, connectionName: name });
+    // The caller's client, through a proxy that refuses connections while stopped: the subscriber stays
+    // away for as long as the test looks (not for a retry delay the machine's load could outrun).
+    const proxy = await redisProxy();
+    const through = new URL(REDIS_URL);
+    through.hostname = '127.0.0.1';
+    through.port = String(proxy.port);
+    const client = new Redis(through.toString(), { lazyConnect: true, retryStrategy: () => 20, connectionName: name });
     const events = redisKeyEvents({ client, prefix });
     const file = join(dir, 'keys.db');
     const db = openSqlite({ database: file });
@@ -127,18 +133,20 @@ describe.skipIf(!redis)('redisKeyEvents', () => {
       await engine.authenticate(key);
       await engine.authenticate(key);
       expect(finds).toHaveLength(1); // live: cached
-      expect(await killSubscribers(admin, name)).toBe(1);
-      await within(250, () => !events.live);
+      await proxy.stop();
+      await within(10_000, () => !events.live);
       for (let i = 0; i < 3; i++) expect(await engine.authenticate(key)).toEqual({ organization: 'acme' });
-      expect(events.live).toBe(false); // still within the 300 ms away
+      expect(events.live).toBe(false); // still away: the proxy refuses
       expect(finds).toHaveLength(4); // each lookup read the store
       await real.revoke(keyDigest(key), 0); // revoked behind the feed's back: seen at once
       expect(await engine.authenticate(key)).toBeNull();
-      await within(2_000, () => events.live);
+      await proxy.start();
+      await within(10_000, () => events.live);
     } finally {
       await engine.close();
       db.close();
       client.disconnect();
+      await proxy.close();
     }
   });
 });

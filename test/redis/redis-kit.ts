@@ -69,7 +69,7 @@ export async function killSubscribers(redis: Redis, name: string): Promise<numbe
 }
 
 /** Polls `check` (real time: Redis) until it holds, failing after `limitMs`. */
-export async function until(check: () => boolean | Promise<boolean>, limitMs = 2_000): Promise<void> {
+export async function until(check: () => boolean | Promise<boolean>, limitMs = 10_000): Promise<void> {
   const start = performance.now();
   while (!(await check())) {
     if (performance.now() - start > limitMs) throw new Error(`not within ${limitMs} ms`);

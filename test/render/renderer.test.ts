@@ -133,10 +133,10 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
   });
 
   it('refuses a page announced over the cap on its headers, without waiting for the body', async () => {
-    const started = Date.now();
+    // The body stalls after 12 bytes: only its announced length can make it too large (waiting for it
+    // would end at the render timeout instead). An outcome, not a duration.
     const failure = await failureOf(renderer.render(`${site.origin}/huge-declared`, opts()));
     expect(failure.type).toBe('too_large');
-    expect(Date.now() - started).toBeLessThan(8000); // the body never finishes; the cap did not wait for it
   });
 
   it('applies the cap to the final HTML the scripts produced', async () => {
@@ -152,10 +152,10 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
   });
 
   it('stops waiting for a network that never settles', async () => {
-    const started = Date.now();
+    // Without the settle wait's cap (maxSettleMs 1500) the render would end at its 20 s timeout, a
+    // failure: the page itself is the proof.
     const page = await renderer.render(`${site.origin}/never-settles`, opts());
     expect(page.html).toContain('ticker');
-    expect(Date.now() - started).toBeLessThan(1500 + 6000);
   });
 
   it('a stalled page ends with timeout when the caller aborts, and the browser stays usable', async () => {
@@ -167,14 +167,17 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
   it('ends a stalled page at the per-URL timeout (timeoutMs)', async () => {
     const quick = createPlaywrightRenderer({ executablePath: CHROMIUM, allowEndpoints: [`127.0.0.1:${site.port}`], timeoutMs: 3000 });
     try {
-      const started = Date.now();
-      const failure = await failureOf(quick.render(`${site.origin}/stalls`, opts()));
+      // Its 3 s limit, not the 20 s default: a generous budget between the two (load may make the
+      // limit late, but not by 12 s), instead of a tight bound.
+      let timer: NodeJS.Timeout | undefined;
+      const late = new Promise<'late'>((resolve) => (timer = setTimeout(() => resolve('late'), 15_000)));
+      const failure = await Promise.race([failureOf(quick.render(`${site.origin}/stalls`, opts())), late]);
+      clearTimeout(timer);
       expect(failure).toMatchObject({ type: 'timeout', message: 'The page did not render within the time limit' });
-      expect(Date.now() - started).toBeLessThan(6000);
     } finally {
       await quick.close();
     }
-  });
+  }, 60_000);
 
   it('resolves names through the lookup hook and applies the policy to what they resolve to', async () => {
     const lookup: LookupFunction = (_hostname, _options, callback) => callback(null, [{ address: '127.0.0.1', family: 4 }]);

@@ -1,0 +1,60 @@
+// The node handler counts each connection's unanswered requests: a socket that closes with one
+// unanswered aborts the connection's signal (the calls still running), and only then. A request whose
+// handling failed (the reply never made: the handler drops the connection) is over too, so it must not
+// stay counted: the close it causes would abort a signal an earlier, answered call still holds.
+
+import { Agent, createServer, request as httpRequest } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createEngine } from '../../src/engine/create-engine.js';
+import { createNodeHandler } from '../../src/http/index.js';
+import { ManualClock } from '../../src/testing/index.js';
+import type { CallContext, Engine } from '../../src/types/index.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => {
+  for (const close of closers.splice(0)) await close();
+});
+
+describe('node handler: unanswered requests per connection', () => {
+  it('a request whose handling failed is not left counted: the connection closing aborts nothing', async () => {
+    const engine = createEngine({ clock: new ManualClock('2026-03-01T12:00:00Z'), rateLimit: false });
+    closers.push(() => engine.close());
+    await engine.admin.createOrganization('acme', { credits: 1 });
+    const key = await engine.admin.createApiKey('acme');
+    const calls: CallContext[] = [];
+    const recording: Engine = { ...engine, admin: engine.admin, usage: (ctx) => (calls.push(ctx), engine.usage(ctx)) };
+    // The handler's clock fails on demand: its answer then rejects, and the handler drops the connection.
+    let clockFails = false;
+    const clock = {
+      now: () => {
+        if (clockFails) throw new Error('clock broken');
+        return Date.parse('2026-03-01T12:00:00Z');
+      },
+    };
+    const handler = createNodeHandler(recording, { clock });
+    const closed: Promise<void>[] = [];
+    const server = createServer(handler);
+    server.on('connection', (socket: Socket) => closed.push(new Promise((r) => socket.once('close', () => r()))));
+    closers.push(() => new Promise((r) => server.close(r)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    closers.push(async () => agent.destroy());
+    const usage = () =>
+      new Promise<number | 'dropped'>((resolve) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/usage', agent, headers: { authorization: `Bearer ${key}` } });
+        req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode!)));
+        req.on('error', () => resolve('dropped'));
+        req.end();
+      });
+
+    expect(await usage()).toBe(200); // answered: its call holds the connection's signal
+    clockFails = true;
+    expect(await usage()).toBe('dropped'); // same connection: its handling fails, the connection is dropped
+    expect(closed).toHaveLength(1);
+    await closed[0]; // the handler's close listener on that socket has run too (registered after ours, same event)
+    expect(calls).toHaveLength(1);
+    expect(calls[0]!.signal!.aborted).toBe(false);
+  });
+});
