@@ -126,9 +126,9 @@ describe.skipIf(!redis)('a keyed search’s window read on Redis', () => {
 });
 
 /** A scripted client: its first `failures` GETs fail (as a timeout); a client not ready refuses at once, as ioredis without an offline queue. */
-function scriptedClient(status: string, failures = 0) {
+function scriptedClient(status: string, failures = 0, firstConnectWaitMs?: number) {
   const listeners = new Map<string, Set<(...args: unknown[]) => void>>();
-  const sent = { get: 0 };
+  const sent = { get: 0, set: 0 };
   const client = {
     status,
     async connect() {},
@@ -137,6 +137,14 @@ function scriptedClient(status: string, failures = 0) {
       if (client.status !== 'ready') throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
       if (sent.get <= failures) throw new Error('Command timed out');
       return JSON.stringify({ chargedAt: 0, value: 'answer' });
+    },
+    async set() {
+      sent.set++;
+      if (client.status !== 'ready') throw new Error("Stream isn't writeable and enableOfflineQueue options is false");
+      return 'OK';
+    },
+    async del() {
+      return 1;
     },
     on(event: string, listener: (...args: unknown[]) => void) {
       if (!listeners.has(event)) listeners.set(event, new Set());
@@ -157,7 +165,8 @@ function scriptedClient(status: string, failures = 0) {
       for (const listener of [...(listeners.get('error') ?? [])]) listener(error);
     },
   };
-  return { client, sent, store: redisCacheStore<{ value: string }>({ client: client as unknown as RedisClientLike }) };
+  const options = { client: client as unknown as RedisClientLike, ...(firstConnectWaitMs !== undefined ? { firstConnectWaitMs } : {}) };
+  return { client, sent, store: redisCacheStore<{ value: string }>(options) };
 }
 
 /** A few turns of the event loop: the read has reached its wait. */
@@ -194,6 +203,26 @@ describe('redisCacheStore: a required read (no server needed)', () => {
 
     client.become('ready');
     expect(await read).toMatchObject({ value: 'answer' });
+  });
+
+  it('a first connection that outlasts firstConnectWaitMs: rejected, never a miss', async () => {
+    const { store } = scriptedClient('connect', 0, 0);
+    await expect(store.get('w', required)).rejects.toThrow();
+  });
+
+  it('a required write waits for a first connection too', async () => {
+    const { client, store, sent } = scriptedClient('connecting');
+    const write = store.set('w', { value: 'answer' }, 1_000, required);
+    await turns();
+    expect(sent.set).toBe(0);
+    client.become('ready');
+    await write;
+    expect(sent.set).toBe(1);
+  });
+
+  it('firstConnectWaitMs must be a number ≥ 0', () => {
+    expect(() => scriptedClient('ready', 0, -1)).toThrow(RangeError);
+    expect(() => scriptedClient('ready', 0, Number.NaN)).toThrow(RangeError);
   });
 
   it('a first connection refused (nothing listening): an outage, a miss', async () => {

@@ -63,7 +63,7 @@ export function cacheValue<V>(text: string | null | undefined, onError: (error: 
  * more, then rejected (the engine refuses the call: 503, nothing charged).
  * Needs the optional peer `ioredis` (`npm install ioredis`), loaded on first use; give `url` or your own `client`.
  * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
- * @throws {RangeError} at creation for `maxValueBytes`/`maxTtlMs` out of range.
+ * @throws {RangeError} at creation for `maxValueBytes`/`maxTtlMs`/`firstConnectWaitMs` out of range.
  */
 export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<V> {
   const connection = new RedisConnection(options, 'redisCacheStore');
