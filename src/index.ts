@@ -45,7 +45,7 @@ export type { UndiciFetcherOptions } from './fetch/undici-fetcher.js';
 // The default Fetcher and the stealth Renderer, to configure one beyond createEngine's options and
 // pass it as `fetcher` / `renderer` (playwright-core is loaded only when the renderer first launches).
 export { createUndiciFetcher } from './fetch/undici-fetcher.js';
-export type { CacheStore, CacheWriteOptions } from './ports/cache.js';
+export type { CacheReadOptions, CacheStore, CacheWriteOptions } from './ports/cache.js';
 export type { Fetcher, FetchOptions, RawResponse } from './ports/fetcher.js';
 // Custom Fetcher and Renderer adapters report per-URL failures with this (its `type` is the error_type).
 export { FetchFailure, isFetchFailure } from './ports/fetcher.js';

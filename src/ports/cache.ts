@@ -13,8 +13,19 @@ export interface CacheWriteOptions {
   required?: boolean;
 }
 
+/** How a read may fail (optional: a store that never loses a read ignores it). */
+export interface CacheReadOptions {
+  /**
+   * The caller depends on this read: a repeat window, read before a charge. A store that can tell a read
+   * failed while it is up (a timeout on a live connection, a first connection not made yet) from an
+   * outage (known down) rejects the former, so the caller refuses the call (503, nothing charged) rather
+   * than charging a repeat that may be free, and may answer a miss for the latter, as any read.
+   */
+  required?: boolean;
+}
+
 export interface CacheStore<V> {
-  get(key: string): Promise<V | undefined>;
+  get(key: string, options?: CacheReadOptions): Promise<V | undefined>;
   set(key: string, value: V, ttlMs: number, options?: CacheWriteOptions): Promise<void>;
   delete(key: string): Promise<void>;
   close?(): Promise<void>;

@@ -27,6 +27,8 @@ export interface Reply {
   instance: number;
   /** Attempts made (1 when the first instance answered). */
   attempts: number;
+  /** Statuses of the retryable refusals (503, 504) retried on the way: counted, never charged. */
+  refused: number[];
 }
 
 const article = (n: number) =>
@@ -106,7 +108,7 @@ export class Cluster {
 
   /**
    * One API call. A network failure (the instance died), 409 `idempotency_in_progress` (the dead
-   * instance's claim has not expired yet) or a retryable 503 is retried on another instance with the
+   * instance's claim has not expired yet) or a retryable 503/504 is retried on another instance with the
    * same idempotency key, until an answer comes.
    */
   async call(path: string, key: string, body?: unknown, options: { idempotencyKey?: string; instance?: number } = {}): Promise<Reply> {
@@ -114,6 +116,7 @@ export class Cluster {
     if (body !== undefined) headers['content-type'] = 'application/json';
     if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
     let last: number | undefined;
+    const refused: number[] = [];
     for (let attempt = 1; ; attempt++) {
       const i = attempt === 1 && options.instance !== undefined && this.slots[options.instance] ? options.instance : await this.#pick(last);
       const url = this.slots[i]!.url;
@@ -134,13 +137,17 @@ export class Cluster {
         continue;
       }
       const json = await response.json().catch(() => null);
-      const retry = response.status === 409 || (response.status === 503 && json?.retryable === true && json?.code !== 'search_unavailable');
+      // As a client would: every retryable refusal is retried, nothing having been charged. A search's 503
+      // (a window Redis could not read while up, docs/engine.md) carries no code; an extract's 504 (its
+      // deadline passed on a loaded host) is retryable too.
+      const retry = response.status === 409 || ((response.status === 503 || response.status === 504) && json?.retryable === true);
       if (retry && attempt < 400) {
+        if (response.status !== 409) refused.push(response.status);
         last = i;
         await new Promise((r) => setTimeout(r, 50));
         continue;
       }
-      return { status: response.status, body: json, instance: i, attempts: attempt };
+      return { status: response.status, body: json, instance: i, attempts: attempt, refused };
     }
   }
 

@@ -69,10 +69,11 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
     };
     /** Charged searches answered, for repeats: [org, request body, when]. */
     const charged: { org: string; body: unknown; at: number }[] = [];
-    const stats = { calls: 0, retried: 0, repeats: 0, paidRepeats: 0, status: new Map<number, number>() };
+    const stats = { calls: 0, retried: 0, refused: 0, repeats: 0, paidRepeats: 0, status: new Map<number, number>() };
     const count = (reply: Reply) => {
       stats.calls++;
       if (reply.attempts > 1) stats.retried++;
+      stats.refused += reply.refused.length; // 503s/504s a client retries (a window read refused under load…)
       stats.status.set(reply.status, (stats.status.get(reply.status) ?? 0) + 1);
     };
     let serial = 0;
@@ -148,7 +149,7 @@ describe.skipIf(!available)('four instances on one PostgreSQL and one Redis', ()
     chaos = false;
     await killer;
     console.log(
-      `multi-process: ${stats.calls} calls, ${stats.retried} retried after a kill or 409, ${kills} kills, statuses ${JSON.stringify([...stats.status])}`,
+      `multi-process: ${stats.calls} calls, ${stats.retried} retried after a kill, 409, 503 or 504 (${stats.refused} retryable 503/504), ${kills} kills, statuses ${JSON.stringify([...stats.status])}`,
     );
 
     expect(stats.calls).toBeGreaterThanOrEqual(CALLS);

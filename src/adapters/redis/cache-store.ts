@@ -5,10 +5,12 @@
 // Redis trouble degrades, never fails a request: a get that errors or times out is a miss, a set or
 // delete that fails is dropped (each reported to onError). A miss costs a charge or a source call
 // the cache would have saved; failing the request instead would cost the answer. One exception, a
-// `required` write (a repeat window, written before its charge): lost while the connection is up (a
-// timeout, an error reply) it is tried once more, then rejected, so the charge is refused instead of
-// landing without its window (docs/redis.md, "Redis down"). With Redis known down (the client not
-// connected) it is dropped as any write: the window could not be read during the outage anyway.
+// `required` read or write (a repeat window: read before a charge, written before it): failed while the
+// connection is up (a timeout, an error reply) it is tried once more, then rejected, so the call is
+// refused instead of charging a free repeat or charging without its window (docs/redis.md, "Redis
+// down"); a first connection still in progress is waited for. With Redis known down (the client was
+// connected and is not, or its first attempt failed) it degrades as any read or write: no one can
+// read the window during the outage anyway.
 
 import type { CacheStore } from '../../ports/cache.js';
 import { type RedisClientLike, RedisConnection, type RedisConnectionOptions } from './client.js';
@@ -18,10 +20,16 @@ export interface RedisCacheStoreOptions extends RedisConnectionOptions {
   maxValueBytes?: number;
   /** Upper bound of every key's expiry, whatever the hint (default 1 hour; the core hints ≤ 15 minutes). */
   maxTtlMs?: number;
+  /**
+   * How long a required read or write (a repeat window) waits for a first connection still in progress
+   * before it is refused; default 10 × `commandTimeoutMs` (5 s).
+   */
+  firstConnectWaitMs?: number;
 }
 
 const DEFAULT_MAX_VALUE_BYTES = 1024 * 1024;
 const DEFAULT_MAX_TTL_MS = 60 * 60 * 1000;
+const FIRST_CONNECT_WAIT_FACTOR = 10;
 
 /** The Redis key of a cache entry (one place: the search scripts read and write the same entries). */
 export const cacheKey = (prefix: string, key: string) => `${prefix}cache:${key}`;
@@ -51,11 +59,11 @@ export function cacheValue<V>(text: string | null | undefined, onError: (error: 
  * A `CacheStore` on Redis, shared by every instance: pass it as `createEngine({ caches: { repeats,
  * confirmedEmpty, pages } })` (one prefix each), or set `redis` on createEngine to get all of them.
  * Redis trouble never fails a request: a failed read is a miss, a failed write is dropped (both told to
- * `onError`); but a `required` write (a repeat window) lost while Redis is up is tried once more, then
- * rejected (the engine refuses the charge: 503, nothing charged).
+ * `onError`); but a `required` read or write (a repeat window) failed while Redis is up is tried once
+ * more, then rejected (the engine refuses the call: 503, nothing charged).
  * Needs the optional peer `ioredis` (`npm install ioredis`), loaded on first use; give `url` or your own `client`.
  * @throws {TypeError} at creation unless exactly one of `url` and `client` is given, or for a bad option (RangeError for numbers out of range).
- * @throws {RangeError} at creation for `maxValueBytes`/`maxTtlMs` out of range.
+ * @throws {RangeError} at creation for `maxValueBytes`/`maxTtlMs`/`firstConnectWaitMs` out of range.
  */
 export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<V> {
   const connection = new RedisConnection(options, 'redisCacheStore');
@@ -63,9 +71,28 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
   const maxTtl = options.maxTtlMs ?? DEFAULT_MAX_TTL_MS;
   if (!(Number.isSafeInteger(maxBytes) && maxBytes > 0)) throw new RangeError('redisCacheStore: maxValueBytes must be a positive integer');
   if (!(Number.isFinite(maxTtl) && maxTtl >= 1)) throw new RangeError('redisCacheStore: maxTtlMs must be at least 1');
+  const wait = options.firstConnectWaitMs;
+  if (wait !== undefined && !(Number.isFinite(wait) && wait >= 0))
+    throw new RangeError('redisCacheStore: firstConnectWaitMs must be a number ≥ 0');
   const keyOf = (key: string) => cacheKey(connection.prefix, key);
   const pxOf = (ttlMs: number) => cachePx(ttlMs, maxTtl);
   const absorb = (error: unknown) => connection.onError(error);
+  // A required read or write on a client still making its first connection waits for it (a fresh
+  // instance is not an outage), at most this long; a failed first attempt is an outage.
+  const firstWaitMs = options.firstConnectWaitMs ?? FIRST_CONNECT_WAIT_FACTOR * connection.timeoutMs;
+  async function live(wait: boolean | undefined): Promise<RedisClientLike> {
+    const client = await connection.client();
+    if (wait) await connection.firstReady(client, firstWaitMs);
+    return client;
+  }
+  /**
+   * Redis known down: a client that is not connected (ioredis refuses commands at once without an
+   * offline queue; a connection lost under a command leaves it reconnecting), unless it is still making
+   * its first connection (then a required call is refused, not degraded). A closed adapter (no client)
+   * is not an outage: its required calls reject.
+   */
+  const down = (client: RedisClientLike | undefined) =>
+    client !== undefined && client.status !== 'ready' && !connection.firstConnecting(client);
 
   async function remove(key: string): Promise<void> {
     try {
@@ -76,13 +103,25 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
   }
 
   return {
-    async get(key) {
+    async get(key, options) {
+      let client: RedisClientLike | undefined;
+      const read = async (wait = options?.required) => {
+        client = await live(wait);
+        return client.get(keyOf(key));
+      };
       let text: string | null;
       try {
-        text = await (await connection.client()).get(keyOf(key));
+        text = await read();
       } catch (error) {
         absorb(error);
-        return undefined;
+        if (!options?.required || down(client)) return undefined;
+        try {
+          text = await read(false); // once more, as a required write: one timeout under load need not cost the call
+        } catch (again) {
+          absorb(again);
+          if (down(client)) return undefined;
+          throw again; // Redis is up: a miss here would charge a repeat that may be free
+        }
       }
       return cacheValue<V>(text, absorb);
     },
@@ -91,8 +130,8 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
       // Too large to share: skipped, and the older value goes so a get never answers a stale one.
       if (text === undefined) return remove(key);
       let client: RedisClientLike | undefined;
-      const write = async () => {
-        client = await connection.client();
+      const write = async (wait = options?.required) => {
+        client = await live(wait);
         await client.set(keyOf(key), text, 'PX', pxOf(ttlMs));
       };
       try {
@@ -103,7 +142,7 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
         if (!options?.required || down(client)) return;
       }
       try {
-        await write(); // once more: one timeout under load need not cost the answer
+        await write(false); // once more: one timeout under load need not cost the answer
       } catch (error) {
         absorb(error);
         if (down(client)) return;
@@ -117,10 +156,3 @@ export function redisCacheStore<V>(options: RedisCacheStoreOptions): CacheStore<
     close: () => connection.close(),
   };
 }
-
-/**
- * Redis known down: a client that is not connected (ioredis refuses commands at once without an offline
- * queue; a connection lost under a command leaves it reconnecting). A closed adapter (no client) is not
- * an outage: its required writes reject.
- */
-const down = (client: RedisClientLike | undefined) => client !== undefined && client.status !== 'ready';

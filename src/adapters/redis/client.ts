@@ -37,6 +37,11 @@ export interface RedisConnectionOptions {
 }
 
 export const DEFAULT_PREFIX = 'websift:';
+/** Connection errors that say Redis is not there (nothing listening, no such host), not that it is slow. */
+const REFUSALS = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH']);
+/** ioredis's statuses of a connection attempt in progress ('wait': lazy, not started). */
+const FIRST_CONNECT = new Set(['wait', 'connecting', 'connect']);
+const refusal = (error: unknown) => REFUSALS.has((error as { code?: unknown } | null)?.code as string);
 const DEFAULT_COMMAND_TIMEOUT_MS = 500;
 
 type IoredisConstructor = new (url: string, options: Record<string, unknown>) => RedisClientLike;
@@ -91,6 +96,10 @@ export class RedisConnection {
   #client: Promise<RedisClientLike> | undefined;
   #owned: RedisClientLike | undefined;
   #closed = false;
+  /** Clients seen ready at least once: after that a client not ready is an outage, not a first connection. */
+  readonly #wasReady = new WeakSet<RedisClientLike>();
+  /** How the last attempt of a client never ready failed: refused (Redis not listening: down) or not (slow). */
+  readonly #failed = new WeakMap<RedisClientLike, 'refused' | 'slow'>();
 
   constructor(options: RedisConnectionOptions, what: string) {
     checkConnectionOptions(options, what);
@@ -122,8 +131,52 @@ export class RedisConnection {
       const Redis = await loadIoredis();
       client = this.#owned = this.#watch(new Redis(this.#options.url!, clientOptions(this.timeoutMs)));
     }
+    this.#track(client);
     if (client.status === 'wait') await this.connect(client);
     return client;
+  }
+
+  #track(client: RedisClientLike): void {
+    if (client.status === 'ready') this.#wasReady.add(client);
+    client.on('ready', () => this.#wasReady.add(client));
+    client.on('error', (error: unknown) => {
+      if (!this.#wasReady.has(client)) this.#failed.set(client, refusal(error) ? 'refused' : 'slow');
+    });
+  }
+
+  /**
+   * True while `client` makes its first connection: never ready yet, connecting, its last attempt not
+   * refused (nothing listening: an outage). A first attempt seen to fail otherwise (a ready check a loaded
+   * Redis answered late) is retried by ioredis and still counts, between attempts too: a fresh instance
+   * on a slow host is not an outage.
+   */
+  firstConnecting(client: RedisClientLike): boolean {
+    if (this.#wasReady.has(client)) return false;
+    const failed = this.#failed.get(client);
+    return failed !== 'refused' && (FIRST_CONNECT.has(client.status) || (failed === 'slow' && client.status === 'reconnecting'));
+  }
+
+  /** Waits (at most `ms`) for a first connection in progress to end: ready, refused, or given up. Never rejects. */
+  async firstReady(client: RedisClientLike, ms: number): Promise<void> {
+    if (!this.firstConnecting(client)) return;
+    let timer: NodeJS.Timeout | undefined;
+    let check = () => {};
+    const ended = new Promise<void>((resolve) => {
+      check = () => {
+        if (!this.firstConnecting(client)) resolve();
+      };
+      timer = setTimeout(resolve, ms); // a network bound in real time, not a Clock rule
+      timer.unref();
+    });
+    const events = ['ready', 'error', 'end'];
+    for (const event of events) client.on(event, check);
+    try {
+      if (client.status === 'wait') void client.connect().catch(() => {});
+      await ended;
+    } finally {
+      clearTimeout(timer);
+      for (const event of events) client.off(event, check);
+    }
   }
 
   /**

@@ -2,7 +2,7 @@
 // only when a request is charged and is never extended by the free repeats it serves. The search writes
 // it before the charge and withdraws it when the charge does not happen (docs/engine.md, "A charged search always leaves its window").
 
-import type { CacheStore } from '../../ports/cache.js';
+import type { CacheReadOptions, CacheStore } from '../../ports/cache.js';
 import type { Clock } from '../../types/index.js';
 import { REPEAT_WINDOW_MS } from './billing.js';
 
@@ -43,9 +43,13 @@ export class RepeatWindows<T> {
     return `${this.#kind}\u0000${organization}\u0000${key}`;
   }
 
-  /** The charged answer when `organization` is inside the window of `key`; the window is not extended. */
-  async find(organization: string, key: string): Promise<RepeatEntry<T> | undefined> {
-    const entry = await this.#store.get(this.storeKey(organization, key));
+  /**
+   * The charged answer when `organization` is inside the window of `key`; the window is not extended.
+   * `required`: a store that failed to read while up rejects instead of answering a miss (a search then
+   * refuses the call rather than charge a repeat that may be free).
+   */
+  async find(organization: string, key: string, options?: CacheReadOptions): Promise<RepeatEntry<T> | undefined> {
+    const entry = await this.#store.get(this.storeKey(organization, key), options);
     return entry && this.fresh(entry) ? (entry as RepeatEntry<T>) : undefined;
   }
 

@@ -110,7 +110,7 @@ async function searchOnce(
       ? (entry.window as RepeatEntry<SearchSnapshot>)
       : entry.kind === 'held'
         ? undefined
-        : await deps.repeats.find(org, key);
+        : await findWindow(deps, org, key);
   /** Writes the window now (before the charge); resolves to its withdrawal, for a charge that does not happen. */
   const openWindow = async (snapshot: SearchSnapshot): Promise<() => Promise<void>> => {
     if (entry.kind !== 'held') {
@@ -230,6 +230,20 @@ async function searchOnce(
     throw error;
   }
 }
+
+/**
+ * The window read, a required one: a store that failed to read while up (Redis answering late) refuses
+ * the call, 503 before anything is reserved, instead of charging a repeat that may be free.
+ */
+async function findWindow(deps: SearchDeps, org: string, key: string): Promise<RepeatEntry<SearchSnapshot> | undefined> {
+  try {
+    return await deps.repeats.find(org, key, REQUIRED_READ);
+  } catch (error) {
+    throw new SearchUnavailableError(undefined, error);
+  }
+}
+
+const REQUIRED_READ = { required: true } as const;
 
 /** A free repeat: the charged answer again (its content cut to this request's max_chars), from_cache true, 0 credits. */
 async function fromSnapshot(
