@@ -3,7 +3,7 @@
 // with 32 calls in flight each, the children are SIGKILLed mid-flight one after the other, and the books
 // must come out exact: no overdraw at any moment, every acknowledged charge recorded once with its
 // amount, no charge the instances did not make, the dead instances' holds released, and the totals
-// adding up. Leases are 300 ms of real time (the server's clock), so the dead instances' holds come
+// adding up. Leases are 2 s of real time (the server's clock), so the dead instances' holds come
 // free within the test.
 
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -18,7 +18,9 @@ import { POSTGRES_URL, serviceAvailable } from '../support/services.js';
 const available = await serviceAvailable('PostgreSQL');
 const WORKER = fileURLToPath(new URL('./fixtures/pg-hot-worker.ts', import.meta.url));
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const LEASE_MS = 300;
+// 2 s: long enough that a live instance's hold never lapses while a loaded machine (a full test run beside
+// it) stalls its event loop or PostgreSQL; a lapsed live hold settles 0, which this test counts as a violation.
+const LEASE_MS = 2_000;
 const STREAMS = 32;
 const CREDITS = 3_000;
 
@@ -155,7 +157,7 @@ describe.skipIf(!available)('PostgreSQL ledger: one hot organization, three inst
     // The dead instances' holds come free once their leases run out (this instance's heartbeat sweeps).
     const start = Date.now();
     while (Number((await org()).reserved) !== 0) {
-      if (Date.now() - start > 5_000) throw new Error(`holds still pending: ${JSON.stringify(await org())}`);
+      if (Date.now() - start > 20_000) throw new Error(`holds still pending: ${JSON.stringify(await org())}`);
       await new Promise((r) => setTimeout(r, 25));
     }
     const o = await org();

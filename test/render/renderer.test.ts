@@ -71,7 +71,7 @@ describe.skipIf(!hasChromium)(`stealth renderer with ${CHROMIUM}`, () => {
     const page = await renderer.render(`${site.origin}/js-article`, opts());
     expect(page).toMatchObject({ url: `${site.origin}/js-article`, status: 200, contentType: 'text/html' });
     expect(page.html).toContain(`<article><h1>Winter at the reef</h1><p>${ARTICLE_TEXT}</p></article>`);
-  });
+  }, 60_000); // the first render starts Chromium: 8 s alone, over 20 s beside a full test run
 
   it('blocks every way a page tries to reach another loopback port or the metadata address', async () => {
     const page = await renderer.render(`${site.origin}/leaky`, opts());
