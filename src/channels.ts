@@ -356,3 +356,17 @@ function hasStores(channel: TracingChannel<unknown, object>): boolean {
   const stores = (channel.start as unknown as { _stores?: Map<unknown, unknown> })._stores;
   return stores !== undefined && stores.size > 0;
 }
+
+/**
+ * One instance of each context class, kept for the process's life. Fields defined in a constructor still
+ * reach the final hidden class through transitions, which V8 holds weakly: with no context of a kind
+ * alive at a full GC, its map dies and the optimized code that checks it is thrown away ("weak objects")
+ * and recompiled. A live instance keeps the map (docs/benchmarks.md, "Observability", eighth round).
+ */
+export const SHAPE_KEEPERS: readonly object[] = [
+  new HttpContext('', '', '', '', undefined, undefined),
+  new CallContext('search', '', undefined),
+  new SourceContext('', 0, 'primary', undefined),
+  new PageContext('', undefined),
+  new ChargeContext('search', '', 0, undefined),
+];
