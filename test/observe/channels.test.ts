@@ -11,6 +11,7 @@ import {
   HttpContext,
   PageContext,
   releaseSlot,
+  SHAPE_KEEPERS,
   type Slotted,
   SourceContext,
   traced,
@@ -226,6 +227,22 @@ describe('tracing channels', () => {
       channels.charge.asyncEnd.unsubscribe(onEnd);
       for (const slot of slots) releaseSlot(slot);
     }
+  });
+
+  it('keeps an instance of every context kind alive, with the keys and prototype of the contexts the engine makes', () => {
+    // The kept instance holds the kind's hidden class through a GC with none in flight (docs/benchmarks.md, "Observability").
+    const made = [
+      new HttpContext('r', 'GET', '/', 'other', 'tp', undefined),
+      new CallContext('extract', 'acme', undefined),
+      new SourceContext('s', 2, 'retry', undefined),
+      new PageContext('h', undefined),
+      new ChargeContext('extract', 'acme', 1, undefined),
+    ];
+    expect(SHAPE_KEEPERS).toHaveLength(made.length);
+    made.forEach((context, i) => {
+      expect(Object.getPrototypeOf(SHAPE_KEEPERS[i])).toBe(Object.getPrototypeOf(context));
+      expect(Reflect.ownKeys(SHAPE_KEEPERS[i]!)).toEqual(Reflect.ownKeys(context));
+    });
   });
 
   it('gives each subscriber its own slot, a symbol of its own once the shared ones are taken', () => {
