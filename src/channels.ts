@@ -22,29 +22,29 @@ export interface HttpTraceContext extends Traced {
   /** The API route (`/api/search`, `/healthz`…), or `other` for a path the API does not serve. */
   endpoint: string;
   /** The incoming W3C trace context headers, when sent. */
-  traceparent?: string;
-  tracestate?: string;
-  status?: number;
+  traceparent?: string | undefined;
+  tracestate?: string | undefined;
+  status?: number | undefined;
   /** Once the key was authenticated. */
-  organization?: string;
+  organization?: string | undefined;
 }
 
 /** `websift:search` and `websift:extract`: one engine call. `credits` and `outcome` are set by its end. */
 export interface CallTraceContext extends Traced {
   kind: 'search' | 'extract';
   organization: string;
-  credits?: number;
+  credits?: number | undefined;
   /** `success`, `no_results` (search), or the error's code (`rate_limited`, `search_unavailable`, `timeout`…). */
-  outcome?: string;
+  outcome?: string | undefined;
   /** Of an answer: how many of its parts were looked up in a cache (search: the answer; extract: each page) and found there. */
-  cache?: { lookups: number; hits: number };
+  cache?: { lookups: number; hits: number } | undefined;
   /** The HTTP request the call answers, when made through the HTTP bindings and `websift:http` was traced (not enumerable). */
-  readonly request?: HttpTraceContext;
+  readonly request?: HttpTraceContext | undefined;
 }
 
 /** The enclosing call, on the contexts of the work it does (when the call's channel was traced; not enumerable). */
 interface InCall {
-  readonly call?: CallTraceContext;
+  readonly call?: CallTraceContext | undefined;
 }
 
 /** `websift:source`: one call to one search source. */
@@ -55,8 +55,8 @@ export interface SourceTraceContext extends Traced, InCall {
   /** primary: the first source asked; fallback: asked after another failed or was empty; hedge: asked early because one was slow; retry: the same source again. */
   role: 'primary' | 'fallback' | 'hedge' | 'retry';
   /** Set by its end: answered (results), empty, failed, timeout, or cancelled (a lost hedge, the deadline, the caller). */
-  outcome?: 'answered' | 'empty' | 'failed' | 'timeout' | 'cancelled';
-  latencyMs?: number;
+  outcome?: 'answered' | 'empty' | 'failed' | 'timeout' | 'cancelled' | undefined;
+  latencyMs?: number | undefined;
 }
 
 /** `websift:page`: one page fetched and converted (extract, or a search's include_content). */
@@ -64,11 +64,11 @@ export interface PageTraceContext extends Traced, InCall {
   /** The URL's host only (never its path or query). */
   host: string;
   /** Set by its end: `success`, or the page's error type (`timeout`, `blocked`, `http`…). */
-  outcome?: string;
+  outcome?: string | undefined;
   /** Bytes of the fetched body. */
-  bytes?: number;
+  bytes?: number | undefined;
   /** Time spent converting it, in ms. */
-  conversionMs?: number;
+  conversionMs?: number | undefined;
 }
 
 /** `websift:charge`: one settlement with the ledger. `charged` is set by its end. */
@@ -77,7 +77,7 @@ export interface ChargeTraceContext extends Traced, InCall {
   organization: string;
   /** Credits held for the worst case. */
   reserved: number;
-  charged?: number;
+  charged?: number | undefined;
 }
 
 /** The fixed names of the engine's TracingChannels (`diagnostics_channel.tracingChannel(name)`), by role. */
@@ -110,37 +110,162 @@ export interface TracedCallContext {
   [REQUEST_TRACE]?: HttpTraceContext;
 }
 
-/** A context whose `call` is its enclosing call: a getter on the prototype, so not an own, enumerable property. */
-class InCallContext {
-  readonly #call: object;
-  constructor(call: object) {
-    this.#call = call;
+/**
+ * Slots on every context for subscribers' own per-context state (the request log's record, the metrics'
+ * start time, the OpenTelemetry span): symbol-keyed fields each context class declares at creation, so
+ * no subscriber adds a property to a context. A context that gains properties after creation moves
+ * along a transition tree whose leaf hidden classes a GC may collect, and V8 then deopts every function
+ * that saw them ("weak objects", docs/benchmarks.md, "Observability", eighth round). Symbols: not
+ * enumerable by Object.keys, not serialized.
+ */
+const SLOT_0: unique symbol = Symbol('websift.traceSlot.0');
+const SLOT_1: unique symbol = Symbol('websift.traceSlot.1');
+const SLOT_2: unique symbol = Symbol('websift.traceSlot.2');
+const SLOT_3: unique symbol = Symbol('websift.traceSlot.3');
+const SLOTS = [SLOT_0, SLOT_1, SLOT_2, SLOT_3] as const;
+const claimed = new Set<symbol>();
+
+/** A subscriber's key for its state on a context: `(context as Slotted)[slot]`. */
+export type TraceSlot = symbol;
+export type Slotted = { [slot: symbol]: unknown };
+
+/**
+ * A free slot for one subscriber's per-context state, until `releaseSlot`. With all taken (more than
+ * four websift subscribers at once), a symbol of its own: still correct, the property added per context.
+ * A released slot may still hold a previous owner's value on contexts already in flight.
+ */
+export function claimSlot(name: string): TraceSlot {
+  for (const slot of SLOTS) {
+    if (!claimed.has(slot)) {
+      claimed.add(slot);
+      return slot;
+    }
   }
-  get call(): object {
-    return this.#call;
-  }
+  return Symbol(name);
 }
 
-/** A call's context whose `request` is its HTTP request (as InCallContext). */
-class InRequestContext {
-  readonly #request: object;
-  constructor(request: object) {
+export function releaseSlot(slot: TraceSlot): void {
+  claimed.delete(slot);
+}
+
+// One class per kind of context, assigning every field it will ever get (those set by its end, by
+// `traced`: `result`, `error`, and the subscribers' slots) in its constructor: one hidden class from
+// creation. Its parent is a private field read by a getter on the prototype: not an own, enumerable
+// property, so a subscriber that logs or serializes a context gets that context's own facts, not its
+// call's answer (the channel's `result`).
+
+/** The websift:http context. */
+export class HttpContext implements HttpTraceContext {
+  status: number | undefined = undefined;
+  organization: string | undefined = undefined;
+  error: unknown = undefined;
+  result: unknown = undefined;
+  [SLOT_0]: unknown = undefined;
+  [SLOT_1]: unknown = undefined;
+  [SLOT_2]: unknown = undefined;
+  [SLOT_3]: unknown = undefined;
+  constructor(
+    public requestId: string,
+    public method: string,
+    public path: string,
+    public endpoint: string,
+    public traceparent: string | undefined,
+    public tracestate: string | undefined,
+  ) {}
+}
+
+/** The websift:search and websift:extract context. */
+export class CallContext implements CallTraceContext {
+  readonly #request: HttpTraceContext | undefined;
+  credits: number | undefined = undefined;
+  outcome: string | undefined = undefined;
+  cache: { lookups: number; hits: number } | undefined = undefined;
+  error: unknown = undefined;
+  result: unknown = undefined;
+  [SLOT_0]: unknown = undefined;
+  [SLOT_1]: unknown = undefined;
+  [SLOT_2]: unknown = undefined;
+  [SLOT_3]: unknown = undefined;
+  constructor(
+    public kind: 'search' | 'extract',
+    public organization: string,
+    request: HttpTraceContext | undefined,
+  ) {
     this.#request = request;
   }
-  get request(): object {
+  get request(): HttpTraceContext | undefined {
     return this.#request;
   }
 }
 
-/**
- * `context`'s fields on an object that names its parent as `key`, when there is one. Not enumerable (a
- * getter of the object's class): a subscriber that logs or serializes a context gets that context's own
- * facts, not its call's answer (the channel's `result`). A class rather than `Object.defineProperty`,
- * which cost ~160 ns per context against ~50 (docs/benchmarks.md, "Observability").
- */
-export function withParent<C extends object, K extends 'request' | 'call'>(context: C, key: K, parent: object | undefined): C {
-  if (!parent) return context;
-  return Object.assign(key === 'call' ? new InCallContext(parent) : new InRequestContext(parent), context) as C;
+/** The websift:source context. */
+export class SourceContext implements SourceTraceContext {
+  readonly #call: CallTraceContext | undefined;
+  outcome: SourceTraceContext['outcome'] = undefined;
+  latencyMs: number | undefined = undefined;
+  error: unknown = undefined;
+  result: unknown = undefined;
+  [SLOT_0]: unknown = undefined;
+  [SLOT_1]: unknown = undefined;
+  [SLOT_2]: unknown = undefined;
+  [SLOT_3]: unknown = undefined;
+  constructor(
+    public source: string,
+    public attempt: number,
+    public role: SourceTraceContext['role'],
+    call: CallTraceContext | undefined,
+  ) {
+    this.#call = call;
+  }
+  get call(): CallTraceContext | undefined {
+    return this.#call;
+  }
+}
+
+/** The websift:page context. */
+export class PageContext implements PageTraceContext {
+  readonly #call: CallTraceContext | undefined;
+  outcome: string | undefined = undefined;
+  bytes: number | undefined = undefined;
+  conversionMs: number | undefined = undefined;
+  error: unknown = undefined;
+  result: unknown = undefined;
+  [SLOT_0]: unknown = undefined;
+  [SLOT_1]: unknown = undefined;
+  [SLOT_2]: unknown = undefined;
+  [SLOT_3]: unknown = undefined;
+  constructor(
+    public host: string,
+    call: CallTraceContext | undefined,
+  ) {
+    this.#call = call;
+  }
+  get call(): CallTraceContext | undefined {
+    return this.#call;
+  }
+}
+
+/** The websift:charge context. */
+export class ChargeContext implements ChargeTraceContext {
+  readonly #call: CallTraceContext | undefined;
+  charged: number | undefined = undefined;
+  error: unknown = undefined;
+  result: unknown = undefined;
+  [SLOT_0]: unknown = undefined;
+  [SLOT_1]: unknown = undefined;
+  [SLOT_2]: unknown = undefined;
+  [SLOT_3]: unknown = undefined;
+  constructor(
+    public kind: 'search' | 'extract',
+    public organization: string,
+    public reserved: number,
+    call: CallTraceContext | undefined,
+  ) {
+    this.#call = call;
+  }
+  get call(): CallTraceContext | undefined {
+    return this.#call;
+  }
 }
 
 /**
@@ -231,3 +356,17 @@ function hasStores(channel: TracingChannel<unknown, object>): boolean {
   const stores = (channel.start as unknown as { _stores?: Map<unknown, unknown> })._stores;
   return stores !== undefined && stores.size > 0;
 }
+
+/**
+ * One instance of each context class, kept for the process's life. Fields defined in a constructor still
+ * reach the final hidden class through transitions, which V8 holds weakly: with no context of a kind
+ * alive at a full GC, its map dies and the optimized code that checks it is thrown away ("weak objects")
+ * and recompiled. A live instance keeps the map (docs/benchmarks.md, "Observability", eighth round).
+ */
+export const SHAPE_KEEPERS: readonly object[] = [
+  new HttpContext('', '', '', '', undefined, undefined),
+  new CallContext('search', '', undefined),
+  new SourceContext('', 0, 'primary', undefined),
+  new PageContext('', undefined),
+  new ChargeContext('search', '', 0, undefined),
+];

@@ -9,7 +9,14 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, pino } from 'pino';
-import { type CallTraceContext, CHANNEL_NAMES, type HttpTraceContext, type SourceTraceContext } from '../channels.js';
+import {
+  type CallTraceContext,
+  CHANNEL_NAMES,
+  claimSlot,
+  type HttpTraceContext,
+  releaseSlot,
+  type SourceTraceContext,
+} from '../channels.js';
 import { bufferedLines } from './buffered-lines.js';
 
 export type LogFormat = 'json' | 'text';
@@ -66,8 +73,8 @@ class Entry implements RequestEntry {
 }
 
 export function createRequestLog(options: RequestLogOptions): RequestLog {
-  /** Each request's record, on its websift:http context under this log's own symbol (no WeakMap to keep). */
-  const RECORD: unique symbol = Symbol('websift.requestLog.record') as never;
+  /** Each request's record, in this log's slot on its websift:http context (no WeakMap to keep; a slot the context has from creation, not a property added to it). */
+  const RECORD: unique symbol = claimSlot('websift.requestLog.record') as never;
   type Recorded = HttpTraceContext & { [RECORD]?: Entry };
   /** The record of the request `open` is handing to the HTTP bindings, until its websift:http context starts. */
   let opening: Entry | undefined;
@@ -143,6 +150,7 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     },
     close() {
       for (const [name, listener] of listeners) unsubscribe(name, listener);
+      releaseSlot(RECORD);
       buffered?.close();
     },
   };

@@ -4,7 +4,7 @@
 // idempotency key: core/books/idempotency.ts), with error timing.
 
 import { systemClock } from '../adapters/system-clock.js';
-import { type CallTraceContext, channels, REQUEST_TRACE, type TracedCallContext, traced, withParent } from '../channels.js';
+import { CallContext as CallTrace, type CallTraceContext, channels, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
 import { Accounts, Credits, RepeatWindows, runIdempotent } from '../core/books/index.js';
 import { parseExtractParams } from '../core/extract/params.js';
 import { type ExtractDeps, runExtract } from '../core/extract/run-extract.js';
@@ -35,7 +35,7 @@ const admitted = (): Promise<void> => Promise.resolve();
 
 function callTraceContext(kind: 'search' | 'extract', ctx: CallContext): CallTraceContext {
   const request = (ctx as (CallContext & TracedCallContext) | undefined)?.[REQUEST_TRACE];
-  return withParent<CallTraceContext, 'request'>({ kind, organization: String(ctx?.organization) }, 'request', request);
+  return new CallTrace(kind, String(ctx?.organization), request);
 }
 
 /**

@@ -1,7 +1,7 @@
 // The HTTP API itself, shared by both bindings: routing, auth, parameter parsing and headers. Every
 // decision about results and billing stays in the engine.
 
-import { channels, type HttpTraceContext, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
+import { channels, HttpContext, type HttpTraceContext, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
 import { UnauthorizedError } from '../errors.js';
 import type { CallContext, Engine, ExtractParams, SearchParams } from '../types/index.js';
 import { apiKeyOf } from './auth.js';
@@ -176,12 +176,9 @@ function httpContext(request: ApiRequest, url: RequestUrl | undefined, requestId
   const path = url ? url.pathname : '/';
   const rest = path.startsWith(options.basePath) ? path.slice(options.basePath.length).replace(/\/+$/, '') : '';
   const known = Object.hasOwn(ROUTES, rest) || (options.health && (HEALTH_PATHS as readonly string[]).includes(rest));
-  const context: HttpTraceContext = { requestId, method: request.method, path, endpoint: known ? rest : 'other' };
-  const traceparent = request.headers.get('traceparent');
-  if (traceparent !== null) context.traceparent = traceparent;
-  const tracestate = request.headers.get('tracestate');
-  if (tracestate !== null) context.tracestate = tracestate;
-  return context;
+  const traceparent = request.headers.get('traceparent') ?? undefined;
+  const tracestate = request.headers.get('tracestate') ?? undefined;
+  return new HttpContext(requestId, request.method, path, known ? rest : 'other', traceparent, tracestate);
 }
 
 function findHealthRoute(pathname: string, basePath: string): (typeof HEALTH_PATHS)[number] | undefined {

@@ -9,8 +9,10 @@ import {
   type CallTraceContext,
   CHANNEL_NAMES,
   type ChargeTraceContext,
+  claimSlot,
   type HttpTraceContext,
   type PageTraceContext,
+  releaseSlot,
   type SourceTraceContext,
 } from '../channels.js';
 import type { Engine } from '../types/index.js';
@@ -189,8 +191,8 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
   pool('websift_conversion_capacity', 'Pages that can convert at once', (s) => s.capacity);
   pool('websift_conversion_utilization', "The conversion workers' utilization, 0–1", (s) => s.utilization);
 
-  /** When a request started, on its websift:http context (a property of this instance's own: no WeakMap to keep). */
-  const started: unique symbol = Symbol('websift.metrics.started') as never;
+  /** When a request started, in this instance's slot on its websift:http context (no WeakMap to keep; a slot the context has from creation, not a property added to it). */
+  const started: unique symbol = claimSlot('websift.metrics.started') as never;
   type Timed = HttpTraceContext & { [started]?: number };
   const listeners: [string, (message: unknown) => void][] = [
     [`tracing:${CHANNEL_NAMES.http}:start`, (m) => ((m as Timed)[started] = performance.now())],
@@ -250,6 +252,7 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
       if (!open) return;
       open = false;
       for (const [name, listener] of listeners) unsubscribe(name, listener);
+      releaseSlot(started);
     },
   };
 }

@@ -23,8 +23,10 @@ import {
   type CallTraceContext,
   type ChargeTraceContext,
   channels,
+  claimSlot,
   type HttpTraceContext,
   type PageTraceContext,
+  releaseSlot,
   type SourceTraceContext,
 } from '../channels.js';
 
@@ -50,13 +52,13 @@ const TRACER_NAME = 'websift';
  */
 export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
-  /** Each traced context's span, on the context under this adapter's own symbol (kept with the context: a late child still finds its parent; no WeakMap to keep). */
-  const SPAN: unique symbol = Symbol('websift.otel.span') as never;
+  /** Each traced context's span, in this adapter's slot on the context (kept with the context: a late child still finds its parent; no WeakMap to keep; a slot the context has from creation, not a property added to it). */
+  const SPAN: unique symbol = claimSlot('websift.otel.span') as never;
   /** On a call's context: its children's parent context, and the active context it was made from (made again only when that changed). */
-  const CHILDREN: unique symbol = Symbol('websift.otel.children') as never;
+  const CHILDREN: unique symbol = claimSlot('websift.otel.children') as never;
   type Spanned = { [SPAN]?: Span; [CHILDREN]?: { from: Context; parent: Context } };
   /** The parent of a source, page or charge: its call's span, when the call was traced. */
-  const callParent = (c: { call?: CallTraceContext }): Context => {
+  const callParent = (c: { call?: CallTraceContext | undefined }): Context => {
     const call = c.call as (CallTraceContext & Spanned) | undefined;
     const span = call?.[SPAN];
     const active = otelContext.active();
@@ -164,6 +166,8 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       if (!open) return;
       open = false;
       for (const step of unsub) step();
+      releaseSlot(SPAN);
+      releaseSlot(CHILDREN);
     },
   };
 }

@@ -3,7 +3,19 @@
 
 import { tracingChannel } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { channels, traced, withParent } from '../../src/channels.js';
+import {
+  CallContext,
+  ChargeContext,
+  channels,
+  claimSlot,
+  HttpContext,
+  PageContext,
+  releaseSlot,
+  SHAPE_KEEPERS,
+  type Slotted,
+  SourceContext,
+  traced,
+} from '../../src/channels.js';
 import { createEngine } from '../../src/index.js';
 import { ManualClock, scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html, ORG, withOrgs } from '../extract/helpers.js';
@@ -167,18 +179,83 @@ describe('tracing channels', () => {
   });
 
   it('links a context to its parent by a getter: the same object, not enumerable, not serialized', () => {
-    const call = { kind: 'search', organization: 'acme', result: 'secret answer' };
-    const source = withParent({ source: 'brave', attempt: 1, role: 'primary' }, 'call', call) as { call?: object; source: string };
+    const call = new CallContext('search', 'acme', undefined);
+    call.result = 'secret answer';
+    const source = new SourceContext('brave', 1, 'primary', call);
     expect(source.call).toBe(call);
-    expect(Object.keys(source)).toEqual(['source', 'attempt', 'role']);
+    expect(Object.keys(source)).not.toContain('call');
     expect(JSON.stringify(source)).toBe('{"source":"brave","attempt":1,"role":"primary"}');
-    expect({ ...source }).toEqual({ source: 'brave', attempt: 1, role: 'primary' });
-    const request = { requestId: 'r1' };
-    const callCtx = withParent({ kind: 'search' }, 'request', request) as { request?: object };
+    expect({ ...source }).not.toHaveProperty('call');
+    expect({ ...source }).toMatchObject({ source: 'brave', attempt: 1, role: 'primary' });
+    const request = new HttpContext('r1', 'GET', '/api/search', '/api/search', undefined, undefined);
+    const callCtx = new CallContext('search', 'acme', request);
     expect(callCtx.request).toBe(request);
-    expect(Object.keys(callCtx)).toEqual(['kind']);
-    const orphan = { source: 'x' };
-    expect(withParent(orphan, 'call', undefined)).toBe(orphan);
+    expect(Object.keys(callCtx)).not.toContain('request');
+    expect(JSON.stringify(callCtx)).toBe('{"kind":"search","organization":"acme"}');
+    expect(new SourceContext('x', 1, 'primary', undefined).call).toBeUndefined();
+  });
+
+  it("keeps each context's shape from creation: traced's result and the subscribers' slots are fields it was made with", async () => {
+    // A property added after creation lets a GC collect the context's hidden class and deopt the code
+    // that saw it (docs/benchmarks.md, "Observability"): every own key is there when start is published.
+    const slots = [claimSlot('a'), claimSlot('b')];
+    const keysAt: Record<string, (string | symbol)[]> = {};
+    const onStart = (m: unknown) => {
+      keysAt.start = Reflect.ownKeys(m as object);
+      (m as Slotted)[slots[0]!] = 1;
+      (m as Slotted)[slots[1]!] = 2;
+    };
+    const onEnd = (m: unknown) => {
+      keysAt.end = Reflect.ownKeys(m as object);
+    };
+    channels.charge.start.subscribe(onStart);
+    channels.charge.asyncEnd.subscribe(onEnd);
+    try {
+      const context = () => new ChargeContext('search', 'acme', 3, undefined);
+      await traced(
+        channels.charge,
+        context,
+        async () => 2,
+        (c, failed, paid) => {
+          if (!failed) c.charged = paid as number;
+        },
+      );
+      expect(keysAt.end).toEqual(keysAt.start);
+      expect(keysAt.start).toEqual(expect.arrayContaining(['charged', 'result', 'error', ...slots]));
+    } finally {
+      channels.charge.start.unsubscribe(onStart);
+      channels.charge.asyncEnd.unsubscribe(onEnd);
+      for (const slot of slots) releaseSlot(slot);
+    }
+  });
+
+  it('keeps an instance of every context kind alive, with the keys and prototype of the contexts the engine makes', () => {
+    // The kept instance holds the kind's hidden class through a GC with none in flight (docs/benchmarks.md, "Observability").
+    const made = [
+      new HttpContext('r', 'GET', '/', 'other', 'tp', undefined),
+      new CallContext('extract', 'acme', undefined),
+      new SourceContext('s', 2, 'retry', undefined),
+      new PageContext('h', undefined),
+      new ChargeContext('extract', 'acme', 1, undefined),
+    ];
+    expect(SHAPE_KEEPERS).toHaveLength(made.length);
+    made.forEach((context, i) => {
+      expect(Object.getPrototypeOf(SHAPE_KEEPERS[i])).toBe(Object.getPrototypeOf(context));
+      expect(Reflect.ownKeys(SHAPE_KEEPERS[i]!)).toEqual(Reflect.ownKeys(context));
+    });
+  });
+
+  it('gives each subscriber its own slot, a symbol of its own once the shared ones are taken', () => {
+    const taken = Array.from({ length: 6 }, (_, i) => claimSlot(`s${i}`));
+    expect(new Set(taken).size).toBe(6);
+    const context = new PageContext('example.com', undefined) as unknown as Slotted;
+    const own = Reflect.ownKeys(context);
+    // The first four are fields of every context; the rest are not (a property added per context).
+    expect(taken.filter((slot) => own.includes(slot))).toEqual(taken.slice(0, 4));
+    for (const slot of taken) releaseSlot(slot);
+    const again = claimSlot('again');
+    expect(own).toContain(again);
+    releaseSlot(again);
   });
 
   it('enters a store an APM bound to the start channel around the work', async () => {
