@@ -155,7 +155,7 @@ export function releaseSlot(slot: TraceSlot): void {
 // call's answer (the channel's `result`).
 
 /** The websift:http context. */
-export class HttpContext implements HttpTraceContext {
+export class HttpTrace implements HttpTraceContext {
   status: number | undefined = undefined;
   organization: string | undefined = undefined;
   error: unknown = undefined;
@@ -175,7 +175,7 @@ export class HttpContext implements HttpTraceContext {
 }
 
 /** The websift:search and websift:extract context. */
-export class CallContext implements CallTraceContext {
+export class CallTrace implements CallTraceContext {
   readonly #request: HttpTraceContext | undefined;
   credits: number | undefined = undefined;
   outcome: string | undefined = undefined;
@@ -199,7 +199,7 @@ export class CallContext implements CallTraceContext {
 }
 
 /** The websift:source context. */
-export class SourceContext implements SourceTraceContext {
+export class SourceTrace implements SourceTraceContext {
   readonly #call: CallTraceContext | undefined;
   outcome: SourceTraceContext['outcome'] = undefined;
   latencyMs: number | undefined = undefined;
@@ -223,7 +223,7 @@ export class SourceContext implements SourceTraceContext {
 }
 
 /** The websift:page context. */
-export class PageContext implements PageTraceContext {
+export class PageTrace implements PageTraceContext {
   readonly #call: CallTraceContext | undefined;
   outcome: string | undefined = undefined;
   bytes: number | undefined = undefined;
@@ -246,7 +246,7 @@ export class PageContext implements PageTraceContext {
 }
 
 /** The websift:charge context. */
-export class ChargeContext implements ChargeTraceContext {
+export class ChargeTrace implements ChargeTraceContext {
   readonly #call: CallTraceContext | undefined;
   charged: number | undefined = undefined;
   error: unknown = undefined;
@@ -364,9 +364,9 @@ function hasStores(channel: TracingChannel<unknown, object>): boolean {
  * and recompiled. A live instance keeps the map (docs/benchmarks.md, "Observability", eighth round).
  */
 export const SHAPE_KEEPERS: readonly object[] = [
-  new HttpContext('', '', '', '', undefined, undefined),
-  new CallContext('search', '', undefined),
-  new SourceContext('', 0, 'primary', undefined),
-  new PageContext('', undefined),
-  new ChargeContext('search', '', 0, undefined),
+  new HttpTrace('', '', '', '', undefined, undefined),
+  new CallTrace('search', '', undefined),
+  new SourceTrace('', 0, 'primary', undefined),
+  new PageTrace('', undefined),
+  new ChargeTrace('search', '', 0, undefined),
 ];

@@ -4,7 +4,7 @@
 // idempotency key: core/books/idempotency.ts), with error timing.
 
 import { systemClock } from '../adapters/system-clock.js';
-import { CallContext as CallTrace, type CallTraceContext, channels, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
+import { CallTrace, type CallTraceContext, channels, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
 import { Accounts, Credits, RepeatWindows, runIdempotent } from '../core/books/index.js';
 import { parseExtractParams } from '../core/extract/params.js';
 import { type ExtractDeps, runExtract } from '../core/extract/run-extract.js';

@@ -1,7 +1,7 @@
 // The HTTP API itself, shared by both bindings: routing, auth, parameter parsing and headers. Every
 // decision about results and billing stays in the engine.
 
-import { channels, HttpContext, type HttpTraceContext, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
+import { channels, HttpTrace, type HttpTraceContext, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
 import { UnauthorizedError } from '../errors.js';
 import type { CallContext, Engine, ExtractParams, SearchParams } from '../types/index.js';
 import { apiKeyOf } from './auth.js';
@@ -178,7 +178,7 @@ function httpContext(request: ApiRequest, url: RequestUrl | undefined, requestId
   const known = Object.hasOwn(ROUTES, rest) || (options.health && (HEALTH_PATHS as readonly string[]).includes(rest));
   const traceparent = request.headers.get('traceparent') ?? undefined;
   const tracestate = request.headers.get('tracestate') ?? undefined;
-  return new HttpContext(requestId, request.method, path, known ? rest : 'other', traceparent, tracestate);
+  return new HttpTrace(requestId, request.method, path, known ? rest : 'other', traceparent, tracestate);
 }
 
 function findHealthRoute(pathname: string, basePath: string): (typeof HEALTH_PATHS)[number] | undefined {

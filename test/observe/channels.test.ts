@@ -4,16 +4,16 @@
 import { tracingChannel } from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
-  CallContext,
-  ChargeContext,
+  CallTrace,
+  ChargeTrace,
   channels,
   claimSlot,
-  HttpContext,
-  PageContext,
+  HttpTrace,
+  PageTrace,
   releaseSlot,
   SHAPE_KEEPERS,
   type Slotted,
-  SourceContext,
+  SourceTrace,
   traced,
 } from '../../src/channels.js';
 import { createEngine } from '../../src/index.js';
@@ -179,20 +179,20 @@ describe('tracing channels', () => {
   });
 
   it('links a context to its parent by a getter: the same object, not enumerable, not serialized', () => {
-    const call = new CallContext('search', 'acme', undefined);
+    const call = new CallTrace('search', 'acme', undefined);
     call.result = 'secret answer';
-    const source = new SourceContext('brave', 1, 'primary', call);
+    const source = new SourceTrace('brave', 1, 'primary', call);
     expect(source.call).toBe(call);
     expect(Object.keys(source)).not.toContain('call');
     expect(JSON.stringify(source)).toBe('{"source":"brave","attempt":1,"role":"primary"}');
     expect({ ...source }).not.toHaveProperty('call');
     expect({ ...source }).toMatchObject({ source: 'brave', attempt: 1, role: 'primary' });
-    const request = new HttpContext('r1', 'GET', '/api/search', '/api/search', undefined, undefined);
-    const callCtx = new CallContext('search', 'acme', request);
+    const request = new HttpTrace('r1', 'GET', '/api/search', '/api/search', undefined, undefined);
+    const callCtx = new CallTrace('search', 'acme', request);
     expect(callCtx.request).toBe(request);
     expect(Object.keys(callCtx)).not.toContain('request');
     expect(JSON.stringify(callCtx)).toBe('{"kind":"search","organization":"acme"}');
-    expect(new SourceContext('x', 1, 'primary', undefined).call).toBeUndefined();
+    expect(new SourceTrace('x', 1, 'primary', undefined).call).toBeUndefined();
   });
 
   it("keeps each context's shape from creation: traced's result and the subscribers' slots are fields it was made with", async () => {
@@ -211,7 +211,7 @@ describe('tracing channels', () => {
     channels.charge.start.subscribe(onStart);
     channels.charge.asyncEnd.subscribe(onEnd);
     try {
-      const context = () => new ChargeContext('search', 'acme', 3, undefined);
+      const context = () => new ChargeTrace('search', 'acme', 3, undefined);
       await traced(
         channels.charge,
         context,
@@ -232,11 +232,11 @@ describe('tracing channels', () => {
   it('keeps an instance of every context kind alive, with the keys and prototype of the contexts the engine makes', () => {
     // The kept instance holds the kind's hidden class through a GC with none in flight (docs/benchmarks.md, "Observability").
     const made = [
-      new HttpContext('r', 'GET', '/', 'other', 'tp', undefined),
-      new CallContext('extract', 'acme', undefined),
-      new SourceContext('s', 2, 'retry', undefined),
-      new PageContext('h', undefined),
-      new ChargeContext('extract', 'acme', 1, undefined),
+      new HttpTrace('r', 'GET', '/', 'other', 'tp', undefined),
+      new CallTrace('extract', 'acme', undefined),
+      new SourceTrace('s', 2, 'retry', undefined),
+      new PageTrace('h', undefined),
+      new ChargeTrace('extract', 'acme', 1, undefined),
     ];
     expect(SHAPE_KEEPERS).toHaveLength(made.length);
     made.forEach((context, i) => {
@@ -248,7 +248,7 @@ describe('tracing channels', () => {
   it('gives each subscriber its own slot, a symbol of its own once the shared ones are taken', () => {
     const taken = Array.from({ length: 6 }, (_, i) => claimSlot(`s${i}`));
     expect(new Set(taken).size).toBe(6);
-    const context = new PageContext('example.com', undefined) as unknown as Slotted;
+    const context = new PageTrace('example.com', undefined) as unknown as Slotted;
     const own = Reflect.ownKeys(context);
     // The first four are fields of every context; the rest are not (a property added per context).
     expect(taken.filter((slot) => own.includes(slot))).toEqual(taken.slice(0, 4));

@@ -4,7 +4,7 @@
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
 // earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
-import { type CallTraceContext, ChargeContext, type ChargeTraceContext, channels, traced } from '../../channels.js';
+import { type CallTraceContext, ChargeTrace, type ChargeTraceContext, channels, traced } from '../../channels.js';
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
@@ -62,7 +62,7 @@ export class Credits {
       const settlement = { id, organization, kind, charged, answered, ...(key !== undefined ? { idempotencyKey: key } : {}) };
       // Nobody listens to websift:charge: the settlement alone, without traced's closure and promise.
       if (!channels.charge.hasSubscribers) return this.#ledger.settle(settlement);
-      const chargeContext = (): ChargeTraceContext => new ChargeContext(kind, organization, amount, trace);
+      const chargeContext = (): ChargeTraceContext => new ChargeTrace(kind, organization, amount, trace);
       return traced(channels.charge, chargeContext, () => this.#ledger.settle(settlement), finishCharge);
     };
     return {

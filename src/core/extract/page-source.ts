@@ -6,7 +6,7 @@
 // stuck behind its own organization's backlog fails alone as `timeout` instead of holding its request
 // to the request deadline; the request's deadline and the caller still stop it too.
 
-import { type CallTraceContext, channels, PageContext, type PageTraceContext, traced } from '../../channels.js';
+import { type CallTraceContext, channels, PageTrace, type PageTraceContext, traced } from '../../channels.js';
 import { decodeBody, decodeBodyInSlices } from '../../fetch/charset.js';
 import { handOver, isHandedOver } from '../../fetch/owned-bytes.js';
 import { FetchFailure, isFetchFailure } from '../../ports/fetcher.js';
@@ -113,7 +113,7 @@ export function withPageLimit<T>(
   trace?: { url: string; outcome: (result: T) => string; call?: CallTraceContext | undefined },
 ): Promise<T> {
   if (!trace) return limited(deps, request, work, undefined);
-  const pageContext = (): PageTraceContext => new PageContext(hostOf(trace.url), trace.call);
+  const pageContext = (): PageTraceContext => new PageTrace(hostOf(trace.url), trace.call);
   return traced(
     channels.page,
     pageContext,

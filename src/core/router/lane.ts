@@ -3,7 +3,7 @@
 // source may be retried. Never throws. When a retry runs is the router's call: only once no untried
 // source is left, so a failure hands over to the next source at once (docs/router.md, "Retries").
 
-import { type CallTraceContext, channels, SourceContext, type SourceTraceContext, traced } from '../../channels.js';
+import { type CallTraceContext, channels, SourceTrace, type SourceTraceContext, traced } from '../../channels.js';
 import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.js';
 import { type AttemptInput, type AttemptVerdict, runAttempt } from './attempt.js';
 import { type SourceHealthTracker, suspensionFor } from './health.js';
@@ -98,7 +98,7 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
 function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVerdict> {
   return traced(
     channels.source,
-    (): SourceTraceContext => new SourceContext(lane.source.id, lane.attempt, lane.role, lane.call),
+    (): SourceTraceContext => new SourceTrace(lane.source.id, lane.attempt, lane.role, lane.call),
     () => runAttempt(input),
     finishAttempt,
   );
