@@ -154,16 +154,32 @@ export function releaseSlot(slot: TraceSlot): void {
 // property, so a subscriber that logs or serializes a context gets that context's own facts, not its
 // call's answer (the channel's `result`).
 
-/** The websift:http context. */
-export class HttpTrace implements HttpTraceContext {
-  status: number | undefined = undefined;
-  organization: string | undefined = undefined;
+/** What every context holds from creation: the channel's `error` and `result`, and the subscribers' slots. */
+abstract class Trace {
   error: unknown = undefined;
   result: unknown = undefined;
   [SLOT_0]: unknown = undefined;
   [SLOT_1]: unknown = undefined;
   [SLOT_2]: unknown = undefined;
   [SLOT_3]: unknown = undefined;
+}
+
+/** A context whose `call` is its enclosing call. */
+abstract class InCallTrace extends Trace {
+  readonly #call: CallTraceContext | undefined;
+  constructor(call: CallTraceContext | undefined) {
+    super();
+    this.#call = call;
+  }
+  get call(): CallTraceContext | undefined {
+    return this.#call;
+  }
+}
+
+/** The websift:http context. */
+export class HttpTrace extends Trace implements HttpTraceContext {
+  status: number | undefined = undefined;
+  organization: string | undefined = undefined;
   constructor(
     public requestId: string,
     public method: string,
@@ -171,26 +187,23 @@ export class HttpTrace implements HttpTraceContext {
     public endpoint: string,
     public traceparent: string | undefined,
     public tracestate: string | undefined,
-  ) {}
+  ) {
+    super();
+  }
 }
 
 /** The websift:search and websift:extract context. */
-export class CallTrace implements CallTraceContext {
+export class CallTrace extends Trace implements CallTraceContext {
   readonly #request: HttpTraceContext | undefined;
   credits: number | undefined = undefined;
   outcome: string | undefined = undefined;
   cache: { lookups: number; hits: number } | undefined = undefined;
-  error: unknown = undefined;
-  result: unknown = undefined;
-  [SLOT_0]: unknown = undefined;
-  [SLOT_1]: unknown = undefined;
-  [SLOT_2]: unknown = undefined;
-  [SLOT_3]: unknown = undefined;
   constructor(
     public kind: 'search' | 'extract',
     public organization: string,
     request: HttpTraceContext | undefined,
   ) {
+    super();
     this.#request = request;
   }
   get request(): HttpTraceContext | undefined {
@@ -199,72 +212,42 @@ export class CallTrace implements CallTraceContext {
 }
 
 /** The websift:source context. */
-export class SourceTrace implements SourceTraceContext {
-  readonly #call: CallTraceContext | undefined;
+export class SourceTrace extends InCallTrace implements SourceTraceContext {
   outcome: SourceTraceContext['outcome'] = undefined;
   latencyMs: number | undefined = undefined;
-  error: unknown = undefined;
-  result: unknown = undefined;
-  [SLOT_0]: unknown = undefined;
-  [SLOT_1]: unknown = undefined;
-  [SLOT_2]: unknown = undefined;
-  [SLOT_3]: unknown = undefined;
   constructor(
     public source: string,
     public attempt: number,
     public role: SourceTraceContext['role'],
     call: CallTraceContext | undefined,
   ) {
-    this.#call = call;
-  }
-  get call(): CallTraceContext | undefined {
-    return this.#call;
+    super(call);
   }
 }
 
 /** The websift:page context. */
-export class PageTrace implements PageTraceContext {
-  readonly #call: CallTraceContext | undefined;
+export class PageTrace extends InCallTrace implements PageTraceContext {
   outcome: string | undefined = undefined;
   bytes: number | undefined = undefined;
   conversionMs: number | undefined = undefined;
-  error: unknown = undefined;
-  result: unknown = undefined;
-  [SLOT_0]: unknown = undefined;
-  [SLOT_1]: unknown = undefined;
-  [SLOT_2]: unknown = undefined;
-  [SLOT_3]: unknown = undefined;
   constructor(
     public host: string,
     call: CallTraceContext | undefined,
   ) {
-    this.#call = call;
-  }
-  get call(): CallTraceContext | undefined {
-    return this.#call;
+    super(call);
   }
 }
 
 /** The websift:charge context. */
-export class ChargeTrace implements ChargeTraceContext {
-  readonly #call: CallTraceContext | undefined;
+export class ChargeTrace extends InCallTrace implements ChargeTraceContext {
   charged: number | undefined = undefined;
-  error: unknown = undefined;
-  result: unknown = undefined;
-  [SLOT_0]: unknown = undefined;
-  [SLOT_1]: unknown = undefined;
-  [SLOT_2]: unknown = undefined;
-  [SLOT_3]: unknown = undefined;
   constructor(
     public kind: 'search' | 'extract',
     public organization: string,
     public reserved: number,
     call: CallTraceContext | undefined,
   ) {
-    this.#call = call;
-  }
-  get call(): CallTraceContext | undefined {
-    return this.#call;
+    super(call);
   }
 }
 
