@@ -10,6 +10,7 @@
 // "article", "content"…) are not scored, as Readability removes those first.
 
 import type { BlockRows } from './block-features.js';
+import { isSpace } from './block-words.js';
 
 /** Tags whose own text Readability scores (its <div>s without block children count as <p>). */
 const SCORED = new Set(['p', 'td', 'pre', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'div']);
@@ -21,21 +22,6 @@ const POSITIVE = /article|body|content|entry|hentry|h-entry|main|page|pagination
 const NEGATIVE =
   /-ad-|hidden|^hid$| hid$| hid |^hid |banner|combx|comment|com-|contact|foot|footer|footnote|gdpr|masthead|media|meta|outbrain|promo|related|scroll|share|shoutbox|sidebar|skyscraper|sponsor|shopping|tags|tool|widget/i;
 const COMMAS = new Set([0x002c, 0x060c, 0xfe50, 0xfe10, 0xfe11, 0x2e41, 0x2e34, 0x2e32, 0xff0c]);
-
-/** The code units `\s` matches (and `trim` removes). */
-const isSpace = (c: number): boolean =>
-  c === 32 ||
-  (c >= 9 && c <= 13) ||
-  (c > 127 &&
-    (c === 0xa0 ||
-      c === 0x1680 ||
-      (c >= 0x2000 && c <= 0x200a) ||
-      c === 0x2028 ||
-      c === 0x2029 ||
-      c === 0x202f ||
-      c === 0x205f ||
-      c === 0x3000 ||
-      c === 0xfeff));
 
 /**
  * The length of `text.replace(/\s+/g, ' ').trim()` and its commas (Readability's), counted without
