@@ -1,21 +1,31 @@
-// Conversion time against the baseline, interleaved in one process: websift's htmlToMarkdown and
-// plain Readability on stock linkedom + turndown (bench/lib/baseline.ts) on the same pages, page by
-// page, the order of the two alternating from page to page; the time ratio websift / Readability per
-// corpus per round, then the median and range over rounds. A third pair times the parse alone,
-// linkedom's parseHTML as websift runs it (lazy listeners, src/convert/lazy-listeners.ts) against stock
-// linkedom, to show that change apart. Garbage collection falls where it falls (one system's garbage may
-// be collected during the other's turn); page-by-page alternation spreads it over both. Times are the
-// process's CPU time (process.cpuUsage, user + system) around each call, not wall time: on the shared
-// machine other jobs' load stretches wall time by whatever share of the cores they take.
+// Conversion CPU against the baseline: websift's htmlToMarkdown and plain Readability on stock linkedom +
+// turndown (bench/lib/baseline.ts), each in a process of its own per round (bench/lib/convert-speed-child.ts),
+// on the same pages, with the same warm-up and the same V8 flags; the children run one at a time, the order
+// of each pair's two sides alternating by round. A second pair times the parse alone: linkedom's parseHTML as
+// websift runs it (lazy listeners and reads: src/convert/parse-html.ts) against stock linkedom.
 //
-//   npx tsx bench/convert-speed.ts [--corpus wcxb,traf,articles] [--rounds 3] [--limit N] [--warmup 1]
-// --limit takes every k-th page of each corpus so that N remain.
+// Why a process each: in one process the two systems shared one heap. linkedom's DOM survives the young
+// generation while a page converts, so every page (either system's) is promoted to old space, which grows to
+// 300–600 MiB between full GCs; each full GC (0.35–1.6 s on traf, one per ~50 page pairs) then fell on
+// whichever system's page tripped it, and scavenges got slower as the other's garbage grew the heap. One
+// round's Readability moved 35 → 64 ms/page, single pages 30–680 ms (docs/benchmarks.md, "Conversion speed").
+// GC is part of each system's cost, so it is charged to the system that made the garbage, not left out: a
+// child's window opens after a forced full GC (outside) and closes with one (inside), so it pays for
+// collecting exactly the garbage its own pages made. The window's CPU is the whole child's
+// (process.cpuUsage = getrusage: the GC helper and compiler threads too), not wall time, which the shared
+// machine's other jobs stretch. The GC table under it is diagnostic: main-thread GC pauses are wall time
+// (stretched by load like any wall time), the full GCs a window's pages tripped, the heap's peak.
+//
+//   npx tsx bench/convert-speed.ts [--corpus wcxb,traf,articles] [--rounds 5] [--limit N] [--warmup 1]
+//     [--passes 1] [--no-parse] [--node-flags "--single-threaded-gc"] [--verbose]
+// --limit takes every k-th page of each corpus so that N remain; --passes repeats the pages inside the window.
 
-import { parseHTML } from 'linkedom';
-import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
-import { lazyListenersApplied } from '../src/convert/lazy-listeners.js';
-import { plainReadabilityMarkdown, stockParseHTML } from './lib/baseline.js';
-import { CORPORA, type CorpusName, type CorpusPage, corpusPages } from './lib/convert-corpora.js';
+import { fork } from 'node:child_process';
+import { loadavg } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { CORPORA, type CorpusName } from './lib/convert-corpora.js';
+import { type ChildJob, type ChildResult, PAIRS, roundOrder, type SystemName } from './lib/convert-speed-run.js';
+import { spread } from './lib/rounds.js';
 
 function arg(name: string): string | undefined {
   const i = process.argv.indexOf(`--${name}`);
@@ -23,78 +33,89 @@ function arg(name: string): string | undefined {
 }
 
 const corpora = (arg('corpus')?.split(',') ?? CORPORA) as CorpusName[];
-const rounds = Number(arg('rounds') ?? 3);
+const rounds = Number(arg('rounds') ?? 5);
 const warmup = Number(arg('warmup') ?? 1);
+const passes = Number(arg('passes') ?? 1);
 const limit = arg('limit') === undefined ? undefined : Number(arg('limit'));
+const nodeFlags = arg('node-flags')?.split(/\s+/).filter(Boolean) ?? [];
+const verbose = process.argv.includes('--verbose');
+const pairs = process.argv.includes('--no-parse') ? PAIRS.slice(0, 1) : PAIRS;
+const CHILD = fileURLToPath(new URL('./lib/convert-speed-child.ts', import.meta.url));
 
-const byCorpus = new Map<CorpusName, CorpusPage[]>();
-for (const p of corpusPages(corpora)) {
-  const list = byCorpus.get(p.corpus) ?? [];
-  list.push(p);
-  byCorpus.set(p.corpus, list);
-}
-for (const [name, list] of byCorpus) {
-  if (limit === undefined || list.length <= limit) continue;
-  const step = list.length / limit;
-  byCorpus.set(
-    name,
-    Array.from({ length: limit }, (_, i) => list[Math.floor(i * step)]!),
-  );
-}
-
-type Totals = { websift: number; readability: number; parseLazy: number; parseStock: number };
-const time = (fn: () => unknown) => {
-  const t0 = process.cpuUsage();
-  fn();
-  const d = process.cpuUsage(t0);
-  return (d.user + d.system) / 1000;
-};
-
-function round(pages: CorpusPage[]): Totals {
-  const t: Totals = { websift: 0, readability: 0, parseLazy: 0, parseStock: 0 };
-  pages.forEach((p, i) => {
-    const ws = () => (t.websift += time(() => htmlToMarkdown(p.html, p.url ? { url: p.url } : {})));
-    const rd = () => (t.readability += time(() => plainReadabilityMarkdown(p.html)));
-    const pl = () => (t.parseLazy += time(() => parseHTML(p.html)));
-    const ps = () => (t.parseStock += time(() => stockParseHTML(p.html)));
-    if (i % 2 === 0) {
-      ws();
-      rd();
-      pl();
-      ps();
-    } else {
-      ps();
-      pl();
-      rd();
-      ws();
-    }
+function runChild(job: ChildJob): Promise<ChildResult> {
+  return new Promise((resolve, reject) => {
+    // The parent's own flags (tsx's loader) and the same extra ones for every child.
+    const child = fork(CHILD, [JSON.stringify(job)], { execArgv: [...process.execArgv, '--expose-gc', ...nodeFlags] });
+    let result: ChildResult | undefined;
+    child.on('message', (m) => (result = m as ChildResult));
+    child.on('error', reject);
+    child.on('exit', (code) =>
+      result ? resolve(result) : reject(new Error(`${job.system} on ${job.corpus}: the child exited ${code} with no result`)),
+    );
   });
-  return t;
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const fmt = (xs: number[], digits = 3) =>
-  `${median(xs).toFixed(digits)} (${Math.min(...xs).toFixed(digits)}–${Math.max(...xs).toFixed(digits)})`;
+const loadNow = () =>
+  loadavg()
+    .map((x) => x.toFixed(2))
+    .join(' ');
 
-console.log(`lazy listeners applied: ${lazyListenersApplied()}; rounds ${rounds} (+${warmup} warm-up), node ${process.version}`);
+console.log(
+  `one process per system per round; rounds ${rounds}, warm-up ${warmup} pass(es), ${passes} measured pass(es), ` +
+    `node ${process.version}${nodeFlags.length ? `, flags ${nodeFlags.join(' ')}` : ''}; load ${loadNow()}`,
+);
+type Row = Record<string, ChildResult[]>;
+const rows: [CorpusName, Row][] = [];
+for (const corpus of corpora) {
+  const row: Row = {};
+  for (let r = 0; r < rounds; r++) {
+    for (const system of roundOrder(pairs, r)) {
+      const res = await runChild({ system, corpus, limit, warmup, passes });
+      (row[system] ??= []).push(res);
+      if (verbose)
+        console.log(
+          `  ${corpus} round ${r} ${system}: ${(res.cpuMs / res.pages).toFixed(2)} ms/page CPU, closing GC ${(res.closingGcMs / res.pages).toFixed(2)}, ` +
+            `GC pauses ${(res.gcPauseMs / res.pages).toFixed(2)} ms/page, ${res.majorGcs} full GCs, peak heap ${res.peakHeapMiB.toFixed(0)} MiB; load ${loadNow()}`,
+        );
+    }
+  }
+  rows.push([corpus, row]);
+}
+
+const perPage = (xs: ChildResult[]) => xs.map((x) => x.cpuMs / x.pages);
+const ratios = (a: ChildResult[], b: ChildResult[], f: (x: ChildResult) => number) => a.map((x, i) => f(x) / f(b[i]!));
+const cpuOf = (x: ChildResult) => x.cpuMs;
+
+console.log(`\nload at the end ${loadNow()}`);
 console.log('\n| corpus | pages | websift CPU ms/page | Readability CPU ms/page | websift / Readability | parse lazy / stock |');
 console.log('|---|---|---|---|---|---|');
-for (const [name, pages] of byCorpus) {
-  for (let w = 0; w < warmup; w++) round(pages);
-  const rs: Totals[] = [];
-  for (let r = 0; r < rounds; r++) rs.push(round(pages));
-  const n = pages.length;
+for (const [corpus, row] of rows) {
+  const ws = row['websift']!;
+  const rd = row['readability']!;
+  const parse = row['parse-lazy'] && row['parse-stock'] ? spread(ratios(row['parse-lazy'], row['parse-stock'], cpuOf), 3) : '—';
   console.log(
-    `| ${name} | ${n} | ${fmt(
-      rs.map((r) => r.websift / n),
-      1,
-    )} | ${fmt(
-      rs.map((r) => r.readability / n),
-      1,
-    )} | ${fmt(rs.map((r) => r.websift / r.readability))} | ${fmt(rs.map((r) => r.parseLazy / r.parseStock))} |`,
+    `| ${corpus} | ${ws[0]!.pages} | ${spread(perPage(ws))} | ${spread(perPage(rd))} | **${spread(ratios(ws, rd, cpuOf), 3)}** | ${parse} |`,
   );
 }
+console.log('\nGC per system (main-thread pauses in the window, the closing full GC included; full GCs the pages tripped):');
+console.log('| corpus | system | GC pause share of CPU | closing GC ms/page | full GCs per window | peak heap MiB |');
+console.log('|---|---|---|---|---|---|');
+for (const [corpus, row] of rows)
+  for (const system of Object.keys(row) as SystemName[]) {
+    const xs = row[system]!;
+    console.log(
+      `| ${corpus} | ${system} | ${spread(
+        xs.map((x) => x.gcPauseMs / x.cpuMs),
+        (v) => `${(v * 100).toFixed(0)} %`,
+      )} | ${spread(
+        xs.map((x) => x.closingGcMs / x.pages),
+        2,
+      )} | ${spread(
+        xs.map((x) => x.majorGcs),
+        0,
+      )} | ${spread(
+        xs.map((x) => x.peakHeapMiB),
+        0,
+      )} |`,
+    );
+  }
