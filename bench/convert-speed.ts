@@ -5,10 +5,10 @@
 // websift runs it (lazy listeners and reads: src/convert/parse-html.ts) against stock linkedom.
 //
 // Why a process each: in one process the two systems shared one heap. linkedom's DOM survives the young
-// generation while a page converts, so every page (either system's) is promoted to old space, which grows to
-// 300–600 MiB between full GCs; each full GC (0.35–1.6 s on traf, one per ~50 page pairs) then fell on
-// whichever system's page tripped it, and scavenges got slower as the other's garbage grew the heap. One
-// round's Readability moved 35 → 64 ms/page, single pages 30–680 ms (docs/benchmarks.md, "Conversion speed").
+// generation while a page converts, so every page (either system's) is promoted to old space, which grew to
+// 300–830 MiB between full GCs; each full GC on it (0.35–1.6 s of main-thread pause, --trace-gc on 100 traf
+// page pairs) fell on whichever system's page tripped it (1.6 s is 16 ms on each page of a 100-page round), and
+// Readability moved 35 → 64 ms/page between runs, single pages 30–680 ms (docs/benchmarks.md).
 // GC is part of each system's cost, so it is charged to the system that made the garbage, not left out: a
 // child's window opens after a forced full GC (outside) and closes with one (inside), so it pays for
 // collecting exactly the garbage its own pages made. The window's CPU is the whole child's

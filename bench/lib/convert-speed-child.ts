@@ -95,4 +95,5 @@ const result: ChildResult = {
   peakHeapMiB: peak / 2 ** 20,
   outChars,
 };
-process.send!(result);
+if (process.send) process.send(result);
+else console.log(JSON.stringify(result)); // run by hand, or under valgrind
