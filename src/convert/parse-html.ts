@@ -4,6 +4,7 @@
 
 import { parseHTML } from 'linkedom';
 import { capElements } from './element-cap.js';
+import { setFastNodes } from './fast-nodes.js';
 import { applyLazyListeners } from './lazy-listeners.js';
 import { applyLinkedomReads, commentsBelow } from './linkedom-reads.js';
 import { capNesting } from './nesting-cap.js';
@@ -12,6 +13,8 @@ import { capNesting } from './nesting-cap.js';
 applyLazyListeners();
 // And class reads and element walks skip linkedom's detours (linkedom-reads.ts).
 applyLinkedomReads();
+// And parsed nodes are built by plain constructors, without the listener Map (fast-nodes.ts).
+setFastNodes(true);
 
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 
