@@ -5,11 +5,13 @@
 // per round the ratio of the totals, median and range over rounds (round 0 warms up). Checks the
 // Markdown is equal on every page first.
 //
-//   npx tsx bench/convert-toggle-ab.ts [--corpus traf] [--limit 100] [--rounds 5] [--parse]
+//   npx tsx bench/convert-toggle-ab.ts [--corpus traf] [--limit 100] [--rounds 5] [--parse] [--change nodes|text]
+// --change text toggles the tokenizer's text skip (text-scan.ts) instead of the node constructors.
 
-import { setFastNodes } from '../src/convert/fast-nodes.js';
+import { setFastNodes as setNodes } from '../src/convert/fast-nodes.js';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
 import { parseHtmlDocument } from '../src/convert/parse-html.js';
+import { setTextScan } from '../src/convert/text-scan.js';
 import { type CorpusName, corpusPages } from './lib/convert-corpora.js';
 import { median } from './lib/rounds.js';
 
@@ -22,6 +24,7 @@ const corpora = (arg('corpus') ?? 'traf').split(',') as CorpusName[];
 const rounds = Number(arg('rounds') ?? 5);
 const limit = Number(arg('limit') ?? 100);
 const parseOnly = process.argv.includes('--parse');
+const setFastNodes = arg('change') === 'text' ? setTextScan : setNodes;
 
 const all = [...corpusPages(corpora)];
 const step = Math.max(1, all.length / limit);
@@ -30,7 +33,7 @@ for (let i = 0; i < all.length && pages.length < limit; i += step) {
   const p = all[Math.floor(i)]!;
   pages.push({ html: p.html, opts: p.url ? { url: p.url } : {} });
 }
-if (!setFastNodes(true)) throw new Error('the fast node constructors do not apply to this linkedom');
+if (!setFastNodes(true)) throw new Error('the change does not apply to this linkedom');
 let differ = 0;
 for (const p of pages) {
   setFastNodes(true);
