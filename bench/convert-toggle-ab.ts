@@ -5,8 +5,8 @@
 // per round the ratio of the totals, median and range over rounds (round 0 warms up). Checks the
 // Markdown is equal on every page first.
 //
-//   npx tsx bench/convert-toggle-ab.ts [--corpus traf] [--limit 100] [--rounds 5] [--parse] [--change nodes|text]
-// --change text toggles the tokenizer's text skip (text-scan.ts) instead of the node constructors.
+//   npx tsx bench/convert-toggle-ab.ts [--corpus traf] [--limit 100] [--rounds 5] [--parse] [--change nodes|text|both]
+// --change text toggles the tokenizer's text skip (text-scan.ts) instead of the node constructors, both both.
 
 import { setFastNodes as setNodes } from '../src/convert/fast-nodes.js';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
@@ -24,7 +24,13 @@ const corpora = (arg('corpus') ?? 'traf').split(',') as CorpusName[];
 const rounds = Number(arg('rounds') ?? 5);
 const limit = Number(arg('limit') ?? 100);
 const parseOnly = process.argv.includes('--parse');
-const setFastNodes = arg('change') === 'text' ? setTextScan : setNodes;
+const change = arg('change') ?? 'nodes';
+const both = (on: boolean) => {
+  const nodes = setNodes(on);
+  const text = setTextScan(on);
+  return nodes && text;
+};
+const setFastNodes = change === 'text' ? setTextScan : change === 'both' ? both : setNodes;
 
 const all = [...corpusPages(corpora)];
 const step = Math.max(1, all.length / limit);
