@@ -122,6 +122,8 @@ export function createConversionPool(options: ConversionPoolOptions = {}): Conve
       // Below the host's own threads: with every core converting, the event loop still gets its turn
       // (Linux applies nice per thread; where @napi-rs/nice is missing this is a no-op).
       niceIncrement: 10,
+      // The young generation is left to V8, which sizes it at 32 MiB for the default heap: 16 MiB cost
+      // 1.14x the CPU, 64 MiB no gain beyond the noise (docs/conversion.md, bench/convert-pool-young.ts).
       resourceLimits: { maxOldGenerationSizeMb: memoryMb },
     }));
 
@@ -221,12 +223,12 @@ function workerTask(doc: WorkerTask): { task: WorkerTask; transferList: ArrayBuf
 }
 
 /**
- * The worker: a CommonJS entry (cjs/conversion-worker.cjs: why it is not the module itself is said
+ * The worker (exported for bench/convert-pool-young.ts): a CommonJS entry (cjs/conversion-worker.cjs: why it is not the module itself is said
  * there) that imports the converter module named in workerData — compiled JavaScript in the package;
  * run from the TypeScript source, a bundle named by WEBSIFT_CONVERSION_WORKER (the test suite builds
  * one) or else the source through tsx.
  */
-function workerEntry(): {
+export function workerEntry(): {
   filename: string;
   workerData: { websiftConversionWorker: string; websiftTsx?: true };
   execArgv: string[];

@@ -4,14 +4,20 @@
 
 import { parseHTML } from 'linkedom';
 import { capElements } from './element-cap.js';
+import { setFastNodes } from './fast-nodes.js';
 import { applyLazyListeners } from './lazy-listeners.js';
 import { applyLinkedomReads, commentsBelow } from './linkedom-reads.js';
 import { capNesting } from './nesting-cap.js';
+import { setTextScan } from './text-scan.js';
 
 // Before the first parse: linkedom's nodes then build no listener Map each (lazy-listeners.ts).
 applyLazyListeners();
 // And class reads and element walks skip linkedom's detours (linkedom-reads.ts).
 applyLinkedomReads();
+// And parsed nodes are built by plain constructors, without the listener Map (fast-nodes.ts).
+setFastNodes(true);
+// And the tokenizer skips text characters that do nothing (text-scan.ts).
+setTextScan(true);
 
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 

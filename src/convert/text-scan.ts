@@ -1,0 +1,107 @@
+// htmlparser2 10's tokenizer reads text and quoted attribute values one character per turn of its
+// state loop (a switch, a method call, an index step) when it decodes entities, as linkedom asks:
+// its `fastForwardTo` skip is only taken with decoding off. A character that is neither `<` nor `&`
+// (nor the closing quote) does nothing in those states, so here they skip to the character before the
+// next one that does something, in a plain loop; the loop's own `index++` then lands on it. Everything
+// else is htmlparser2's own code.
+//
+// htmlparser2 is linkedom's dependency, not websift's: its Tokenizer is reached through the one
+// parser linkedom makes for a sample parse (the parser hands itself to its handler's `onparserinit`,
+// which linkedom's handler object inherits for that call only). Guarded by a hash of the sources it
+// relies on (the state loop, the two states, `fastForwardTo`); any other htmlparser2 keeps its own.
+
+import { createHash } from 'node:crypto';
+import { parseHTML } from 'linkedom';
+
+/** SHA-256 of the Tokenizer members below in htmlparser2 10.1.0 (ESM and CommonJS builds alike). */
+export const AUDITED_TOKENIZER = '1d074bfff745404b6acbd3bc6fc16a766687f7ee51b0b6909e8aa59ac2976b5f';
+
+const MEMBERS = ['parse', 'shouldContinue', 'stateText', 'handleInAttributeValue', 'fastForwardTo'] as const;
+
+interface TokenizerState {
+  buffer: string;
+  offset: number;
+  index: number;
+  decodeEntities: boolean;
+}
+type Proto = Record<string, (this: TokenizerState, ...args: number[]) => void>;
+
+/** The prototype of the tokenizer linkedom's parser uses (of the given linkedom instance). */
+function tokenizerPrototype(parse: typeof parseHTML = parseHTML): Proto | undefined {
+  const objectProto = Object.prototype as { onparserinit?: unknown };
+  let parser: { tokenizer?: object } | undefined;
+  Object.defineProperty(objectProto, 'onparserinit', {
+    value(p: { tokenizer?: object }) {
+      parser ??= p;
+    },
+    configurable: true,
+    writable: true,
+    enumerable: false,
+  });
+  try {
+    parse('<p>x</p>');
+  } finally {
+    delete objectProto.onparserinit;
+  }
+  const proto = parser?.tokenizer ? (Object.getPrototypeOf(parser.tokenizer) as Proto) : undefined;
+  return proto && MEMBERS.every((m) => typeof proto[m] === 'function') ? proto : undefined;
+}
+
+export function tokenizerHash(parse: typeof parseHTML = parseHTML): string | undefined {
+  const proto = tokenizerPrototype(parse);
+  return (
+    proto &&
+    createHash('sha256')
+      .update(MEMBERS.map((m) => String(proto[m])).join('\n'))
+      .digest('hex')
+  );
+}
+
+/** Index of the last character before the next `a` or `b` at or after `from` (or the buffer's last). */
+function skipTo(t: TokenizerState, a: number, b: number): void {
+  const buffer = t.buffer;
+  const n = buffer.length;
+  let i = t.index - t.offset;
+  while (++i < n) {
+    const c = buffer.charCodeAt(i);
+    if (c === a || c === b) break;
+  }
+  t.index = i - 1 + t.offset;
+}
+
+let patched: { proto: Proto; stock: Record<string, unknown>; fast: Record<string, unknown> } | null | undefined;
+
+function prepare(): typeof patched {
+  if (patched !== undefined) return patched;
+  const proto = tokenizerPrototype();
+  if (!proto || tokenizerHash() !== AUDITED_TOKENIZER) return (patched = null);
+  const stateText = proto['stateText']!;
+  const handleInAttributeValue = proto['handleInAttributeValue']!;
+  const fast = {
+    stateText(this: TokenizerState, c: number): void {
+      if (c === 60 /* < */ || c === 38 /* & */ || !this.decodeEntities) stateText.call(this, c);
+      else skipTo(this, 60, 38);
+    },
+    handleInAttributeValue(this: TokenizerState, c: number, quote: number): void {
+      if (c === quote || c === 38 /* & */ || !this.decodeEntities) handleInAttributeValue.call(this, c, quote);
+      else skipTo(this, quote, 38);
+    },
+  };
+  return (patched = { proto, stock: { stateText, handleInAttributeValue }, fast });
+}
+
+let on = false;
+
+/** Skips inert text and attribute characters (true) or reads them one by one as htmlparser2 does (false). */
+export function setTextScan(enable: boolean): boolean {
+  const p = prepare();
+  if (!p) return false;
+  for (const [name, fn] of Object.entries(enable ? p.fast : p.stock))
+    Object.defineProperty(p.proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
+  on = enable;
+  return on;
+}
+
+export function textScanApplied(): boolean {
+  return on;
+}
