@@ -8,7 +8,7 @@
 
 import { removeInvisible } from '../src/convert/clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from '../src/convert/dom-guard.js';
-import { descendants, hasText } from '../src/convert/dom-utils.js';
+import { hasText } from '../src/convert/dom-utils.js';
 import {
   absolutizeLinks,
   createTurndown,
@@ -24,14 +24,13 @@ import {
   adjustStory,
   blockFeatures,
   boilerplateCover,
-  computeTextStats,
   defaultClassifier,
   dropChoiceLabels,
   dropHiddenCopies,
   findChoiceLabels,
   keepBlocks,
   keptBlocks,
-  segmentBlocks,
+  segmentPage,
 } from '../src/convert/model/index.js';
 import { parseHtmlDocument } from '../src/convert/parse-html.js';
 import { readStructuredData } from '../src/convert/structured-data.js';
@@ -79,12 +78,12 @@ function convert(p: CorpusPage, t: Totals): void {
   markCodeLanguages(body);
   prepareTables(body);
   lap('prepare');
-  const blocks = segmentBlocks(body);
+  // segmentPage (as preparePage): the blocks, the word counts and the element list in one walk, so the
+  // text stats are in this phase now (they were in "features").
+  const { blocks, stats, elements } = segmentPage(body);
   if (!hasText(body)) return;
   lap('segment');
-  const everything = descendants(body);
-  const stats = computeTextStats(body, everything);
-  const { covered } = boilerplateCover(body, {}, everything, stats);
+  const { covered } = boilerplateCover(body, {}, elements, stats);
   const cleaned = new Set<number>();
   for (const b of blocks) if (!covered.has(b.el)) cleaned.add(b.id);
   const rows = blockFeatures(blocks, stats, data, cleaned, doc.title ?? '', classifier.lexicon);

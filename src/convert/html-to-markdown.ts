@@ -5,7 +5,7 @@
 
 import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
-import { descendants, hasText } from './dom-utils.js';
+import { hasText } from './dom-utils.js';
 import { hasReadableText } from './has-text.js';
 import {
   absolutizeLinks,
@@ -28,7 +28,6 @@ import {
   type BlockRows,
   blockFeatures,
   boilerplateCover,
-  computeTextStats,
   defaultClassifier,
   dropChoiceLabels,
   dropHiddenCopies,
@@ -36,7 +35,8 @@ import {
   keepBlocks,
   keptBlocks,
   type Lexicon,
-  segmentBlocks,
+  segmentPage,
+  type TextStats,
 } from './model/index.js';
 import { parseHtmlDocument } from './parse-html.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
@@ -128,10 +128,9 @@ export function analyzeHtml(
   const page = preparePage(html, url, onParsed);
   const body = page.doc.body;
   if (!hasText(body)) return null;
-  // One walk and one word count serve the rule-based clean-up and the features.
-  const all = descendants(body);
-  const stats = computeTextStats(body, all);
-  const { covered } = boilerplateCover(body, {}, all, stats);
+  // The segmentation's walk and word counts serve the rule-based clean-up and the features.
+  const { stats, elements } = page;
+  const { covered } = boilerplateCover(body, {}, elements, stats);
   const cleaned = new Set<number>();
   for (const b of page.blocks) if (!covered.has(b.el)) cleaned.add(b.id);
   const rows = blockFeatures(page.blocks, stats, page.data, cleaned, page.title, lexicon);
@@ -142,6 +141,10 @@ interface PreparedPage {
   doc: Document;
   data: StructuredData;
   blocks: Block[];
+  /** Word counts of the body and every element below it (computeTextStats). */
+  stats: Map<Element, TextStats>;
+  /** Every element below the body, in document order (descendants). */
+  elements: Element[];
   title: string;
   choiceLabels: Set<Element>;
   base: string | undefined;
@@ -161,7 +164,8 @@ function preparePage(html: string, url: string | undefined, onParsed?: ParsedHoo
   markCodeLanguages(body);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.
   prepareTables(body);
-  return { doc, data, blocks: segmentBlocks(body), title: doc.title ?? '', choiceLabels, base };
+  const { blocks, stats, elements } = segmentPage(body);
+  return { doc, data, blocks, stats, elements, title: doc.title ?? '', choiceLabels, base };
 }
 
 const turndown = createTurndown();

@@ -147,6 +147,14 @@ function listWalk(root: ParentNode): Element[] {
 
 let walk: (root: ParentNode) => Element[] = siblingWalk;
 
+/**
+ * linkedom's list links (a node's `next`, an element's `end` marker) while the fast paths are in use,
+ * for a pass that reads the whole node list itself (model/segment-page.ts); undefined otherwise.
+ */
+export function nodeListLinks(): { readonly next: symbol; readonly end: symbol } | undefined {
+  return internals;
+}
+
 /** Every element below `root` in document order (what `querySelectorAll('*')` returns). */
 export function elementsBelow(root: ParentNode): Element[] {
   return walk(root);

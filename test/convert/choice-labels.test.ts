@@ -35,6 +35,14 @@ describe('choice labels', () => {
     expect(texts).toEqual(['Your email', 'Done task']);
   });
 
+  it('finds a label whose box comes after it, and one of several in document order, from one pass over the page', () => {
+    const body = parseHtmlDocument(
+      `<html><body><label for="late">Late box</label><p>text</p><label><span><input type="RADIO"></span> Held</label>
+       <label for="none">No box</label><INPUT type="checkbox" id="late"></body></html>`,
+    ).body;
+    expect([...findChoiceLabels(body)].map((l) => l.textContent?.trim())).toEqual(['Late box', 'Held']);
+  });
+
   it('keeps a CSS-only accordion\'s question (a checkbox toggles its answer), not "Remember me?"', () => {
     const texts = keptTexts(`
       <div><input type="checkbox" id="q1" class="toggle"><label for="q1">How long does shipping take?</label><div>Two days.</div></div>

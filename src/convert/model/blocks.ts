@@ -7,7 +7,7 @@
 
 import { countWords } from './text-stats.js';
 
-const BLOCK_TAGS = new Set([
+export const BLOCK_TAGS: ReadonlySet<string> = new Set([
   'address',
   'article',
   'aside',

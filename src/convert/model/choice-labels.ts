@@ -3,6 +3,7 @@
 // removes every <input>), and a kept block whose whole text is such a label is dropped.
 
 import { descendants, tagOf } from '../dom-utils.js';
+import { nodeListLinks } from '../linkedom-reads.js';
 import type { Block } from './blocks.js';
 import { wordsOf } from './text-stats.js';
 
@@ -20,17 +21,39 @@ const isQuestion = (text: string): boolean => /\?\s*$/.test(text) && wordsOf(tex
 
 /** The <label>s below `root` that name a live checkbox or radio (by `for`, or by holding it). */
 export function findChoiceLabels(root: Element): Set<Element> {
-  const all = descendants(root);
-  const byId = new Map<string, Element>();
-  for (const el of all) if (isLiveChoice(el) && el.id) byId.set(el.id, el);
+  // One pass sorts out the page's <input>s and <label>s (in document order) without a page-wide
+  // array: on linkedom's node list when it can be read. Only a five-letter name lower-cases to
+  // either (a name that grows when lower-cased gains a non-ASCII unit).
+  const inputs: Element[] = [];
+  const candidates: Element[] = [];
+  const sort = (el: Element) => {
+    const name = el.localName;
+    if (name.length !== 5) return;
+    const tag = name.toLowerCase();
+    if (tag === 'input') inputs.push(el);
+    else if (tag === 'label') candidates.push(el);
+  };
+  const links = nodeListLinks();
+  const stop = links ? (root as unknown as Linked)[links.end] : undefined;
+  if (links && stop) {
+    for (let n = (root as unknown as Linked)[links.next]; n && n !== stop; n = n[links.next])
+      if (n.nodeType === 1) sort(n as unknown as Element);
+  } else for (const el of descendants(root)) sort(el);
   const labels = new Set<Element>();
-  for (const el of all) {
-    if (tagOf(el) !== 'label') continue;
+  if (candidates.length === 0) return labels;
+  const byId = new Map<string, Element>();
+  for (const el of inputs) if (isLiveChoice(el) && el.id) byId.set(el.id, el);
+  for (const el of candidates) {
     const target = el.getAttribute('for');
     const choice = target ? byId.has(target) : isLiveChoice(el.querySelector('input'));
     if (choice && !isQuestion(el.textContent ?? '')) labels.add(el);
   }
   return labels;
+}
+
+interface Linked {
+  nodeType: number;
+  [key: symbol]: Linked;
 }
 
 /** Removes from `kept` the blocks inside a choice label, or whose own words all belong to the ones they hold. */
