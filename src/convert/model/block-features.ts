@@ -216,6 +216,18 @@ export interface BlockRows {
    * apply to such a page (block-model.ts).
    */
   offersProduct: boolean;
+  /**
+   * The class and id of every element on a row's walk up to body, read once here (a per-page
+   * snapshot other passes over the rows' ancestors read instead of the attributes; the model does
+   * not change the page before keepBlocks). Absent: read the attributes.
+   */
+  names?: ReadonlyMap<Element, ElementNames>;
+}
+
+/** An element's class and id as getAttribute gives them ('' when absent). */
+export interface ElementNames {
+  readonly cls: string;
+  readonly id: string;
 }
 
 /** Ancestor levels whose containers group rows (1 = the block element's parent). */
@@ -278,7 +290,7 @@ export function blockFeatures(
   // share their ancestors; attribute reads are the walk's cost). Each element's record points to its
   // parent's (null above body), so a row's walk follows pointers: one Map look-up per row, not one
   // per ancestor, and the words, container number and sibling group of each level ride along.
-  interface AncestorInfo {
+  interface AncestorInfo extends ElementNames {
     el: Element;
     /** The parent's record; null for body (the walk's top) and for an element with no parent. */
     up: AncestorInfo | null;
@@ -302,11 +314,15 @@ export function blockFeatures(
     const t = el.localName.toLowerCase();
     const role = el.getAttribute('role');
     const named = el.hasAttribute('class') || el.hasAttribute('id');
-    const n = named ? names(el) : undefined;
+    const cls = named ? (el.getAttribute('class') ?? '') : '';
+    const id = named ? (el.getAttribute('id') ?? '') : '';
+    const n = named ? names(el, cls, id) : undefined;
     const s = stats.get(el);
     const g = el !== body ? group(el) : null;
     return {
       el,
+      cls,
+      id,
       up: null,
       inside: INSIDE_TAGS.has(t) ? 1 << INSIDE[t as Inside] : 0,
       main: t === 'main' || role === 'main',
@@ -565,7 +581,7 @@ export function blockFeatures(
     x[o + F.text_price] = kinds & KIND_PRICE ? 1 : 0;
     x[o + F.text_meta] = kinds & KIND_META ? 1 : 0;
   }
-  return { x, blocks: rows, groups, offersProduct: offersProduct(data) };
+  return { x, blocks: rows, groups, offersProduct: offersProduct(data), names: infoCache };
 }
 
 /** What an element's class and id say: the mean lexicon score of their words (NaN: none known) and the hint bits (1 boilerplate, 2 content, 4 post). */
@@ -591,13 +607,12 @@ interface ClassNames extends Names {
 
 const namesMemos = new WeakMap<Lexicon, Map<string, ClassNames>>();
 
-function namesMemo(lexicon: Lexicon): (el: Element) => Names {
+/** `cls` and `id`: the element's, as getAttribute gives them ('' when absent). */
+function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => Names {
   let memo = namesMemos.get(lexicon);
   if (!memo) namesMemos.set(lexicon, (memo = new Map()));
   const known = memo;
-  return (el) => {
-    const cls = el.getAttribute('class') ?? '';
-    const id = el.getAttribute('id') ?? '';
+  return (el, cls, id) => {
     let c = known.get(cls);
     if (c === undefined) {
       const words = cls === '' ? [] : tokensOf(cls);
