@@ -88,6 +88,7 @@ export function segmentBlocks(body: Element): Block[] {
     owners.push(root);
     links.push(false);
   }
+  const texts = new Map<Block, string[]>();
   while (nodes.length > 0) {
     const node = nodes.pop()!;
     const block = owners.pop()!;
@@ -96,14 +97,15 @@ export function segmentBlocks(body: Element): Block[] {
       const value = node.nodeValue ?? '';
       const n = countWords(value, true);
       if (n === 0) continue;
-      // The block's text nodes joined by a space as they come (no list of parts per block).
       if (block.tokens === 0) {
         block.rowsBefore = rows;
         rows++;
-        block.text = value;
-      } else block.text = `${block.text} ${value}`;
+      }
       block.tokens += n;
       if (inLink) block.linkTokens += n;
+      let parts = texts.get(block);
+      if (!parts) texts.set(block, (parts = []));
+      parts.push(value);
       continue;
     }
     if (node.nodeType !== 1) continue;
@@ -122,5 +124,6 @@ export function segmentBlocks(body: Element): Block[] {
       links.push(link);
     }
   }
+  for (const [b, parts] of texts) b.text = parts.join(' ');
   return blocks;
 }
