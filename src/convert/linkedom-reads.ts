@@ -19,6 +19,7 @@
 
 import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
+import { isSpace } from './model/block-words.js';
 import { memoByValue } from './value-memo.js';
 
 /** SHA-256 of the linkedom 0.18.14 sources the fast paths stand in for or rely on (auditedSources). */
@@ -106,11 +107,16 @@ function findInternals(): Internals | undefined {
   return next && end && classList && mime ? { next, end, classList, mime } : undefined;
 }
 
-// Class values repeat across a page's elements: each distinct one is split once (a value already
-// normalised maps to itself, so most reads are one lookup).
 /** The class attribute as linkedom's DOMTokenList spells it. */
-export const normaliseClass = memoByValue((value): string => {
-  if (!/\s/.test(value)) return value;
+export function normaliseClass(value: string): string {
+  // A value without whitespace is its own spelling: one pass over it, no hash of a new string and no
+  // memo entry (the parser sets every class through here).
+  for (let i = 0; i < value.length; i++) if (isSpace(value.charCodeAt(i))) return normaliseSpaced(value);
+  return value;
+}
+
+// Class values repeat across a page's elements: each distinct one with whitespace is split once.
+const normaliseSpaced = memoByValue((value): string => {
   const tokens = new Set<string>();
   for (const t of value.split(/\s+/)) if (t) tokens.add(t);
   return [...tokens].join(' ');

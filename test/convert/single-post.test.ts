@@ -23,10 +23,21 @@ function dropped(html: string): string[] {
 }
 
 describe('singlePostBody (one post body named by the blog engine)', () => {
+  // Read from the features' snapshot of the rows' ancestors (BlockRows.names) and by walking the
+  // attributes: the same element.
   const body = (html: string) => {
     const page = analyzeHtml(html)!;
-    return singlePostBody(page.rows.blocks)?.getAttribute('class') ?? null;
+    const found = singlePostBody(page.rows.blocks, page.rows.names);
+    expect(page.rows.names?.size).toBeGreaterThan(0);
+    expect(found).toBe(singlePostBody(page.rows.blocks));
+    return found?.getAttribute('class') ?? null;
   };
+
+  it("reads the names above body that the snapshot leaves out, and body's own", () => {
+    expect(body(`<html class="post-body"><body><p>One line of the post, the only one.</p></body></html>`)).toBe('post-body');
+    expect(body(`<html><body class="entry-content"><p>One line of the post, the only one.</p></body></html>`)).toBe('entry-content');
+    expect(body(`<html class="post-body"><body>${post('entry-content')}${sidebar}</body></html>`)).toBe('post-body');
+  });
 
   it('answers each element alike when several share one class string (the names are read once per string)', () => {
     expect(body(`<html><body>${post('post-content')}${post('post-content')}${sidebar}</body></html>`)).toBeNull();

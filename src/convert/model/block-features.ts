@@ -22,7 +22,7 @@ import {
 } from './block-words.js';
 import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
-import { classTokens } from './class-tokens.js';
+import { tokensOf, wordsOf } from './class-tokens.js';
 import type { TextStats } from './text-stats.js';
 
 export const FEATURES = [
@@ -216,6 +216,18 @@ export interface BlockRows {
    * apply to such a page (block-model.ts).
    */
   offersProduct: boolean;
+  /**
+   * The class and id of every element on a row's walk up to body, read once here (a per-page
+   * snapshot other passes over the rows' ancestors read instead of the attributes; the model does
+   * not change the page before keepBlocks). Absent: read the attributes.
+   */
+  names?: ReadonlyMap<Element, ElementNames>;
+}
+
+/** An element's class and id as getAttribute gives them ('' when absent). */
+export interface ElementNames {
+  readonly cls: string;
+  readonly id: string;
 }
 
 /** Ancestor levels whose containers group rows (1 = the block element's parent). */
@@ -275,8 +287,13 @@ export function blockFeatures(
   };
   const repeats = (el: Element) => group(el)[0] - 1;
   // What the per-row walk up the tree reads of each ancestor, read once per element (many rows
-  // share their ancestors; attribute reads are the walk's cost).
-  interface AncestorInfo {
+  // share their ancestors; attribute reads are the walk's cost). Each element's record points to its
+  // parent's (null above body), so a row's walk follows pointers: one Map look-up per row, not one
+  // per ancestor, and the words, container number and sibling group of each level ride along.
+  interface AncestorInfo extends ElementNames {
+    el: Element;
+    /** The parent's record; null for body (the walk's top) and for an element with no parent. */
+    up: AncestorInfo | null;
     /** The element's INSIDE_TAGS bit (0: none); main and chrome are kept apart (they count at level 0). */
     inside: number;
     main: boolean;
@@ -285,26 +302,67 @@ export function blockFeatures(
     lex: number;
     hint: number;
     repeats: number;
+    /** Siblings sharing the element's tag and class, and their words (group); null for body. */
+    group: [number, number] | null;
+    words: number;
+    linkWords: number;
+    /** The element's container number for `groups` (groupOf), -2 until a row asks. */
+    gid: number;
   }
   const infoCache = new Map<Element, AncestorInfo>();
+  const make = (el: Element): AncestorInfo => {
+    const t = el.localName.toLowerCase();
+    const role = el.getAttribute('role');
+    const named = el.hasAttribute('class') || el.hasAttribute('id');
+    const cls = named ? (el.getAttribute('class') ?? '') : '';
+    const id = named ? (el.getAttribute('id') ?? '') : '';
+    const n = named ? names(el, cls, id) : undefined;
+    const s = stats.get(el);
+    const g = el !== body ? group(el) : null;
+    return {
+      el,
+      cls,
+      id,
+      up: null,
+      inside: INSIDE_TAGS.has(t) ? 1 << INSIDE[t as Inside] : 0,
+      main: t === 'main' || role === 'main',
+      chrome: CHROME_ROLES.has(role ?? ''),
+      named,
+      lex: n ? n.lex : NaN,
+      hint: n ? n.hint : 0,
+      repeats: g ? g[0] - 1 : 0,
+      group: g,
+      words: s?.words ?? 0,
+      linkWords: s?.linkWords ?? 0,
+      gid: -2,
+    };
+  };
+  // The records of `el` and of its ancestors up to body, made top-down where missing.
+  const missing: Element[] = [];
   const info = (el: Element): AncestorInfo => {
-    let a = infoCache.get(el);
-    if (a === undefined) {
-      const t = el.localName.toLowerCase();
-      const role = el.getAttribute('role');
-      const named = el.hasAttribute('class') || el.hasAttribute('id');
-      a = {
-        inside: INSIDE_TAGS.has(t) ? 1 << INSIDE[t as Inside] : 0,
-        main: t === 'main' || role === 'main',
-        chrome: CHROME_ROLES.has(role ?? ''),
-        named,
-        lex: named ? names(el).lex : NaN,
-        hint: named ? names(el).hint : 0,
-        repeats: el !== body ? repeats(el) : 0,
-      };
-      infoCache.set(el, a);
+    const known = infoCache.get(el);
+    if (known !== undefined) return known;
+    let above: AncestorInfo | null = null;
+    for (let e: Element | null = el; e; e = e === body ? null : e.parentElement) {
+      const k = infoCache.get(e);
+      if (k !== undefined) {
+        above = k;
+        break;
+      }
+      missing.push(e);
     }
-    return a;
+    while (missing.length > 0) {
+      const a = make(missing.pop()!);
+      a.up = above;
+      infoCache.set(a.el, a);
+      above = a;
+    }
+    return above!;
+  };
+  const gidOf = (a: AncestorInfo | undefined): number => {
+    if (!a) return -1;
+    if (a.gid === -2) a.gid = groupOf(a.el);
+    return a.gid;
   };
 
   let cleanedTokens = 0;
@@ -342,13 +400,12 @@ export function blockFeatures(
   // Each row's cells are stored at constant column numbers (F.name) from row offset `o`; the
   // ancestors of the current row (nearest first, the block itself left out) reuse one array.
   let o = 0;
-  const up: Element[] = [];
+  const up: AncestorInfo[] = [];
   const upStat = (k: number, wordsCol: number, densityCol: number) => {
-    const el = up[Math.min(k, up.length) - 1];
-    const s = el ? stats.get(el) : undefined;
-    const words = s?.words ?? 0;
+    const a = up[Math.min(k, up.length) - 1];
+    const words = a ? a.words : 0;
     x[o + wordsCol] = Math.log1p(words);
-    x[o + densityCol] = words > 0 ? s!.linkWords / words : 0;
+    x[o + densityCol] = words > 0 ? a!.linkWords / words : 0;
     return words;
   };
   for (let r = 0; r < rows.length; r++) {
@@ -388,7 +445,7 @@ export function blockFeatures(
     let postDistance = 99;
     let repeatMax = 0;
     let repeatLevel = 99;
-    let repeatEl: Element | null = null;
+    let repeatGroup: [number, number] | null = null;
     // One bit per INSIDE_TAGS entry (INSIDE), then MAIN_BIT and ROLE_BIT.
     let inside = 0;
     let lexNearest = NaN;
@@ -396,10 +453,13 @@ export function blockFeatures(
     let lexMin = 0;
     let lexMax = 0;
     up.length = 0;
-    for (let el: Element | null = b.el, level = 0; el && el !== body.parentElement; el = el.parentElement, level++) {
-      if (level > 0) up.push(el);
-      const a = info(el);
-      if (level > 0) inside |= a.inside;
+    const self = info(b.el);
+    let level = 0;
+    for (let a: AncestorInfo | null = self; a; a = a.up, level++) {
+      if (level > 0) {
+        up.push(a);
+        inside |= a.inside;
+      }
       if (a.main) inside |= MAIN_BIT;
       if (a.chrome) inside |= ROLE_BIT;
       if (a.named) {
@@ -422,12 +482,12 @@ export function blockFeatures(
         if (h & 2 && contentDistance === 99) contentDistance = level;
         if (h & 4 && postDistance === 99) postDistance = level;
       }
-      if (level <= 6 && el !== body) {
+      if (level <= 6 && a.el !== body) {
         const n = a.repeats;
         if (n > repeatMax) {
           repeatMax = n;
           repeatLevel = level;
-          repeatEl = el;
+          repeatGroup = a.group;
         }
       }
       depth++;
@@ -437,7 +497,7 @@ export function blockFeatures(
     x[o + F.lex_nearest_level] = lexLevel;
     x[o + F.lex_min] = lexMin;
     x[o + F.lex_max] = lexMax;
-    x[o + F.lex_self] = b.el.hasAttribute('class') || b.el.hasAttribute('id') ? names(b.el).lex || 0 : 0;
+    x[o + F.lex_self] = self.named ? self.lex || 0 : 0;
     x[o + F.row_position] = rows.length > 1 ? r / (rows.length - 1) : 0;
     x[o + F.token_position] = tokensBefore / Math.max(1, totalTokens);
     tokensBefore += b.tokens;
@@ -461,7 +521,7 @@ export function blockFeatures(
     x[o + F.hint_post_distance] = postDistance;
 
     for (let j = 0; j < GROUP_LEVELS.length; j++) {
-      groups[r * GROUP_LEVELS.length + j] = groupOf(up[Math.min(GROUP_LEVELS[j]!, up.length) - 1]);
+      groups[r * GROUP_LEVELS.length + j] = gidOf(up[Math.min(GROUP_LEVELS[j]!, up.length) - 1]);
     }
     const up1 = upStat(1, F.up1_log_words, F.up1_link_density);
     upStat(2, F.up2_log_words, F.up2_link_density);
@@ -471,8 +531,8 @@ export function blockFeatures(
     x[o + F.up3_word_share] = up3 / pageWords;
     x[o + F.repeat_max] = Math.log1p(repeatMax);
     x[o + F.repeat_level] = repeatLevel;
-    x[o + F.repeat_self] = Math.log1p(repeats(b.el));
-    const [items, groupWords] = repeatEl ? group(repeatEl) : [0, 0];
+    x[o + F.repeat_self] = Math.log1p(b.el !== body ? self.repeats : repeats(b.el));
+    const [items, groupWords] = repeatGroup ?? [0, 0];
     x[o + F.repeat_group_share] = groupWords / pageWords;
     x[o + F.repeat_item_words] = items > 0 ? Math.log1p(groupWords / items) : 0;
     if (heading) {
@@ -521,7 +581,7 @@ export function blockFeatures(
     x[o + F.text_price] = kinds & KIND_PRICE ? 1 : 0;
     x[o + F.text_meta] = kinds & KIND_META ? 1 : 0;
   }
-  return { x, blocks: rows, groups, offersProduct: offersProduct(data) };
+  return { x, blocks: rows, groups, offersProduct: offersProduct(data), names: infoCache };
 }
 
 /** What an element's class and id say: the mean lexicon score of their words (NaN: none known) and the hint bits (1 boilerplate, 2 content, 4 post). */
@@ -530,39 +590,69 @@ interface Names {
   hint: number;
 }
 
-// Class/id values repeat across a page's elements and from page to page: each distinct pair is
-// scored once per lexicon. Bounded like value-memo.ts (a page of generated names must not grow it).
+// Class values repeat across a page's elements and from page to page: each distinct one is scored
+// once per lexicon. Ids do not repeat (one element each): an element with an id adds its id's words
+// to its class's, summed in the order the joined "class id" split gave (the same float sum).
+// Bounded like value-memo.ts (a page of generated names must not grow it).
 const MAX_NAMES = 4096;
-const namesMemos = new WeakMap<Lexicon, Map<string, Names>>();
 
-function namesMemo(lexicon: Lexicon): (el: Element) => Names {
+interface ClassNames extends Names {
+  /** The class's words, their lexicon sum and how many were known (lex = sum / count). */
+  words: readonly string[];
+  sum: number;
+  count: number;
+  /** nameHints of the class alone. */
+  hints: number;
+}
+
+const namesMemos = new WeakMap<Lexicon, Map<string, ClassNames>>();
+
+/** `cls` and `id`: the element's, as getAttribute gives them ('' when absent). */
+function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => Names {
   let memo = namesMemos.get(lexicon);
   if (!memo) namesMemos.set(lexicon, (memo = new Map()));
   const known = memo;
-  return (el) => {
-    const cls = el.getAttribute('class') ?? '';
-    const id = el.getAttribute('id') ?? '';
-    // looksLikeBoilerplate reads the tag only when there is an id; the class alone is the common key.
-    const key = id === '' ? cls : `${cls}\u0000${id}\u0000${el.localName}`;
-    let n = known.get(key);
-    if (n === undefined) {
+  return (el, cls, id) => {
+    let c = known.get(cls);
+    if (c === undefined) {
+      const words = cls === '' ? [] : tokensOf(cls);
       let sum = 0;
       let count = 0;
-      for (const t of classTokens(el)) {
+      for (const t of words) {
         const s = lexicon[t];
         if (s !== undefined) {
           sum += s;
           count++;
         }
       }
-      n = {
+      const hints = nameHints(cls);
+      c = {
+        words,
+        sum,
+        count,
+        hints,
         lex: count > 0 ? sum / count : NaN,
-        hint: (looksLikeBoilerplate(el) ? 1 : 0) | nameHints(cls) | nameHints(id),
+        // Without an id looksLikeBoilerplate reads the class alone; an element with an id cannot say.
+        hint: id === '' ? (looksLikeBoilerplate(el) ? 1 : 0) | hints : -1,
       };
       if (known.size >= MAX_NAMES) known.clear();
-      known.set(key, n);
+      known.set(cls, c);
     }
-    return n;
+    if (id === '') {
+      if (c.hint === -1) c.hint = (looksLikeBoilerplate(el) ? 1 : 0) | c.hints;
+      return c;
+    }
+    let sum = c.sum;
+    let count = c.count;
+    for (const t of wordsOf(id)) {
+      if (c.words.includes(t)) continue;
+      const s = lexicon[t];
+      if (s !== undefined) {
+        sum += s;
+        count++;
+      }
+    }
+    return { lex: count > 0 ? sum / count : NaN, hint: (looksLikeBoilerplate(el) ? 1 : 0) | c.hints | nameHints(id) };
   };
 }
 

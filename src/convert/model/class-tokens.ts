@@ -3,8 +3,10 @@
 // CMS and theme vocabularies are shared across sites, so a word seen on many pages generalizes.
 
 import { memoByValue } from '../value-memo.js';
+import { isSpace } from './block-words.js';
 
-const SPLIT = /[\s_\-:./]+|(?<=[a-z])(?=[A-Z])/;
+/** The split wordsOf does by hand (the reference for test/convert/class-tokens.test.ts). */
+export const SPLIT = /[\s_\-:./]+|(?<=[a-z])(?=[A-Z])/;
 
 const NONE: readonly string[] = Object.freeze([]);
 
@@ -19,9 +21,55 @@ export function classTokens(el: Element): readonly string[] {
 
 // Class and id strings repeat across a page's elements (and its rows ask of each ancestor): each
 // distinct one is split once. Callers only read the words.
-const tokensOf = memoByValue((raw): readonly string[] => Object.freeze(wordsOf(raw)));
+/** The words of one class (or id) value, split once per distinct value. */
+export const tokensOf = memoByValue((raw): readonly string[] => Object.freeze(wordsOf(raw)));
 
-function wordsOf(raw: string): string[] {
+const isSeparator = (c: number) => c === 95 || c === 45 || c === 58 || c === 46 || c === 47 || isSpace(c);
+const isLower = (c: number) => c >= 97 && c <= 122;
+const isUpper = (c: number) => c >= 65 && c <= 90;
+
+/**
+ * `raw.split(SPLIT)`'s parts of 3–20 code units that lower-case to ASCII letters, each once, in order:
+ * one pass over the characters (the look-behind split was most of a new value's cost). A part with
+ * a non-ASCII character takes the regex's own path (a Kelvin sign lower-cases to "k").
+ */
+export function wordsOf(raw: string): string[] {
+  const out: string[] = [];
+  const n = raw.length;
+  let start = 0;
+  // The part so far is ASCII letters only; it holds a non-ASCII unit.
+  let letters = true;
+  let wide = false;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? raw.charCodeAt(i) : -1;
+    // Where the next part starts when a part ends at i (-1: it goes on).
+    let next = -1;
+    if (c === -1) next = n;
+    else if (isSeparator(c)) {
+      next = i + 1;
+      while (next < n && isSeparator(raw.charCodeAt(next))) next++;
+    } else if (i > start && isUpper(c) && isLower(raw.charCodeAt(i - 1))) next = i;
+    if (next < 0) {
+      if (c >= 128) wide = true;
+      else if (!isLower(c) && !isUpper(c)) letters = false;
+      continue;
+    }
+    const len = i - start;
+    if (len >= 3 && len <= 20 && (letters || wide)) {
+      const t = raw.slice(start, i).toLowerCase();
+      if ((!wide || /^[a-z]+$/.test(t)) && !out.includes(t)) out.push(t);
+    }
+    if (c === -1) break;
+    start = next;
+    letters = true;
+    wide = false;
+    i = next - 1;
+  }
+  return out;
+}
+
+/** What the regex split gave (test/convert/class-tokens.test.ts checks wordsOf against it). */
+export function wordsOfByRegex(raw: string): string[] {
   const out: string[] = [];
   for (const part of raw.split(SPLIT)) {
     if (part.length < 3 || part.length > 20) continue;

@@ -21,7 +21,7 @@ const STORY_PROSE = 150;
 
 export function dropSideLinks(rows: BlockRows, kept: Set<number>, evidence: boolean): void {
   const blocks = rows.blocks;
-  if (dropOutsidePost(blocks, kept)) return;
+  if (dropOutsidePost(blocks, kept, rows.names)) return;
   const prose = new Set<number>();
   for (const b of blocks) if (kept.has(b.id) && b.tokens >= PROSE_TOKENS && b.linkTokens < 0.3 * b.tokens) prose.add(b.id);
   const s = findStory(rows, prose);
@@ -55,8 +55,8 @@ const TITLE_REACH = 6;
  * between). Not when the body holds several entries (a page's list of <article>s) or kept entries
  * sit outside it (a thread's posts). Returns whether the rule applied.
  */
-function dropOutsidePost(blocks: readonly Block[], kept: Set<number>): boolean {
-  const body = singlePostBody(blocks);
+function dropOutsidePost(blocks: readonly Block[], kept: Set<number>, names: BlockRows['names']): boolean {
+  const body = singlePostBody(blocks, names);
   if (!body) return false;
   let first = -1;
   let prose = false;

@@ -7,6 +7,7 @@
 // archives, "recent posts") are the blog's, not the post's.
 
 import { memoByValue } from '../value-memo.js';
+import type { ElementNames } from './block-features.js';
 import type { Block } from './blocks.js';
 
 /** Class or id names of one post's body, as blog engines print them (case, `-` and `_` aside). */
@@ -28,18 +29,29 @@ function namesPostBody(el: Element): boolean {
   return !!id && namedBody(id);
 }
 
+const namesBody = (n: ElementNames) => (n.cls !== '' && namedBody(n.cls)) || (n.id !== '' && namedBody(n.id));
+
 /**
  * The single post body among `blocks`' ancestors: the one outermost element whose class or id names
  * a post's body, or null when there is none or more than one (a list of posts). Linear: each walk up
- * stops at an element already seen.
+ * stops at an element already seen. `names`: the class and id of every element on the blocks' walks up
+ * to body (BlockRows.names, the features' snapshot), read there instead of walking; the elements above
+ * body are read here.
  */
-export function singlePostBody(blocks: readonly Block[]): Element | null {
-  const seen = new Set<Element>();
+export function singlePostBody(blocks: readonly Block[], names?: ReadonlyMap<Element, ElementNames>): Element | null {
   const bodies: Element[] = [];
-  for (const b of blocks) {
-    for (let e: Element | null = b.el; e && !seen.has(e); e = e.parentElement) {
-      seen.add(e);
-      if (namesPostBody(e)) bodies.push(e);
+  if (names && blocks.length > 0) {
+    for (const [e, n] of names) if (namesBody(n)) bodies.push(e);
+    let e: Element | null = blocks[0]!.el;
+    while (e && names.has(e)) e = e.parentElement;
+    for (; e; e = e.parentElement) if (namesPostBody(e)) bodies.push(e);
+  } else {
+    const seen = new Set<Element>();
+    for (const b of blocks) {
+      for (let e: Element | null = b.el; e && !seen.has(e); e = e.parentElement) {
+        seen.add(e);
+        if (namesPostBody(e)) bodies.push(e);
+      }
     }
   }
   const named = new Set(bodies);
