@@ -50,8 +50,6 @@ function preText(pre: Node): string {
   return parts.join('');
 }
 
-const PRE_FILTER = (node: Node) => node.nodeName === 'PRE';
-
 export function createTurndown(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -64,8 +62,10 @@ export function createTurndown(): TurndownService {
   service.remove([...DROPPED_TAGS] as unknown as TurndownService.Filter);
   service.escape = escapeMarkdownText;
 
+  // Names, not functions testing nodeName: the writer tests a name without calling anything (an HTML
+  // document's nodeName is its upper-cased name, so the same elements match).
   service.addRule('fencedCode', {
-    filter: PRE_FILTER,
+    filter: 'pre',
     replacement: (_content, node) => {
       const el = node as Element;
       const code = preText(el).replace(/^\n+/, '').trimEnd();
@@ -83,7 +83,7 @@ export function createTurndown(): TurndownService {
     },
   });
   service.addRule('link', {
-    filter: (node) => node.nodeName === 'A',
+    filter: 'a',
     replacement: (content, node) => {
       const el = node as Element;
       const href = el.getAttribute(HREF_ATTR);
@@ -140,7 +140,7 @@ export function createTurndown(): TurndownService {
   addTableRules(service);
   // Their children are not converted at all (writer.ts): these replacements read the element only.
   const rules = service.rules as unknown as { array: { filter: unknown }[] };
-  for (const rule of rules.array) if (rule.filter === 'img' || rule.filter === PRE_FILTER) IGNORES_CONTENT.add(rule);
+  for (const rule of rules.array) if (rule.filter === 'img' || rule.filter === 'pre') IGNORES_CONTENT.add(rule);
   return service;
 }
 

@@ -41,15 +41,18 @@ interface Name {
   void: boolean;
   meaningful: boolean;
 }
-// Per nodeName; bounded, as pages bring their own custom element names.
+// Per name; bounded, as pages bring their own custom element names. In an HTML document (linkedom's
+// `nodeName` upper-cases `localName` on every read, a new string) the key is the local name.
 const names = new Map<string, Name>();
+let htmlNames = true;
 function nameOf(el: Element): Name {
-  const upper = el.nodeName;
-  let n = names.get(upper);
+  const key = htmlNames ? el.localName : el.nodeName;
+  let n = names.get(key);
   if (n === undefined) {
     if (names.size > 2_000) names.clear();
+    const upper = el.nodeName;
     n = { upper, lower: upper.toLowerCase(), block: BLOCK.has(upper), void: VOID.has(upper), meaningful: MEANINGFUL_WHEN_BLANK.has(upper) };
-    names.set(upper, n);
+    names.set(key, n);
   }
   return n;
 }
@@ -303,6 +306,10 @@ function collapseWhitespace(element: Element): void {
  */
 export function writeMarkdown(service: TurndownService, root: Element): string {
   const rules = service.rules as unknown as Rules;
+  // Names are cached by local name only where nodeName is its upper case (and by nodeName otherwise).
+  const html = root.nodeName === root.localName.toUpperCase() && root.nodeName !== root.localName;
+  if (html !== htmlNames) names.clear();
+  htmlNames = html;
   collapseWhitespace(root);
   const md = new Writer(rules, (s) => service.escape(s)).content(root, false);
   let start = 0;
