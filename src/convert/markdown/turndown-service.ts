@@ -7,6 +7,7 @@ import { LANG_ATTR } from './code-language.js';
 import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
 import { escapeLinkText, escapeMarkdownText, fence, markdownUrl, oneLine } from './syntax.js';
 import { addTableRules } from './tables.js';
+import { IGNORES_CONTENT, writeMarkdown } from './writer.js';
 
 /** Elements that never carry readable main content. */
 export const DROPPED_TAGS = [
@@ -61,8 +62,10 @@ export function createTurndown(): TurndownService {
   service.remove([...DROPPED_TAGS] as unknown as TurndownService.Filter);
   service.escape = escapeMarkdownText;
 
+  // Names, not functions testing nodeName: the writer tests a name without calling anything (an HTML
+  // document's nodeName is its upper-cased name, so the same elements match).
   service.addRule('fencedCode', {
-    filter: (node) => node.nodeName === 'PRE',
+    filter: 'pre',
     replacement: (_content, node) => {
       const el = node as Element;
       const code = preText(el).replace(/^\n+/, '').trimEnd();
@@ -80,7 +83,7 @@ export function createTurndown(): TurndownService {
     },
   });
   service.addRule('link', {
-    filter: (node) => node.nodeName === 'A',
+    filter: 'a',
     replacement: (content, node) => {
       const el = node as Element;
       const href = el.getAttribute(HREF_ATTR);
@@ -135,62 +138,11 @@ export function createTurndown(): TurndownService {
     },
   });
   addTableRules(service);
-  service.addRule('whole', {
-    filter: (node) => (node as Element).hasAttribute?.(WHOLE_ATTR) === true,
-    replacement: (content) => {
-      whole = content;
-      return '';
-    },
-  });
-  nameOncePerNode(service.rules as unknown as Rules);
+  // Their children are not converted at all (writer.ts): these replacements read the element only.
+  const rules = service.rules as unknown as { array: { filter: unknown }[] };
+  for (const rule of rules.array) if (rule.filter === 'img' || rule.filter === 'pre') IGNORES_CONTENT.add(rule);
   return service;
 }
-
-interface Rule {
-  filter: unknown;
-}
-interface Rules {
-  options: TurndownService.Options;
-  array: Rule[];
-  _keep: Rule[];
-  _remove: Rule[];
-  blankRule: Rule;
-  defaultRule: Rule;
-  forNode(node: HTMLElement & { isBlank?: boolean }): Rule;
-}
-
-/**
- * turndown's `Rules.forNode`, the same rules tried in the same order, with the element's lower-cased
- * name read once per element: turndown's filter test reads `node.nodeName.toLowerCase()` per rule
- * tried, and linkedom upper-cases `nodeName` on every read, two new strings per rule (an element that
- * no rule matches, a `<div>` or `<span>`, tries all ~25).
- */
-function nameOncePerNode(rules: Rules): void {
-  const find = (list: Rule[], node: HTMLElement, name: string): Rule | undefined => {
-    for (const rule of list) {
-      const filter = rule.filter;
-      if (typeof filter === 'string') {
-        if (filter === name) return rule;
-      } else if (Array.isArray(filter)) {
-        if (filter.indexOf(name) > -1) return rule;
-      } else if (typeof filter === 'function') {
-        if (filter.call(rule, node, rules.options)) return rule;
-      } else throw new TypeError('`filter` needs to be a string, array, or function');
-    }
-    return undefined;
-  };
-  rules.forNode = function forNode(node) {
-    if (node.isBlank) return this.blankRule;
-    const name = node.nodeName.toLowerCase();
-    return find(this.array, node, name) ?? find(this._keep, node, name) ?? find(this._remove, node, name) ?? this.defaultRule;
-  };
-}
-
-// turndown ends with `.replace(/[\t\r\n\s]+$/, '')` over the whole Markdown, quadratic in any long
-// whitespace run (a `<pre>` of 40,000 spaces: 1.6 s; 160,000: 26 s). The page goes through one wrapper
-// whose rule keeps the Markdown before that trim (`whole`), and the same trim is done here in linear time.
-const WHOLE_ATTR = 'data-ws-whole';
-let whole = '';
 
 // An item's number among its list's items, counted once per list (counting per item was quadratic:
 // an <ol> of 100,000 items).
@@ -204,26 +156,13 @@ function itemIndex(li: Element, list: Element): number {
 }
 
 /**
- * turndown copies the element it is given (`cloneNode(true)`) before collapsing its whitespace: a
- * second DOM as large as the page, ~15 % of a conversion's time with its garbage. The prepared body
- * is the converter's own and is not read again, so it is converted in place.
+ * The prepared body as Markdown. turndown would copy it first (`cloneNode(true)`, a second DOM as
+ * large as the page); it is the converter's own and is not read again, so it is converted in place,
+ * by writer.ts (turndown's conversion, linear) with this service's rules.
  */
 export function turndownInPlace(service: TurndownService, root: Element): string {
   flattenCode(root);
-  const wrapper = root.ownerDocument.createElement('div');
-  wrapper.setAttribute(WHOLE_ATTR, '');
-  while (root.firstChild) wrapper.appendChild(root.firstChild);
-  root.appendChild(wrapper);
-  Object.defineProperty(root, 'cloneNode', { value: () => root, configurable: true });
-  whole = '';
-  try {
-    const rest = service.turndown(root as unknown as HTMLElement);
-    // turndown's own trims: line breaks at the start, any whitespace at the end.
-    return (whole.replace(/^[\t\r\n]+/, '') + rest).trimEnd();
-  } finally {
-    whole = '';
-    delete (root as { cloneNode?: unknown }).cloneNode;
-  }
+  return writeMarkdown(service, root);
 }
 
 /**

@@ -1,0 +1,318 @@
+// websift's Markdown writer: turndown 7.2.5's conversion (lib/turndown.cjs.js: collapseWhitespace,
+// process, replacementForNode, join, and Node's isBlank and flankingWhitespace) run with the service's
+// own rules, giving the same Markdown, in one linear pass. turndown reads `textContent` of every
+// element (its blank test) and of every inline one again (its edge whitespace), and looks for void
+// and "meaningful when blank" descendants with 27 `getElementsByTagName` walks per blank element:
+// time in the element's depth per text character. Here each element's text is summed up once, bottom
+// up (its edges, whether it is all whitespace, whether such a descendant exists), tag names are read
+// once per element, and no properties are added to the DOM's nodes.
+
+import type TurndownService from 'turndown';
+
+export interface Rule {
+  filter: unknown;
+  replacement: (content: string, node: Node, options: TurndownService.Options) => string;
+}
+interface Rules {
+  options: TurndownService.Options;
+  array: Rule[];
+  _keep: Rule[];
+  _remove: Rule[];
+  blankRule: Rule;
+  defaultRule: Rule;
+}
+
+/** Rules whose replacement never reads the content: their children are not converted. */
+export const IGNORES_CONTENT = new WeakSet<object>();
+
+// turndown's element lists (by nodeName, upper-cased in an HTML document).
+const BLOCK = new Set(
+  'ADDRESS ARTICLE ASIDE AUDIO BLOCKQUOTE BODY CANVAS CENTER DD DIR DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM FRAMESET H1 H2 H3 H4 H5 H6 HEADER HGROUP HR HTML ISINDEX LI MAIN MENU NAV NOFRAMES NOSCRIPT OL OUTPUT P PRE SECTION TABLE TBODY TD TFOOT TH THEAD TR UL'.split(
+    ' ',
+  ),
+);
+const VOID = new Set('AREA BASE BR COL COMMAND EMBED HR IMG INPUT KEYGEN LINK META PARAM SOURCE TRACK WBR'.split(' '));
+const MEANINGFUL_WHEN_BLANK = new Set('A TABLE THEAD TBODY TFOOT TH TD IFRAME SCRIPT AUDIO VIDEO'.split(' '));
+
+interface Name {
+  upper: string;
+  lower: string;
+  block: boolean;
+  void: boolean;
+  meaningful: boolean;
+}
+// Per name; bounded, as pages bring their own custom element names. In an HTML document (linkedom's
+// `nodeName` upper-cases `localName` on every read, a new string) the key is the local name.
+const names = new Map<string, Name>();
+let htmlNames = true;
+function nameOf(el: Element): Name {
+  const key = htmlNames ? el.localName : el.nodeName;
+  let n = names.get(key);
+  if (n === undefined) {
+    if (names.size > 2_000) names.clear();
+    const upper = el.nodeName;
+    n = { upper, lower: upper.toLowerCase(), block: BLOCK.has(upper), void: VOID.has(upper), meaningful: MEANINGFUL_WHEN_BLANK.has(upper) };
+    names.set(key, n);
+  }
+  return n;
+}
+
+/** JavaScript's `\s`. */
+function isSpace(c: number): boolean {
+  return c <= 0x20
+    ? c === 0x20 || (c >= 0x09 && c <= 0x0d)
+    : c === 0xa0 ||
+        c === 0x1680 ||
+        (c >= 0x2000 && c <= 0x200a) ||
+        c === 0x2028 ||
+        c === 0x2029 ||
+        c === 0x202f ||
+        c === 0x205f ||
+        c === 0x3000 ||
+        c === 0xfeff;
+}
+const isAsciiSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
+
+/** An element's `textContent`, summed up: what turndown's tests read of it. */
+interface Summary {
+  /** First and last character ('' when the text is empty). */
+  first: string;
+  last: string;
+  /** Only `\s` (or empty). */
+  allSpace: boolean;
+  /** The leading and trailing `\s` runs (each the whole text when it is all space). */
+  lead: string;
+  trail: string;
+  /** A void or "meaningful when blank" element below it. */
+  hasVoidOrMeaningful: boolean;
+}
+
+class Writer {
+  private readonly summaries = new Map<Node, Summary>();
+  private readonly candidates = new Map<string, Rule[]>();
+  private readonly removed: Set<Rule>;
+
+  constructor(
+    private readonly rules: Rules,
+    private readonly escapeText: (s: string) => string,
+  ) {
+    this.removed = new Set(rules._remove);
+  }
+
+  summary(el: Element): Summary {
+    const known = this.summaries.get(el);
+    if (known !== undefined) return known;
+    let first = '';
+    let last = '';
+    let allSpace = true;
+    let lead = '';
+    let trail = '';
+    let hasVoidOrMeaningful = false;
+    for (let c = el.firstChild; c; c = c.nextSibling) {
+      const type = c.nodeType;
+      let pFirst: string;
+      let pLast: string;
+      let pAll: boolean;
+      let pLead: string;
+      let pTrail: string;
+      if (type === 3 || type === 4) {
+        const d = (c as CharacterData).data;
+        if (d === '') continue;
+        pFirst = d[0]!;
+        pLast = d[d.length - 1]!;
+        let i = 0;
+        while (i < d.length && isSpace(d.charCodeAt(i))) i++;
+        pAll = i === d.length;
+        if (pAll) {
+          pLead = d;
+          pTrail = d;
+        } else {
+          pLead = i === 0 ? '' : d.slice(0, i);
+          let j = d.length;
+          while (isSpace(d.charCodeAt(j - 1))) j--;
+          pTrail = j === d.length ? '' : d.slice(j);
+        }
+      } else if (type === 1) {
+        const n = nameOf(c as Element);
+        const s = this.summary(c as Element);
+        if (n.void || n.meaningful || s.hasVoidOrMeaningful) hasVoidOrMeaningful = true;
+        if (s.first === '') continue;
+        pFirst = s.first;
+        pLast = s.last;
+        pAll = s.allSpace;
+        pLead = s.lead;
+        pTrail = s.trail;
+      } else continue;
+      if (first === '') first = pFirst;
+      last = pLast;
+      if (allSpace) lead += pLead;
+      trail = pAll ? trail + pTrail : pTrail;
+      allSpace &&= pAll;
+    }
+    const s: Summary = { first, last, allSpace, lead, trail, hasVoidOrMeaningful };
+    this.summaries.set(el, s);
+    return s;
+  }
+
+  /** turndown's `Rules.forNode` after its blank test: the same rules, tried in the same order. */
+  ruleFor(el: Element, lower: string): Rule {
+    let list = this.candidates.get(lower);
+    if (list === undefined) {
+      list = [];
+      for (const rule of [...this.rules.array, ...this.rules._keep, ...this.rules._remove]) {
+        const f = rule.filter;
+        if (typeof f === 'function' || f === lower || (Array.isArray(f) && f.indexOf(lower) > -1)) list.push(rule);
+        else if (typeof f !== 'string' && !Array.isArray(f)) throw new TypeError('`filter` needs to be a string, array, or function');
+      }
+      this.candidates.set(lower, list);
+    }
+    for (const rule of list) {
+      const f = rule.filter;
+      if (typeof f !== 'function' || f.call(rule, el, this.rules.options)) return rule;
+    }
+    return this.rules.defaultRule;
+  }
+
+  /** turndown's `process(parent).join('')`, its `join` kept as the text and its count of trailing newlines. */
+  content(parent: Node, inCode: boolean): string {
+    let body = '';
+    let newlines = 0;
+    for (let c = parent.firstChild; c; c = c.nextSibling) {
+      const type = c.nodeType;
+      const r =
+        type === 3 ? (inCode ? (c as Text).data : this.escapeText((c as Text).data)) : type === 1 ? this.element(c as Element, inCode) : '';
+      let start = 0;
+      while (r.charCodeAt(start) === 10) start++;
+      const separator = Math.min(2, Math.max(newlines, start));
+      if (start === r.length) {
+        newlines = separator;
+        continue;
+      }
+      let end = r.length;
+      while (r.charCodeAt(end - 1) === 10) end--;
+      body += (separator === 0 ? '' : separator === 1 ? '\n' : '\n\n') + (start === 0 && end === r.length ? r : r.slice(start, end));
+      newlines = r.length - end;
+    }
+    return newlines === 0 ? body : body + '\n'.repeat(newlines);
+  }
+
+  /** turndown's `replacementForNode`, with `Node`'s tests of the element. */
+  element(el: Element, parentInCode: boolean): string {
+    const name = nameOf(el);
+    const s = this.summary(el);
+    const blank = !name.void && !name.meaningful && s.allSpace && !s.hasVoidOrMeaningful;
+    const rule = blank ? this.rules.blankRule : this.ruleFor(el, name.lower);
+    const skip = blank || IGNORES_CONTENT.has(rule) || this.removed.has(rule);
+    let content = skip ? '' : this.content(el, parentInCode || name.upper === 'CODE');
+    let leading = '';
+    let trailing = '';
+    if (!name.block) {
+      // turndown's edgeWhitespace over textContent, then the ASCII part dropped where a neighbour
+      // already has a space on that side.
+      leading = s.lead;
+      let a = 0;
+      while (a < leading.length && isAsciiSpace(leading.charCodeAt(a))) a++;
+      if (a > 0 && this.flanked(el, true)) leading = leading.slice(a);
+      if (!s.allSpace) {
+        trailing = s.trail;
+        let b = trailing.length;
+        while (b > 0 && isAsciiSpace(trailing.charCodeAt(b - 1))) b--;
+        if (b < trailing.length && this.flanked(el, false)) trailing = trailing.slice(0, b);
+      }
+    }
+    if (leading || trailing) content = content.trim();
+    let out: string;
+    if (rule === this.rules.blankRule) out = name.block ? '\n\n' : '';
+    else if (rule === this.rules.defaultRule) out = name.block ? `\n\n${content}\n\n` : content;
+    else out = rule.replacement(content, el, this.rules.options);
+    return leading + out + trailing;
+  }
+
+  /** turndown's isFlankedByWhitespace: the sibling on that side ends (starts) with a space. */
+  flanked(el: Element, left: boolean): boolean {
+    const sibling = left ? el.previousSibling : el.nextSibling;
+    if (!sibling) return false;
+    if (sibling.nodeType === 3) {
+      const v = (sibling as Text).data;
+      return left ? v.endsWith(' ') : v.startsWith(' ');
+    }
+    if (sibling.nodeType !== 1 || nameOf(sibling as Element).block) return false;
+    const s = this.summary(sibling as Element);
+    return (left ? s.last : s.first) === ' ';
+  }
+}
+
+const isPre = (node: Node) => node.nodeType === 1 && nameOf(node as Element).upper === 'PRE';
+
+function remove(node: Node): Node {
+  const next = (node.nextSibling ?? node.parentNode)!;
+  node.parentNode!.removeChild(node);
+  return next;
+}
+
+function next(prev: Node | null, current: Node): Node {
+  if ((prev && prev.parentNode === current) || isPre(current)) return (current.nextSibling ?? current.parentNode)!;
+  return (current.firstChild ?? current.nextSibling ?? current.parentNode)!;
+}
+
+/** turndown's collapseWhitespace: runs of ASCII whitespace as one space, none at a block's edges. */
+function collapseWhitespace(element: Element): void {
+  if (!element.firstChild || isPre(element)) return;
+  let prevText: CharacterData | null = null;
+  let keepLeadingWs = false;
+  let prev: Node | null = null;
+  let node = next(prev, element);
+  while (node !== element) {
+    const type = node.nodeType;
+    if (type === 3 || type === 4) {
+      const t = node as CharacterData;
+      let text = t.data.replace(/[ \r\n\t]+/g, ' ');
+      if ((!prevText || prevText.data.endsWith(' ')) && !keepLeadingWs && text[0] === ' ') text = text.slice(1);
+      if (!text) {
+        node = remove(node);
+        continue;
+      }
+      if (text !== t.data) t.data = text;
+      prevText = t;
+    } else if (type === 1) {
+      const n = nameOf(node as Element);
+      if (n.block || n.upper === 'BR') {
+        if (prevText?.data.endsWith(' ')) prevText.data = prevText.data.slice(0, -1);
+        prevText = null;
+        keepLeadingWs = false;
+      } else if (n.void || n.upper === 'PRE') {
+        prevText = null;
+        keepLeadingWs = true;
+      } else if (prevText) {
+        keepLeadingWs = false;
+      }
+    } else {
+      node = remove(node);
+      continue;
+    }
+    const nextNode = next(prev, node);
+    prev = node;
+    node = nextNode;
+  }
+  if (prevText) {
+    if (prevText.data.endsWith(' ')) prevText.data = prevText.data.slice(0, -1);
+    if (!prevText.data) remove(prevText);
+  }
+}
+
+/**
+ * `service.turndown(root)` on the element itself (turndown converts a copy): the same Markdown, with
+ * its final trims done in linear time (turndown's `/[\t\r\n\s]+$/` is quadratic in a long run).
+ */
+export function writeMarkdown(service: TurndownService, root: Element): string {
+  const rules = service.rules as unknown as Rules;
+  // Names are cached by local name only where nodeName is its upper case (and by nodeName otherwise).
+  const html = root.nodeName === root.localName.toUpperCase() && root.nodeName !== root.localName;
+  if (html !== htmlNames) names.clear();
+  htmlNames = html;
+  collapseWhitespace(root);
+  const md = new Writer(rules, (s) => service.escape(s)).content(root, false);
+  let start = 0;
+  while (start < md.length && (md[start] === '\n' || md[start] === '\t' || md[start] === '\r')) start++;
+  return md.slice(start).trimEnd();
+}
