@@ -3,8 +3,10 @@
 // The servers run in one process under `valgrind --tool=callgrind`, warmed up, instrumented from then on;
 // a client child valgrind does not follow sends batches of requests to each server in turn, and the
 // counters are zeroed before each batch and dumped after it (callgrind_control), so each dump holds one
-// batch: every thread of the server process (V8's compiler and GC threads too), after a full collection
-// (not counted) so that no batch pays a major GC for the garbage of those before. Prints instructions per
+// batch: every thread of the server process (V8's compiler and GC threads too). A batch that holds a
+// major GC reads up to 2x the others: read the medians. (A forced full GC before each batch, with or
+// without --single-threaded-gc, made every batch dearer and noisier: 0.8-1.5M instructions a request
+// against ~0.5M.) Prints instructions per
 // request per server and the per-round ratios, median (min–max).
 //   npx tsx bench/http-handler-instructions.ts [--rounds 5] [--warmup 2000] [--requests 600] [--repeat] [--baseline DIST]
 
@@ -82,8 +84,6 @@ async function serverMode() {
   for (let round = 0; round < ROUNDS; round++)
     for (let k = 0; k < names.length; k++) {
       const name = names[(round + k) % names.length]!;
-      // A full collection before each batch (not counted): no batch pays for the garbage of the ones before.
-      (globalThis as { gc?: () => void }).gc?.();
       await say(`MEASURE ${name}\n`);
       await send(name, REQUESTS);
       await say('MEASURED\n');
@@ -105,7 +105,6 @@ async function parentMode() {
       '--instr-atstart=no',
       `--callgrind-out-file=${out}`,
       process.execPath,
-      '--expose-gc',
       '--import',
       'tsx',
       self,
