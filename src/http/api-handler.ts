@@ -132,7 +132,7 @@ async function answer(
       if (route.apiKeyHeader && request.method === 'GET') {
         // Known before auth, so even a 401 to a GET that names `engine` carries the header.
         state.query = queryValues(state.url.query);
-        if (state.query.has('engine') || state.query.has('engines')) state.deprecated = true;
+        if (state.query.engine !== undefined || state.query.engines !== undefined) state.deprecated = true;
       }
       if (!route.methods.includes(request.method)) throw new MethodNotAllowedError(request.method, pathname, route.methods);
 

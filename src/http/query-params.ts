@@ -11,10 +11,13 @@ export function searchParamsFromQuery(given: QueryValues): Record<string, unknow
   const problems: FieldProblem[] = [];
   const params: Record<string, unknown> = {};
   for (const name of SINGLE) {
-    const values = given.get(name) ?? NONE;
-    if (values.length > 1) problems.push({ field: name, message: `given ${values.length} times; send it once` });
-    const value = values[0];
-    if (value === undefined || values.length > 1) continue;
+    const values = given[name];
+    if (values === undefined) continue;
+    if (values.length > 1) {
+      problems.push({ field: name, message: `given ${values.length} times; send it once` });
+      continue;
+    }
+    const value = values[0]!;
     if (name === 'q') params.q = value;
     else if (name === 'include_content') {
       const flag = BOOLEANS[value.toLowerCase()];
@@ -26,20 +29,43 @@ export function searchParamsFromQuery(given: QueryValues): Record<string, unknow
     }
   }
   // Deprecated and ignored, but passed on so the engine sees the same parameters as with POST.
-  const engine = given.get('engine');
-  if (engine) params.engine = engine[0];
-  const engines = given.get('engines');
-  if (engines) params.engines = engines;
+  if (given.engine) params.engine = given.engine[0];
+  if (given.engines) params.engines = given.engines;
   if (problems.length > 0) throw new InvalidRequestError(problems);
   return params;
 }
 
-const NONE: readonly string[] = [];
 /** The names read from a query: the single ones and the deprecated two. */
-const READ = new Set<string>([...SINGLE, 'engine', 'engines']);
+export const QUERY_NAMES = [...SINGLE, 'engine', 'engines'] as const;
+type QueryName = (typeof QUERY_NAMES)[number];
 
-/** The values of the names a search reads (the single ones and the deprecated two), each in the order given. */
-export type QueryValues = Map<string, string[]>;
+/**
+ * The values of the names a search reads (the single ones and the deprecated two), each in the order
+ * given; a name not in the query is undefined. Fields of one fixed shape, not a Map: the Map, its
+ * hashing and its growth were most of queryValues' cost.
+ */
+export class QueryValues {
+  q: string[] | undefined = undefined;
+  include_content: string[] | undefined = undefined;
+  content_results: string[] | undefined = undefined;
+  max_chars: string[] | undefined = undefined;
+  engine: string[] | undefined = undefined;
+  engines: string[] | undefined = undefined;
+}
+
+function add(given: QueryValues, name: QueryName, value: string): void {
+  const values = given[name];
+  if (values) values.push(value);
+  else given[name] = [value];
+}
+
+const isQueryName = (name: string): name is QueryName =>
+  name === 'q' ||
+  name === 'include_content' ||
+  name === 'content_results' ||
+  name === 'max_chars' ||
+  name === 'engine' ||
+  name === 'engines';
 
 /**
  * The values of the names read, in the order given: one pass over the query (a `getAll`/`has` per
@@ -48,9 +74,10 @@ export type QueryValues = Map<string, string[]>;
  * percent-decode its parse is just that, and building the URLSearchParams cost more than the split.
  */
 export function queryValues(query: string | URLSearchParams): QueryValues {
-  const given: QueryValues = new Map();
+  const given = new QueryValues();
   if (typeof query !== 'string' || query.includes('%')) {
-    for (const [name, value] of typeof query === 'string' ? new URLSearchParams(query) : query) if (READ.has(name)) add(given, name, value);
+    for (const [name, value] of typeof query === 'string' ? new URLSearchParams(query) : query)
+      if (isQueryName(name)) add(given, name, value);
     return given;
   }
   for (let at = 0; at < query.length; ) {
@@ -60,19 +87,23 @@ export function queryValues(query: string | URLSearchParams): QueryValues {
     const cut = eq === -1 || eq > end ? end : eq;
     // No name read has a `+` (a space once decoded): a raw name is read exactly when its decoded one is.
     const name = query.slice(at, cut);
-    if (READ.has(name)) {
-      const raw = cut === end ? '' : query.slice(cut + 1, end);
-      add(given, name, raw.includes('+') ? raw.replaceAll('+', ' ') : raw);
-    }
+    if (isQueryName(name)) add(given, name, cut === end ? '' : plusAsSpace(query.slice(cut + 1, end)));
     at = end + 1;
   }
   return given;
 }
 
-function add(given: QueryValues, name: string, value: string): void {
-  const values = given.get(name);
-  if (values) values.push(value);
-  else given.set(name, [value]);
+/** `text` with each `+` a space (an indexOf loop: `replaceAll('+', ' ')` cost twice as much on a query value). */
+function plusAsSpace(text: string): string {
+  let at = text.indexOf('+');
+  if (at === -1) return text;
+  let out = '';
+  let from = 0;
+  for (; at !== -1; at = text.indexOf('+', at + 1)) {
+    out += `${text.slice(from, at)} `;
+    from = at + 1;
+  }
+  return out + text.slice(from);
 }
 
 /** True when a request names a deprecated search parameter. */
