@@ -1,6 +1,7 @@
 // websift/metrics: the Prometheus text after real requests through the node handler, its labels (never
 // an organization, key or query), a host's own registry, and the conversion pool's gauges.
 
+import { channel } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
@@ -126,5 +127,25 @@ describe('websift/metrics', () => {
     expect(sample(text, 'websift_conversion_queued')).toBe(0);
     expect(sample(text, 'websift_conversion_active')).toBe(0);
     expect(sample(text, 'websift_conversion_utilization')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('counts each series apart when consecutive events differ in any one label (the last series is remembered)', async () => {
+    const registry = new Registry();
+    open.push(websiftMetrics({ registry }));
+    const ended = channel('tracing:websift:source:asyncEnd');
+    const events = [
+      { source: 'a', outcome: 'answered', role: 'primary' },
+      { source: 'a', outcome: 'answered', role: 'primary' },
+      { source: 'a', outcome: 'answered', role: 'fallback' }, // only the third label differs
+      { source: 'a', outcome: 'empty', role: 'fallback' }, // only the second
+      { source: 'b', outcome: 'empty', role: 'fallback' }, // only the first
+      { source: 'a', outcome: 'answered', role: 'primary' },
+    ];
+    for (const event of events) ended.publish(event);
+    const text = await registry.metrics();
+    expect(sample(text, 'websift_source_calls_total{source="a",outcome="answered",role="primary"}')).toBe(3);
+    expect(sample(text, 'websift_source_calls_total{source="a",outcome="answered",role="fallback"}')).toBe(1);
+    expect(sample(text, 'websift_source_calls_total{source="a",outcome="empty",role="fallback"}')).toBe(1);
+    expect(sample(text, 'websift_source_calls_total{source="b",outcome="empty",role="fallback"}')).toBe(1);
   });
 });

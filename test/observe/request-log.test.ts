@@ -4,7 +4,7 @@
 
 import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRequestLog } from '../../src/cli/request-log.js';
+import { createRequestLog, jsonString } from '../../src/cli/request-log.js';
 import { startServer } from '../../src/cli/server.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { gatedSources } from './gated-sources.js';
@@ -65,5 +65,26 @@ describe('access log', () => {
     expect(line.path).toBe('/a"b\\c');
     expect(new Date(line.time).toISOString()).toBe(line.time);
     expect(lines[0]).not.toContain('secret');
+  });
+
+  it("quotes a line's strings as JSON.stringify does, the plain ones without it", () => {
+    const strings = [
+      '',
+      'GET',
+      '/api/search',
+      'a1b2c3d4-e5f6-4711-8899-aabbccddeeff',
+      'a"b',
+      'a\\b',
+      'tab\there',
+      '\u0000\u001f',
+      '\u007f',
+      'é',
+      '日本',
+      '\ud800',
+      'x\udc00y',
+      '😀',
+      '\u2028',
+    ];
+    for (const s of strings) expect(jsonString(s)).toBe(JSON.stringify(s));
   });
 });
