@@ -56,12 +56,13 @@ describe('websift/metrics', () => {
     expect((await fetch(`${base}/api/search?q=cats`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${base}/api/search?q=cats`, { headers: auth })).status).toBe(200); // a free repeat, from the cache
     expect((await fetch(`${base}/api/usage`)).status).toBe(401);
+    expect((await fetch(`${base}/api/usage//`)).status).toBe(401); // trailing slashes: the same endpoint
     expect((await fetch(`${base}/nowhere?q=cats`)).status).toBe(404);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
     const text = await metrics.text();
     expect(sample(text, 'websift_http_requests_total{endpoint="/api/search",status="200"}')).toBe(2);
-    expect(sample(text, 'websift_http_requests_total{endpoint="/api/usage",status="401"}')).toBe(1);
+    expect(sample(text, 'websift_http_requests_total{endpoint="/api/usage",status="401"}')).toBe(2);
     expect(sample(text, 'websift_http_requests_total{endpoint="other",status="404"}')).toBe(1);
     expect(sample(text, 'websift_http_requests_total{endpoint="/healthz",status="200"}')).toBe(1);
     expect(sample(text, 'websift_http_request_duration_seconds_count{endpoint="/api/search"}')).toBe(2);
