@@ -2,15 +2,17 @@
 // variant's server runs in its own process under `valgrind --tool=callgrind` (one configuration for the
 // whole process, as `websift serve` runs: no switching), warmed up, then instrumentation is switched on
 // (callgrind_control) around exactly the measured requests; the load client is a child valgrind does not
-// follow. Instructions of every thread of the server process are counted (V8's compiler and GC threads
+// follow; a full GC is forced just before the window. Instructions of every thread of the server process are counted (V8's compiler and GC threads
 // too). Prints instructions per request, median (min–max) over the rounds, and the ratio to "off"'s
-// median; variants run interleaved, one process each per round.
+// median; variants run interleaved, one process each per round. Also the main thread's own (the JS that
+// runs per request, and the GC work done there; V8's compiler and concurrent marking run on other threads,
+// whose counts vary from process to process with when V8 compiles and marks).
 //   npx tsx bench/observability-instructions.ts [--rounds 3] [--warmup 3000] [--requests 2000]
 
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -88,6 +90,8 @@ async function serverMode(parts: readonly Part[]) {
     });
   const go = () => new Promise((resolve) => process.once('SIGUSR2', resolve));
   await send(WARMUP);
+  // Every window starts from the same compacted heap: no GC begun in the warm-up is finished (and counted) in it.
+  (globalThis as { gc?: () => void }).gc?.();
   process.stdout.write('WARM\n');
   await go();
   await send(REQUESTS);
@@ -97,16 +101,18 @@ async function serverMode(parts: readonly Part[]) {
   process.exit(0);
 }
 
-/** Runs one variant's server under callgrind; its instructions per measured request. */
-async function measure(name: string): Promise<number> {
+/** Runs one variant's server under callgrind; its instructions per measured request (every thread's, the main thread's). */
+async function measure(name: string): Promise<{ all: number; main: number }> {
   const out = join(tmpdir(), `websift-obs-${process.pid}-${Date.now()}.callgrind`);
   const child = spawn(
     'valgrind',
     [
       '--tool=callgrind',
       '--instr-atstart=no',
+      '--separate-threads=yes',
       `--callgrind-out-file=${out}`,
       process.execPath,
+      '--expose-gc',
       '--import',
       'tsx',
       self,
@@ -126,32 +132,47 @@ async function measure(name: string): Promise<number> {
     if (line === 'WARM' || line === 'DONE') child.kill('SIGUSR2');
   }
   await exited;
-  // The "totals:" line: every thread's Ir while instrumentation was on.
-  const text = readFileSync(out, 'utf8');
-  if (!process.env.KEEP) rmSync(out, { force: true });
-  const total = Number(/^totals: (\d+)/m.exec(text)?.[1]);
-  return total / REQUESTS;
+  // One file per thread (out-01 is the main thread), each with a "totals:" line: its Ir while instrumentation was on.
+  const dir = tmpdir();
+  const files = readdirSync(dir).filter((f) => f.startsWith(`${basename(out)}-`));
+  let all = 0;
+  let main = 0;
+  for (const file of files) {
+    const path = join(dir, file);
+    const total = Number(/^totals: (\d+)/m.exec(readFileSync(path, 'utf8'))?.[1] ?? 0);
+    all += total;
+    if (file.endsWith('-01')) main = total;
+    if (!process.env.KEEP) rmSync(path, { force: true });
+  }
+  return { all: all / REQUESTS, main: main / REQUESTS };
 }
 
 async function parentMode() {
   const ROUNDS = Number(values.rounds ?? 3);
   const names = Object.keys(VARIANTS).filter((_n, i) => i === 0 || !values.only || values.only.split(',').map(Number).includes(i));
   const ir = Object.fromEntries(names.map((n) => [n, [] as number[]]));
+  const mainIr = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   for (let r = 0; r < ROUNDS; r++)
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length]!;
-      ir[name]!.push(await measure(name));
-      console.error(`round ${r + 1} ${name}: ${Math.round(ir[name]!.at(-1)!)} instructions/request`);
+      const { all, main } = await measure(name);
+      ir[name]!.push(all);
+      mainIr[name]!.push(main);
+      console.error(`round ${r + 1} ${name}: ${Math.round(all)} instructions/request, main thread ${Math.round(main)}`);
     }
   const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
   const k = (x: number) => `${(x / 1000).toFixed(0)}k`;
   const off = median(ir.off!);
+  const offMain = median(mainIr.off!);
   console.log(
     `Instructions per charged search over HTTP (server process, callgrind), ${ROUNDS} rounds, warm-up ${WARMUP}, ${REQUESTS} measured requests, Node ${process.version}`,
   );
-  console.log('| observability | instructions/request | vs off (medians) |\n|---|---|---|');
+  console.log('| observability | instructions/request, all threads | vs off (medians) | main thread | vs off |\n|---|---|---|---|---|');
   for (const name of names) {
     const xs = ir[name]!;
-    console.log(`| ${name} | ${k(median(xs))} (${k(Math.min(...xs))}–${k(Math.max(...xs))}) | ${(median(xs) / off).toFixed(3)}× |`);
+    const ms = mainIr[name]!;
+    console.log(
+      `| ${name} | ${k(median(xs))} (${k(Math.min(...xs))}–${k(Math.max(...xs))}) | ${(median(xs) / off).toFixed(3)}× | ${k(median(ms))} (${k(Math.min(...ms))}–${k(Math.max(...ms))}) | ${(median(ms) / offMain).toFixed(3)}× |`,
+    );
   }
 }

@@ -174,7 +174,7 @@ function withRequestId(reply: ApiReply, requestId: string): ApiReply {
 /** The websift:http context: made only when someone listens. */
 function httpContext(request: ApiRequest, url: RequestUrl | undefined, requestId: string, options: ResolvedOptions): HttpTraceContext {
   const path = url ? url.pathname : '/';
-  const rest = path.startsWith(options.basePath) ? path.slice(options.basePath.length).replace(/\/+$/, '') : '';
+  const rest = path.startsWith(options.basePath) ? withoutTrailingSlashes(path.slice(options.basePath.length)) : '';
   const known = Object.hasOwn(ROUTES, rest) || (options.health && (HEALTH_PATHS as readonly string[]).includes(rest));
   const traceparent = request.headers.get('traceparent') ?? undefined;
   const tracestate = request.headers.get('tracestate') ?? undefined;

@@ -59,8 +59,28 @@ class Tally {
     this.#labelNames = labelNames;
   }
 
+  /** The last series added to, and its label values: a server's requests mostly repeat the previous one's. */
+  #last: Cell | undefined = undefined;
+  #lastA = '';
+  #lastB = '';
+  #lastC = '';
+
   /** Adds `n` to the series of the given label values (as many as the counter's label names). */
   add(n: number, a: string, b = '', c = ''): void {
+    const last = this.#last;
+    if (last !== undefined && a === this.#lastA && b === this.#lastB && c === this.#lastC) {
+      last.pending += n;
+      return;
+    }
+    const cell = this.#cell(a, b, c);
+    this.#last = cell;
+    this.#lastA = a;
+    this.#lastB = b;
+    this.#lastC = c;
+    cell.pending += n;
+  }
+
+  #cell(a: string, b: string, c: string): Cell {
     const depth = this.#labelNames.length;
     let level = this.#root;
     if (depth > 1) level = below(level, a);
@@ -73,7 +93,7 @@ class Tally {
       level.set(last, cell);
       this.#cells.push(cell);
     }
-    cell.pending += n;
+    return cell;
   }
 
   /** Moves what was counted since the last read into `counter` (a series appears once counted, even by 0, as with `inc`). */
@@ -86,6 +106,10 @@ class Tally {
     }
   }
 }
+
+/** HTTP statuses as label values, made once (String(status) per request was a new string each time). */
+const STATUS_TEXT = Array.from({ length: 600 }, (_, status) => String(status));
+const statusText = (status: number): string => STATUS_TEXT[status] ?? String(status);
 
 function below(level: Map<string, unknown>, value: string): Map<string, unknown> {
   let next = level.get(value) as Map<string, unknown> | undefined;
@@ -200,7 +224,7 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
       `tracing:${CHANNEL_NAMES.http}:asyncEnd`,
       (m) => {
         const c = m as Timed;
-        requests.add(1, c.endpoint, String(c.status ?? 500));
+        requests.add(1, c.endpoint, statusText(c.status ?? 500));
         const at = c[started];
         if (at !== undefined) duration.record(c.endpoint, (performance.now() - at) / 1000);
       },

@@ -1,6 +1,7 @@
 // websift/metrics: the Prometheus text after real requests through the node handler, its labels (never
 // an organization, key or query), a host's own registry, and the conversion pool's gauges.
 
+import { channel } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
@@ -55,12 +56,13 @@ describe('websift/metrics', () => {
     expect((await fetch(`${base}/api/search?q=cats`, { headers: auth })).status).toBe(200);
     expect((await fetch(`${base}/api/search?q=cats`, { headers: auth })).status).toBe(200); // a free repeat, from the cache
     expect((await fetch(`${base}/api/usage`)).status).toBe(401);
+    expect((await fetch(`${base}/api/usage//`)).status).toBe(401); // trailing slashes: the same endpoint
     expect((await fetch(`${base}/nowhere?q=cats`)).status).toBe(404);
     expect((await fetch(`${base}/healthz`)).status).toBe(200);
 
     const text = await metrics.text();
     expect(sample(text, 'websift_http_requests_total{endpoint="/api/search",status="200"}')).toBe(2);
-    expect(sample(text, 'websift_http_requests_total{endpoint="/api/usage",status="401"}')).toBe(1);
+    expect(sample(text, 'websift_http_requests_total{endpoint="/api/usage",status="401"}')).toBe(2);
     expect(sample(text, 'websift_http_requests_total{endpoint="other",status="404"}')).toBe(1);
     expect(sample(text, 'websift_http_requests_total{endpoint="/healthz",status="200"}')).toBe(1);
     expect(sample(text, 'websift_http_request_duration_seconds_count{endpoint="/api/search"}')).toBe(2);
@@ -126,5 +128,25 @@ describe('websift/metrics', () => {
     expect(sample(text, 'websift_conversion_queued')).toBe(0);
     expect(sample(text, 'websift_conversion_active')).toBe(0);
     expect(sample(text, 'websift_conversion_utilization')).toBeGreaterThanOrEqual(0);
+  });
+
+  it('counts each series apart when consecutive events differ in any one label (the last series is remembered)', async () => {
+    const registry = new Registry();
+    open.push(websiftMetrics({ registry }));
+    const ended = channel('tracing:websift:source:asyncEnd');
+    const events = [
+      { source: 'a', outcome: 'answered', role: 'primary' },
+      { source: 'a', outcome: 'answered', role: 'primary' },
+      { source: 'a', outcome: 'answered', role: 'fallback' }, // only the third label differs
+      { source: 'a', outcome: 'empty', role: 'fallback' }, // only the second
+      { source: 'b', outcome: 'empty', role: 'fallback' }, // only the first
+      { source: 'a', outcome: 'answered', role: 'primary' },
+    ];
+    for (const event of events) ended.publish(event);
+    const text = await registry.metrics();
+    expect(sample(text, 'websift_source_calls_total{source="a",outcome="answered",role="primary"}')).toBe(3);
+    expect(sample(text, 'websift_source_calls_total{source="a",outcome="answered",role="fallback"}')).toBe(1);
+    expect(sample(text, 'websift_source_calls_total{source="a",outcome="empty",role="fallback"}')).toBe(1);
+    expect(sample(text, 'websift_source_calls_total{source="b",outcome="empty",role="fallback"}')).toBe(1);
   });
 });

@@ -4,7 +4,7 @@
 
 import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createRequestLog } from '../../src/cli/request-log.js';
+import { createRequestLog, jsonString, tenthsText } from '../../src/cli/request-log.js';
 import { startServer } from '../../src/cli/server.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { gatedSources } from './gated-sources.js';
@@ -65,5 +65,49 @@ describe('access log', () => {
     expect(line.path).toBe('/a"b\\c');
     expect(new Date(line.time).toISOString()).toBe(line.time);
     expect(lines[0]).not.toContain('secret');
+  });
+
+  it("quotes a line's strings as JSON.stringify does, the plain ones without it", () => {
+    const strings = [
+      '',
+      'GET',
+      '/api/search',
+      'a1b2c3d4-e5f6-4711-8899-aabbccddeeff',
+      'a"b',
+      'a\\b',
+      'tab\there',
+      '\u0000\u001f',
+      '\u007f',
+      'é',
+      '日本',
+      '\ud800',
+      'x\udc00y',
+      '😀',
+      '\u2028',
+    ];
+    for (const s of strings) expect(jsonString(s)).toBe(JSON.stringify(s));
+  });
+
+  it('writes the duration as String(Math.round(ms * 10) / 10) does', () => {
+    const values = [
+      0,
+      0.04,
+      0.05,
+      0.96,
+      1,
+      9.95,
+      9.96,
+      12.34,
+      99.99,
+      123456.78,
+      1e7 + 0.33,
+      2 ** 31 / 10 + 0.2,
+      -0.3,
+      -12.5,
+      1e20,
+      Number.NaN,
+    ];
+    for (let i = 0; i < 2000; i++) values.push(Math.random() * 10 ** (i % 7));
+    for (const ms of values) expect(tenthsText(ms)).toBe(String(Math.round(ms * 10) / 10));
   });
 });

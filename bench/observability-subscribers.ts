@@ -1,0 +1,129 @@
+// What websift's subscribers cost per charged search, without sockets: the API core (createApiHandler)
+// answering GET /api/search in-process, with the access log opened and written around each request as
+// `websift serve` does (a stand-in request and response), websift/metrics and websift/otel (no-op tracer).
+// One variant per process (as serve runs); prints µs per request over the measured requests.
+//   npx tsx bench/observability-subscribers.ts --variant off|log|metrics|otel|all [--warmup 20000] [--requests 50000]
+// Where the time goes: run it under `node --cpu-prof --cpu-prof-dir DIR --import tsx` and read the profile's
+// self time per function with `npx tsx bench/observability-subscribers.ts --profile DIR/<file>.cpuprofile`.
+
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const { values } = parseArgs({
+  options: {
+    variant: { type: 'string' },
+    warmup: { type: 'string' },
+    requests: { type: 'string' },
+    profile: { type: 'string' },
+    marks: { type: 'boolean' }, // WARM/DONE on stdout around the measured requests, each waiting for SIGUSR2
+  },
+});
+
+if (values.profile) {
+  // Self time per function (µs in all), the top 40, and by part of the code.
+  type Node = { id: number; callFrame: { functionName: string; url: string; lineNumber: number }; hitCount: number };
+  const p = JSON.parse(readFileSync(values.profile, 'utf8')) as {
+    nodes: Node[];
+    samples: number[];
+    timeDeltas: number[];
+    startTime: number;
+    endTime: number;
+  };
+  const byId = new Map(p.nodes.map((n) => [n.id, n]));
+  const self = new Map<string, number>();
+  for (let i = 0; i < p.samples.length; i++) {
+    const n = byId.get(p.samples[i]!)!;
+    const f = n.callFrame;
+    const key = `${f.functionName || '(anon)'} ${f.url.replace(/^.*\/(node_modules|src)\//, '$1/')}:${f.lineNumber + 1}`;
+    self.set(key, (self.get(key) ?? 0) + (p.timeDeltas[i + 1] ?? 0));
+  }
+  const total = [...self.values()].reduce((a, b) => a + b, 0);
+  for (const [k, v] of [...self].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.TOP ?? 40)))
+    console.log(`${((100 * v) / total).toFixed(2)}%  ${k}`);
+  process.exit(0);
+}
+
+const { trace } = await import('@opentelemetry/api');
+const { createRequestLog } = await import('../src/cli/request-log.js');
+const { createEngine } = await import('../src/engine/create-engine.js');
+const { createApiHandler } = await import('../src/http/api-handler.js');
+const { websiftMetrics } = await import('../src/metrics/index.js');
+const { websiftTracing } = await import('../src/otel/index.js');
+const { scriptedSource } = await import('../src/testing/index.js');
+
+const variant = values.variant ?? 'off';
+const WARMUP = Number(values.warmup ?? 20000);
+const REQUESTS = Number(values.requests ?? 50000);
+const RESULTS = Array.from({ length: 10 }, (_, i) => ({
+  title: `Result ${i}`,
+  url: `https://bench.test/${i}`,
+  snippet: `Snippet number ${i} of the benchmark`,
+}));
+const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results: RESULTS }))], rateLimit: false });
+await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
+const authorization = `Bearer ${await engine.admin.createApiKey('bench')}`;
+const on = (part: string) => variant === part || variant === 'all';
+let lines = 0;
+const requestLog = on('log')
+  ? createRequestLog({ format: 'json', stream: { write: (l: string) => (lines += l.length) }, say: () => {} })
+  : undefined;
+if (on('metrics')) websiftMetrics({ engine, processMetrics: false });
+if (on('otel')) websiftTracing({ tracerProvider: trace.getTracerProvider() });
+const handle = createApiHandler(engine, { health: true });
+
+let id = 0;
+async function one(): Promise<void> {
+  const target = `/api/search?q=term+${id++}`;
+  const headers: Record<string, string> = { host: '127.0.0.1', authorization };
+  const request = {
+    method: 'GET',
+    target,
+    url: `http://127.0.0.1${target}`,
+    headers: { get: (name: string) => headers[name] ?? null },
+    body: null,
+    signal: undefined,
+  };
+  const req = { method: 'GET', url: target, headers };
+  const res = { headersSent: false, statusCode: 200, header: undefined as string | undefined, getHeader: () => res.header };
+  let reply!: Promise<{ status: number; headers: Record<string, string> }>;
+  const next = () => {
+    reply = handle(request as never) as never;
+  };
+  const entry = requestLog ? requestLog.open(req as never, res as never, next) : (next(), undefined);
+  const answer = await reply;
+  if (answer.status !== 200) throw new Error(`status ${answer.status}`);
+  res.headersSent = true;
+  res.header = answer.headers['x-request-id'];
+  if (entry) requestLog!.done(entry);
+}
+/** 16 requests in flight, as the HTTP benches' client. */
+async function run(n: number): Promise<void> {
+  let left = n;
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (left-- > 0) await one();
+    }),
+  );
+}
+await run(WARMUP);
+const go = () => new Promise((resolve) => process.once('SIGUSR2', resolve));
+if (values.marks) {
+  process.stdout.write('WARM\n');
+  await go();
+}
+const cpu = process.cpuUsage();
+const t = performance.now();
+await run(REQUESTS);
+const used = process.cpuUsage(cpu);
+if (values.marks) {
+  process.stdout.write('DONE\n');
+  await go();
+}
+console.log(
+  JSON.stringify({
+    variant,
+    cpuUsPerRequest: (used.user + used.system) / REQUESTS,
+    wallUsPerRequest: ((performance.now() - t) * 1000) / REQUESTS,
+  }),
+);
+await engine.close();
