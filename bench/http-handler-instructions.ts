@@ -100,16 +100,7 @@ async function parentMode() {
   if (values.baseline) args.push('--baseline', values.baseline);
   const child = spawn(
     'valgrind',
-    [
-      '--tool=callgrind',
-      '--instr-atstart=no',
-      `--callgrind-out-file=${out}`,
-      process.execPath,
-      '--import',
-      'tsx',
-      self,
-      ...args,
-    ],
+    ['--tool=callgrind', '--instr-atstart=no', `--callgrind-out-file=${out}`, process.execPath, '--import', 'tsx', self, ...args],
     { stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise((resolve) => child.on('exit', resolve));
