@@ -13,12 +13,12 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createEngine } from '../../src/engine/create-engine.js';
 import { CacheUnavailableError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
-import { redisCacheStore } from '../../src/redis/index.js';
+import { redisCacheStore, redisFlights } from '../../src/redis/index.js';
 import { ManualClock, type PageServer, startPageServer } from '../../src/testing/index.js';
 import type { Engine } from '../../src/types/index.js';
 import { serviceAvailable } from '../support/services.js';
 import type { TcpProxy } from '../support/tcp-proxy.js';
-import { deleteKeys, REDIS_URL, redisProxy, testPrefix } from './redis-kit.js';
+import { deleteKeys, flightWaiters, inspector, REDIS_URL, redisProxy, testPrefix, until } from './redis-kit.js';
 
 const redis = await serviceAvailable('Redis');
 const page = `<!doctype html><html><head><title>Kept</title></head><body><article><h1>Kept</h1>
@@ -32,12 +32,24 @@ describe.skipIf(!redis)('an extract’s window reads and writes on Redis', () =>
   let fetches = 0;
   /** Runs when /a is fetched (before the charged URL's window is written). */
   let onFetch: () => void = () => {};
+  /** /held answers once this resolves. */
+  let held: { fetches: number; gate: Promise<void>; open: () => void };
+  const newGate = () => {
+    let open!: () => void;
+    const gate = new Promise<void>((resolve) => (open = resolve));
+    held = { fetches: 0, gate, open };
+  };
   const closers: (() => Promise<unknown> | undefined)[] = [];
   beforeAll(async () => {
     server = await startPageServer({});
     server.route('/a', (_req, res) => {
       fetches++;
       onFetch();
+      res.writeHead(200, { 'content-type': 'text/html' }).end(page);
+    });
+    server.route('/held', async (_req, res) => {
+      held.fetches++;
+      await held.gate;
       res.writeHead(200, { 'content-type': 'text/html' }).end(page);
     });
   });
@@ -48,6 +60,7 @@ describe.skipIf(!redis)('an extract’s window reads and writes on Redis', () =>
     proxy = await redisProxy();
     fetches = 0;
     onFetch = () => {};
+    newGate();
   });
   afterEach(async () => {
     for (const close of closers.splice(0).reverse()) await close();
@@ -57,9 +70,10 @@ describe.skipIf(!redis)('an extract’s window reads and writes on Redis', () =>
   });
 
   /** An instance whose windows live in Redis (`via`: direct or through the proxy), with its own books. */
-  async function instance(name: string, via: 'direct' | 'proxy') {
+  async function instance(name: string, via: 'direct' | 'proxy', withFlights = false) {
     const url = via === 'direct' ? REDIS_URL : `redis://127.0.0.1:${proxy.port}`;
     const repeats: CacheStore<never> = redisCacheStore({ url, prefix: `${prefix}repeats:` });
+    const flights = withFlights ? redisFlights({ url, prefix }) : undefined;
     const engine: Engine = createEngine({
       database: join(dir, `${name}.db`),
       clock: new ManualClock(),
@@ -67,9 +81,11 @@ describe.skipIf(!redis)('an extract’s window reads and writes on Redis', () =>
       robots: false,
       allowEndpoints: [`127.0.0.1:${server.port}`],
       caches: { repeats },
+      ...(flights ? { flights } : {}),
     });
     closers.push(
       () => repeats.close?.(),
+      () => flights?.close?.(),
       () => engine.close(),
     );
     await engine.admin.createOrganization('acme', { credits: 10 });
@@ -139,6 +155,26 @@ describe.skipIf(!redis)('an extract’s window reads and writes on Redis', () =>
     expect((await b.usage()).balance).toBe(9);
   });
 
+  it('a fresh instance’s repeat of an extract still running elsewhere: its flight lock waits for the first connection, the repeat is free', async () => {
+    const a = await instance('a', 'direct', true);
+    const b0 = { urls: [server.url('/held')] };
+    const first = a.engine.extract(b0, { organization: 'acme' });
+    await until(() => held.fetches === 1); // A holds the flight's lock and has not charged yet
+    proxy.mode = 'partition'; // B's first connection is accepted, its ready check held
+    const b = await instance('b', 'proxy', true);
+    const repeat = b.engine.extract(b0, { organization: 'acme', idempotencyKey: 'r1' });
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // past the 500 ms a lock used to wait
+    proxy.mode = 'forward';
+    const redis = inspector();
+    // B waits for A's flight (a B that ran without the lock never does: then the charge below tells).
+    await until(async () => (await flightWaiters(redis, prefix)) > 0, 4_000).catch(() => {});
+    redis.disconnect();
+    held.open();
+    expect((await first).metadata.credits_used).toBe(1);
+    expect((await repeat).metadata.credits_used).toBe(0);
+    expect((await b.usage()).balance).toBe(10);
+  });
+
   it('a fresh instance while Redis refuses connections: an outage, the repeat is fetched and charged', async () => {
     const a = await instance('a', 'direct');
     expect((await a.keyed('k1')).metadata.credits_used).toBe(1);
@@ -155,5 +191,13 @@ describe.skipIf(!redis)('an extract’s window reads and writes on Redis', () =>
     expect((await b.keyed('k2')).metadata.credits_used).toBe(1);
     expect(fetches).toBe(2);
     expect((await b.usage()).balance).toBe(8);
+  });
+});
+
+describe('redisFlights: firstConnectWaitMs (no server needed)', () => {
+  it('must be a number ≥ 0', () => {
+    expect(() => redisFlights({ url: REDIS_URL, firstConnectWaitMs: -1 })).toThrow(RangeError);
+    expect(() => redisFlights({ url: REDIS_URL, firstConnectWaitMs: Number.NaN })).toThrow(RangeError);
+    expect(() => redisFlights({ url: REDIS_URL, firstConnectWaitMs: 0 })).not.toThrow();
   });
 });

@@ -138,8 +138,8 @@ export class Cluster {
       }
       const json = await response.json().catch(() => null);
       // As a client would: every retryable refusal is retried, nothing having been charged. A search's 503
-      // (a window Redis could not read while up, docs/engine.md) carries no code; an extract's 504 (its
-      // deadline passed on a loaded host) is retryable too.
+      // (a window Redis could not read while up, docs/engine.md) carries no code, an extract's is
+      // cache_unavailable; an extract's 504 (its deadline passed on a loaded host) is retryable too.
       const retry = response.status === 409 || ((response.status === 503 || response.status === 504) && json?.retryable === true);
       if (retry && attempt < 400) {
         if (response.status !== 409) refused.push(response.status);
