@@ -227,6 +227,24 @@ export class RateLimiterUnavailableError extends WebsiftError {
   }
 }
 
+/**
+ * 503: the shared store of repeat windows (a `CacheStore`, e.g. Redis) could not be read or written while
+ * it was up (a timeout on a live connection, a first connection not made in time), so the call could not
+ * tell, or record, whether it is a free repeat. Raised by extract before anything is reserved (the window
+ * read) or before the charge (the window write). Nothing was charged; retrying is safe, and a retry within
+ * 5 minutes of the charged request is the free repeat. (A search refused the same way answers the spec's
+ * search 503 instead.)
+ */
+export class CacheUnavailableError extends WebsiftError {
+  override name = 'CacheUnavailableError' as const;
+  constructor(cause?: unknown) {
+    super(503, 'cache_unavailable', 'The repeat-window store did not answer in time; nothing was charged. Please retry.', {
+      retryable: true,
+      cause,
+    });
+  }
+}
+
 /** True for any error the engine answers with (a `WebsiftError` or subclass). */
 export const isWebsiftError = (e: unknown): e is WebsiftError => e instanceof WebsiftError;
 /** True for a 429 `RateLimitError`: retry after `error.rateLimit.retryAfter` seconds. */

@@ -25,6 +25,7 @@ export type { ConfirmedEmpty } from './core/search/index.js';
 export { isNoResults } from './core/search/index.js';
 export type { ErrorBody, ErrorTiming, FieldProblem, RateLimitInfo } from './errors.js';
 export {
+  CacheUnavailableError,
   ExtractTimeoutError,
   IdempotencyInProgressError,
   InsufficientCreditsError,

@@ -49,6 +49,11 @@ const sharedReplies = {
   StorageUnavailable: errorReply(
     'The books (`ledger_unavailable`) or a shared rate limiter (`rate_limiter_unavailable`) could not answer; retryable, nothing charged',
   ),
+  CrawlStorageUnavailable: errorReply(
+    'The books (`ledger_unavailable`), a shared rate limiter (`rate_limiter_unavailable`) or the shared store of repeat windows ' +
+      "(`cache_unavailable`: a URL's window could not be read, or written before the charge) could not answer; retryable, nothing " +
+      'charged (a retry within 5 minutes of the charged request is the free repeat)',
+  ),
 };
 const reply = (name: keyof typeof sharedReplies) => ({ $ref: `#/components/responses/${name}` });
 
@@ -214,7 +219,7 @@ export const openapi = {
           '413': reply('PayloadTooLarge'),
           '429': reply('RateLimited'),
           '500': reply('InternalError'),
-          '503': reply('StorageUnavailable'),
+          '503': reply('CrawlStorageUnavailable'),
           '504': errorReply('The request deadline passed (`timeout`); nothing was charged'),
         },
       },

@@ -20,6 +20,7 @@ export const ERROR_CODES = [
   'search_unavailable',
   'ledger_unavailable',
   'rate_limiter_unavailable',
+  'cache_unavailable',
   'timeout',
 ] as const;
 

@@ -86,6 +86,7 @@ export interface Engine {
    * @throws {InsufficientCreditsError} 402.
    * @throws {IdempotencyInProgressError} 409.
    * @throws {ExtractTimeoutError} 504: the request deadline passed; nothing charged, retry.
+   * @throws {CacheUnavailableError} 503: the repeat windows' shared store (Redis) did not answer while up; retry (a repeat then is free).
    * @throws {LedgerUnavailableError} 503: the books were locked or unreachable; retry later.
    * @throws {RateLimiterUnavailableError} 503: a shared rate limiter could not decide; retry later.
    */

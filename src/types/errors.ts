@@ -17,6 +17,7 @@ export type ErrorCode =
   | 'search_unavailable'
   | 'ledger_unavailable'
   | 'rate_limiter_unavailable'
+  | 'cache_unavailable'
   | 'timeout';
 
 export interface ErrorMetadata {

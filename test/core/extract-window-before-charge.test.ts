@@ -9,7 +9,7 @@ import { sqliteLedger } from '../../src/adapters/sqlite/ledger.js';
 import type { RepeatEntry } from '../../src/core/books/index.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import type { EngineOptions } from '../../src/engine/options.js';
-import { LedgerUnavailableError } from '../../src/errors.js';
+import { CacheUnavailableError, LedgerUnavailableError } from '../../src/errors.js';
 import type { CacheStore } from '../../src/ports/cache.js';
 import type { Ledger } from '../../src/ports/ledger.js';
 import { ManualClock, type PageServer, startPageServer } from '../../src/testing/index.js';
@@ -95,8 +95,25 @@ describe('extract: the windows are opened before the charge', () => {
       get: (target, name) => (name === 'set' ? async () => Promise.reject(new Error('store down')) : Reflect.get(target, name)),
     });
     const engine = instance({ caches: { repeats: refusing } });
-    await expect(extract(engine)).rejects.toThrow();
+    await expect(extract(engine)).rejects.toMatchObject({ status: 503, code: 'cache_unavailable', retryable: true });
     expect(await balance()).toBe(10);
+  });
+
+  it('a window read the store fails (required): 503 cache_unavailable before anything is reserved or fetched', async () => {
+    const failing: CacheStore<RepeatEntry> = new Proxy(windows, {
+      get: (target, name) =>
+        name === 'get'
+          ? async (key: string, options?: { required?: boolean }) =>
+              options?.required ? Promise.reject(new Error('read timed out')) : target.get(key)
+          : Reflect.get(target, name),
+    });
+    const engine = instance({ caches: { repeats: failing } });
+    const refused = await extract(engine).catch((error: unknown) => error);
+    expect(refused).toBeInstanceOf(CacheUnavailableError);
+    expect((refused as CacheUnavailableError).cause).toMatchObject({ message: 'read timed out' });
+    expect(fetches).toBe(0);
+    expect(await balance()).toBe(10);
+    expect((await engines[0]!.usage(acme)).requests.extract).toBe(0);
   });
 
   it('a failing settlement charges nothing and leaves no window: the next call pays once', async () => {

@@ -59,6 +59,14 @@ async function h(options: Parameters<typeof harness>[0] = {}): Promise<Harness> 
 /** A rate limiter whose store is down: every endpoint answers 503 rate_limiter_unavailable. */
 const downLimiter = { policy: { limit: 20, window: 2 }, take: () => Promise.reject(new Error('limiter store down')) };
 
+/** A repeat-window store whose required reads fail (Redis answering late): crawl answers 503 cache_unavailable. */
+const lateWindows = {
+  get: (_key: string, options?: { required?: boolean }) =>
+    options?.required ? Promise.reject(new Error('timed out')) : Promise.resolve(undefined),
+  set: () => Promise.resolve(),
+  delete: () => Promise.resolve(),
+};
+
 /** A harness on a SQLite file whose write lock another process holds (503 ledger_unavailable). */
 async function locked(): Promise<Harness> {
   const file = join(dir, `locked-${closers.length}.db`);
@@ -295,6 +303,14 @@ const rows: Row[] = [
     method: 'POST',
     status: 503,
     run: async () => (await h({ engine: { rateLimiter: downLimiter } })).call('/api/crawl', postJson({ urls: [pages.url('/article')] })),
+  },
+  {
+    name: 'crawl: window store not answering',
+    path: '/api/crawl',
+    method: 'POST',
+    status: 503,
+    run: async () =>
+      (await h({ engine: { caches: { repeats: lateWindows } } })).call('/api/crawl', postJson({ urls: [pages.url('/article')] })),
   },
   {
     name: 'crawl: books locked',

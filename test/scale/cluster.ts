@@ -31,6 +31,9 @@ export interface Reply {
   refused: number[];
 }
 
+/** The page server serves /page/0 … /page/(PAGES - 1). */
+export const PAGES = 5;
+
 const article = (n: number) =>
   `<!doctype html><html><head><title>Page ${n}</title></head><body><nav><a href="/">Home</a></nav><article><h1>Page ${n}</h1>` +
   `${'<p>A paragraph of the story, long enough to be the main content of this page. '.repeat(6)}</p>`.repeat(4) +
@@ -58,8 +61,12 @@ export class Cluster {
   }
 
   static async start(options: ClusterOptions): Promise<Cluster> {
+    // Every page a test names is served (PAGES): a 404 among a crawl's URLs leaves it uncharged for
+    // that URL, so the call opens no window to repeat and the extract repeats would go unmeasured.
     const pages = await startPageServer(
-      Object.fromEntries([0, 1, 2, 3].map((n) => [`/page/${n}`, { headers: { 'content-type': 'text/html' }, body: article(n) }])),
+      Object.fromEntries(
+        Array.from({ length: PAGES }, (_, n) => [`/page/${n}`, { headers: { 'content-type': 'text/html' }, body: article(n) }]),
+      ),
     );
     const searx = [await startFakeSearxng(pages.origin), await startFakeSearxng(pages.origin)];
     const dir = mkdtempSync(join(tmpdir(), 'websift-cluster-'));
@@ -138,8 +145,8 @@ export class Cluster {
       }
       const json = await response.json().catch(() => null);
       // As a client would: every retryable refusal is retried, nothing having been charged. A search's 503
-      // (a window Redis could not read while up, docs/engine.md) carries no code; an extract's 504 (its
-      // deadline passed on a loaded host) is retryable too.
+      // (a window Redis could not read while up, docs/engine.md) carries no code, an extract's is
+      // cache_unavailable; an extract's 504 (its deadline passed on a loaded host) is retryable too.
       const retry = response.status === 409 || ((response.status === 503 || response.status === 504) && json?.retryable === true);
       if (retry && attempt < 400) {
         if (response.status !== 409) refused.push(response.status);

@@ -24,7 +24,22 @@ export interface InstanceOptions {
 }
 
 export async function startInstance(options: InstanceOptions): Promise<Instance> {
-  const args = ['--import', 'tsx', 'src/cli/main.ts', 'serve', '--port', '0', '--config', options.config, '--database', options.database];
+  // --start-unready, then /readyz until it answers 200: serve's own start check gives up after 5 s of
+  // 1 s probes, which a fresh process's first connections miss on a loaded host (load ~30), and the
+  // instance would exit before the test got to its assertions. Waiting on the condition has no such bound.
+  const args = [
+    '--import',
+    'tsx',
+    'src/cli/main.ts',
+    'serve',
+    '--port',
+    '0',
+    '--start-unready',
+    '--config',
+    options.config,
+    '--database',
+    options.database,
+  ];
   if (options.redis) args.push('--redis', options.redis);
   const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...options.env }, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -41,6 +56,7 @@ export async function startInstance(options: InstanceOptions): Promise<Instance>
     child.once('exit', (code) => reject(new Error(`websift serve exited (${code}) before listening:\n${log.slice(-4_000)}`)));
   });
   drain(child);
+  await untilReady(url, exited, () => log);
   return {
     url,
     pid: child.pid!,
@@ -61,4 +77,19 @@ function drain(child: ChildProcess): void {
   child.stderr!.removeAllListeners('data');
   child.stdout!.resume();
   child.stderr!.resume();
+}
+
+/** Asks /readyz until it answers 200, or rejects when the instance exits first. */
+async function untilReady(url: string, exited: Promise<void>, log: () => string): Promise<void> {
+  let gone = false;
+  void exited.then(() => (gone = true));
+  for (;;) {
+    if (gone) throw new Error(`websift serve exited before it was ready:\n${log().slice(-4_000)}`);
+    const status = await fetch(`${url}/readyz`).then(
+      async (r) => (await r.arrayBuffer(), r.status),
+      () => 0,
+    );
+    if (status === 200) return;
+    await new Promise((r) => setTimeout(r, 100));
+  }
 }

@@ -7,7 +7,9 @@
 // The holder renews the lock every leaseMs / 3 while its task runs, so the lease can be short: a holder
 // that dies (SIGKILL) stops renewing and its waiters go on within leaseMs, however long requests run.
 //
-// Waiting is an optimization: Redis down, the task runs at once (per-process single flight only).
+// Waiting is an optimization: Redis down, the task runs at once (per-process single flight only). A
+// first connection still being made is not down: the lock waits for it (as a repeat window's required read
+// does), or a fresh instance's repeat would run beside the charged call and pay before its window exists.
 
 import { createHash, randomUUID } from 'node:crypto';
 import { systemClock } from '../../adapters/system-clock.js';
@@ -28,6 +30,11 @@ export interface RedisFlightsOptions extends RedisConnectionOptions {
   leaseMs?: number;
   /** Re-check interval of a waiter (default 250 ms of the Clock), for missed announcements. */
   pollMs?: number;
+  /**
+   * How long taking a lock waits for a first connection still in progress before the task runs without
+   * it; default 10 × `commandTimeoutMs` (5 s), as `redisCacheStore`'s.
+   */
+  firstConnectWaitMs?: number;
 }
 
 /** Releases the lock KEYS[1] if it holds token ARGV[1], announcing it on ARGV[2]; the search's leave script ends with it. */
@@ -88,6 +95,8 @@ export function createRedisFlights(options: RedisFlightsOptions): RedisFlights {
   const pollMs = options.pollMs ?? 250;
   if (!(Number.isSafeInteger(leaseMs) && leaseMs > 0)) throw new RangeError('redisFlights: leaseMs must be a positive integer');
   if (!(Number.isFinite(pollMs) && pollMs > 0)) throw new RangeError('redisFlights: pollMs must be positive');
+  const firstWaitMs = options.firstConnectWaitMs ?? 10 * connection.timeoutMs;
+  if (!(Number.isFinite(firstWaitMs) && firstWaitMs >= 0)) throw new RangeError('redisFlights: firstConnectWaitMs must be a number ≥ 0');
   const channel = `${connection.prefix}flight-released`;
   const local = new SingleFlight();
   /** Lock name → wake-up calls of this process's waiters. */
@@ -101,7 +110,9 @@ export function createRedisFlights(options: RedisFlightsOptions): RedisFlights {
     }));
 
   async function tryLock(lock: string, token: string): Promise<boolean> {
-    return (await (await connection.client()).set(lock, token, 'PX', leaseMs, 'NX')) === 'OK';
+    const client = await connection.client();
+    await connection.firstReady(client, firstWaitMs); // at once unless a first connection is in progress
+    return (await client.set(lock, token, 'PX', leaseMs, 'NX')) === 'OK';
   }
 
   /** Resolves on the lock's release announcement or after pollMs; the caller then tries again. */

@@ -45,8 +45,8 @@ export class RepeatWindows<T> {
 
   /**
    * The charged answer when `organization` is inside the window of `key`; the window is not extended.
-   * `required`: a store that failed to read while up rejects instead of answering a miss (a search then
-   * refuses the call rather than charge a repeat that may be free).
+   * `required`: a store that failed to read while up rejects instead of answering a miss (a search or an
+   * extract then refuses the call rather than charge a repeat that may be free).
    */
   async find(organization: string, key: string, options?: CacheReadOptions): Promise<RepeatEntry<T> | undefined> {
     const entry = await this.#store.get(this.storeKey(organization, key), options);

@@ -1,10 +1,11 @@
 // engine.extract: per-URL fetching and conversion with the spec's billing.
-// Order: stealth date → free repeats → reserve the worst case (402) → fetch under the request
-// deadline (504, nothing charged) → open the charged URLs' windows → settle 1 (or 5 with stealth) per
-// charged success (a failed or zero charge withdraws the windows).
+// Order: stealth date → free repeats (required reads: 503 cache_unavailable before anything is reserved)
+// → reserve the worst case (402) → fetch under the request deadline (504, nothing charged) → open the
+// charged URLs' windows (refused: 503 cache_unavailable) → settle 1 (or 5 with stealth) per charged
+// success (a failed or zero charge withdraws the windows).
 
 import type { CallTraceContext } from '../../channels.js';
-import { ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
+import { CacheUnavailableError, ExtractTimeoutError, InvalidRequestError } from '../../errors.js';
 import { parseFetchableUrl } from '../../fetch/url-check.js';
 import type { CacheStore } from '../../ports/cache.js';
 import type { Flights } from '../../ports/flights.js';
@@ -96,8 +97,7 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
   const targets = new Map<string, Target>();
   for (const [i, key] of keys.entries()) {
     if (targets.has(key)) continue; // the same URL twice in one request is fetched (and charged) once
-    const free = (await deps.repeats.find(org, key)) !== undefined;
-    targets.set(key, { key, url: params.urls[i] as string, free });
+    targets.set(key, { key, url: params.urls[i] as string, free: await isRepeat(deps, org, key) });
   }
   const list = [...targets.values()];
   const hold = await deps.credits.hold(org, 'extract', list.filter((t) => !t.free).length * price, call.billing, call.trace);
@@ -165,8 +165,24 @@ async function extractOnce(deps: ExtractDeps, params: ExtractParams, call: Call,
 }
 
 /**
+ * A URL's window read, a required one (as search's, docs/engine.md "A window read is a required read"): a
+ * store that failed to read while up refuses the call, 503 before anything is reserved, instead of
+ * charging a repeat that may be free.
+ */
+async function isRepeat(deps: ExtractDeps, org: string, key: string): Promise<boolean> {
+  try {
+    return (await deps.repeats.find(org, key, REQUIRED_READ)) !== undefined;
+  } catch (error) {
+    throw new CacheUnavailableError(error);
+  }
+}
+
+const REQUIRED_READ = { required: true } as const;
+
+/**
  * Settles `amount` with the charged URLs' windows opened first (as search does, docs/engine.md "A charged
- * request always leaves its window"): a window the store refuses fails the call, nothing charged; a
+ * request always leaves its window"): a window the store refuses fails the call (503 cache_unavailable,
+ * counted as answered like search's), nothing charged; a
  * settlement that fails or charges 0 withdraws them. Killed in between, the windows stay: the repeat is
  * free and was never charged, never paid twice.
  */
@@ -187,7 +203,12 @@ async function settleWithWindows(
   try {
     if ((paid ?? amount) > 0) {
       for (const t of charged) {
-        await deps.repeats.open(org, t.key, start, true);
+        try {
+          await deps.repeats.open(org, t.key, start, true);
+        } catch (error) {
+          await hold.release(true);
+          throw new CacheUnavailableError(error);
+        }
         opened.push(t);
       }
     }
