@@ -2,6 +2,10 @@
 // page, the order alternating, CPU time (process.cpuUsage) around each call; per round the ratio of
 // the totals, median and range over rounds (round 0 warms up). Checks the Markdown is equal on every
 // page first.
+// Caveat (found 2026-11-28): linkedom's run-time changes (linkedom-reads.ts, fast-nodes.ts, text-scan.ts) patch the
+// one linkedom both checkouts share; the checkout imported second finds it already changed and runs without its
+// fast walks, so the first side looks ~5 % faster than it is, and a change to those files applies to both sides.
+// `bench/convert-speed.ts --other <checkout>` runs each side in its own process and has neither problem.
 //
 //   npx tsx bench/convert-ab.ts --other /path/to/other/checkout [--corpus traf] [--limit 100] [--rounds 5]
 

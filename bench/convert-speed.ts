@@ -17,14 +17,16 @@
 // (stretched by load like any wall time), the full GCs a window's pages tripped, the heap's peak.
 //
 //   npx tsx bench/convert-speed.ts [--corpus wcxb,traf,articles] [--rounds 5] [--limit N] [--warmup 1]
-//     [--passes 1] [--no-parse] [--node-flags "--single-threaded-gc"] [--verbose]
+//     [--passes 1] [--no-parse] [--node-flags "--single-threaded-gc"] [--verbose] [--other /path/to/checkout]
+// --other compares this checkout's conversion with another's instead (each in its own process, the same way).
 // --limit takes every k-th page of each corpus so that N remain; --passes repeats the pages inside the window.
 
 import { fork } from 'node:child_process';
 import { loadavg } from 'node:os';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CORPORA, type CorpusName } from './lib/convert-corpora.js';
-import { type ChildJob, type ChildResult, PAIRS, roundOrder, type SystemName } from './lib/convert-speed-run.js';
+import { type ChildJob, type ChildResult, OTHER_PAIR, PAIRS, roundOrder, type SystemName } from './lib/convert-speed-run.js';
 import { spread } from './lib/rounds.js';
 
 function arg(name: string): string | undefined {
@@ -39,7 +41,8 @@ const passes = Number(arg('passes') ?? 1);
 const limit = arg('limit') === undefined ? undefined : Number(arg('limit'));
 const nodeFlags = arg('node-flags')?.split(/\s+/).filter(Boolean) ?? [];
 const verbose = process.argv.includes('--verbose');
-const pairs = process.argv.includes('--no-parse') ? PAIRS.slice(0, 1) : PAIRS;
+const other = arg('other') === undefined ? undefined : resolve(arg('other')!);
+const pairs = other ? OTHER_PAIR : process.argv.includes('--no-parse') ? PAIRS.slice(0, 1) : PAIRS;
 const CHILD = fileURLToPath(new URL('./lib/convert-speed-child.ts', import.meta.url));
 
 function runChild(job: ChildJob): Promise<ChildResult> {
@@ -70,7 +73,7 @@ for (const corpus of corpora) {
   const row: Row = {};
   for (let r = 0; r < rounds; r++) {
     for (const system of roundOrder(pairs, r)) {
-      const res = await runChild({ system, corpus, limit, warmup, passes });
+      const res = await runChild({ system, corpus, limit, warmup, passes, ...(other ? { other } : {}) });
       (row[system] ??= []).push(res);
       if (verbose)
         console.log(
@@ -87,11 +90,13 @@ const ratios = (a: ChildResult[], b: ChildResult[], f: (x: ChildResult) => numbe
 const cpuOf = (x: ChildResult) => x.cpuMs;
 
 console.log(`\nload at the end ${loadNow()}`);
-console.log('\n| corpus | pages | websift CPU ms/page | Readability CPU ms/page | websift / Readability | parse lazy / stock |');
+const base = other ? 'websift-other' : 'readability';
+const baseName = other ? `other (${other})` : 'Readability';
+console.log(`\n| corpus | pages | websift CPU ms/page | ${baseName} CPU ms/page | websift / ${baseName} | parse lazy / stock |`);
 console.log('|---|---|---|---|---|---|');
 for (const [corpus, row] of rows) {
   const ws = row['websift']!;
-  const rd = row['readability']!;
+  const rd = row[base]!;
   const parse = row['parse-lazy'] && row['parse-stock'] ? spread(ratios(row['parse-lazy'], row['parse-stock'], cpuOf), 3) : '—';
   console.log(
     `| ${corpus} | ${ws[0]!.pages} | ${spread(perPage(ws))} | ${spread(perPage(rd))} | **${spread(ratios(ws, rd, cpuOf), 3)}** | ${parse} |`,

@@ -25,6 +25,12 @@ async function convertFor(system: SystemName): Promise<(p: Page) => string | obj
       const { htmlToMarkdown } = await import('../../src/convert/html-to-markdown.js');
       return (p) => htmlToMarkdown(p.html, p.url ? { url: p.url } : {});
     }
+    case 'websift-other': {
+      const { htmlToMarkdown } = (await import(
+        `${job.other}/src/convert/html-to-markdown.ts`
+      )) as typeof import('../../src/convert/html-to-markdown.js');
+      return (p) => htmlToMarkdown(p.html, p.url ? { url: p.url } : {});
+    }
     case 'readability': {
       const { plainReadabilityMarkdown } = await import('./baseline.js');
       return (p) => plainReadabilityMarkdown(p.html);

@@ -1,7 +1,9 @@
 // What bench/convert-speed.ts and its child (convert-speed-child.ts) share: the systems, which pages a
 // child converts, the order of the children in each round, and the message a child sends back.
 
-export const SYSTEMS = ['websift', 'readability', 'parse-lazy', 'parse-stock'] as const;
+// 'websift-other': another checkout's htmlToMarkdown (--other), each side in its own process, so both get
+// linkedom's run-time changes (in one process only the first checkout loaded does: bench/convert-ab.ts).
+export const SYSTEMS = ['websift', 'readability', 'parse-lazy', 'parse-stock', 'websift-other'] as const;
 export type SystemName = (typeof SYSTEMS)[number];
 
 /** The pairs the bench reports: the first's CPU over the second's, per round. */
@@ -9,6 +11,9 @@ export const PAIRS: readonly (readonly [SystemName, SystemName])[] = [
   ['websift', 'readability'],
   ['parse-lazy', 'parse-stock'],
 ];
+
+/** The pair with --other: this checkout's CPU over the other's. */
+export const OTHER_PAIR: readonly (readonly [SystemName, SystemName])[] = [['websift', 'websift-other']];
 
 export interface ChildJob {
   system: SystemName;
@@ -18,6 +23,8 @@ export interface ChildJob {
   warmup: number;
   /** Passes over the pages inside the window. */
   passes: number;
+  /** The other checkout's root, for 'websift-other'. */
+  other?: string;
 }
 
 export interface ChildResult {
