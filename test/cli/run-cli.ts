@@ -26,12 +26,21 @@ export function tempDb(): string {
   return join(mkdtempSync(join(tmpdir(), 'websift-cli-')), 'test.db');
 }
 
+// Children still running when the test process exits (a test that timed out before its kill) are killed
+// with it, not left serving for the rest of the run.
+const live = new Set<ChildProcess>();
+process.once('exit', () => {
+  for (const child of live) child.kill('SIGKILL');
+});
+
 export function startCli(args: string[], env: Record<string, string> = {}): ChildProcess {
   const child = spawn(process.execPath, ['--import', 'tsx', MAIN, ...args], {
     cwd: ROOT,
     env: { ...process.env, WEBSIFT_DB: '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  live.add(child);
+  child.once('exit', () => live.delete(child));
   return recordStderr(child);
 }
 

@@ -11,7 +11,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { REDIS_URL, serviceAvailable } from '../support/services.js';
 import { closedPort, tcpProxy } from '../support/tcp-proxy.js';
 import { mainCaptured } from './in-process.js';
-import { runCli, startCli, tempDb, waitForLine } from './run-cli.js';
+import { PROCESS_START_BUDGET_MS, runCli, startCli, tempDb, waitForLine } from './run-cli.js';
 
 /** A SearXNG stand-in: fails for "flaky", answers otherwise. */
 const searxng = createServer((req, res) => {
@@ -93,7 +93,7 @@ describe('websift serve: logs, health and metrics', () => {
     expect(stdout).not.toContain(key);
     expect(stdout).not.toContain('private');
     expect(stdout).not.toContain('ws_live_not_a_key');
-  }, 30_000);
+  }, PROCESS_START_BUDGET_MS);
 
   it('refuses to start when Redis does not answer, naming it; --start-unready starts with /readyz 503', async () => {
     const redis = `redis://127.0.0.1:${await closedPort()}`;
@@ -124,7 +124,7 @@ describe('websift serve: logs, health and metrics', () => {
     child.kill('SIGTERM');
     await once(child, 'exit');
     expect(stderr).toMatch(/GET \/readyz 503 \d+ms id=\S+/); // the text format
-  }, 30_000);
+  }, 2 * PROCESS_START_BUDGET_MS); // two starts of serve
 
   it('waits for a Redis that answers a moment after serve starts (up to 5 s), then starts ready', async (ctx) => {
     if (!(await serviceAvailable('Redis'))) return ctx.skip();
@@ -140,7 +140,7 @@ describe('websift serve: logs, health and metrics', () => {
     } finally {
       await proxy.close();
     }
-  }, 30_000);
+  }, PROCESS_START_BUDGET_MS);
 
   it('refuses a --log-format other than json or text', async () => {
     const result = await runCli(['serve', '--port', '0', '--db', tempDb(), '--log-format', 'xml']);
