@@ -19,7 +19,7 @@
 
 import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
-import { isSpace } from './model/block-words.js';
+import { isSpace } from './space.js';
 import { memoByValue } from './value-memo.js';
 
 /** SHA-256 of the linkedom 0.18.14 sources the fast paths stand in for or rely on (auditedSources). */

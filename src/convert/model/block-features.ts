@@ -7,11 +7,11 @@
 // the elements (the conversion's hottest loop), so splitting it would mean walking the page again.
 
 import { CHROME_ROLES } from '../clean-dom.js';
+import { isSpace } from '../space.js';
 import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
 import {
   countBlockWords,
   duplicateCounts,
-  isSpace,
   KIND_DATE,
   KIND_LEGAL,
   KIND_META,

@@ -4,6 +4,8 @@
 // match, a lower-cased copy per word and three more regex scans per block, ~a third of the features'
 // CPU on trafilatura-eval.
 
+import { isSpace } from '../space.js';
+
 /** Counts over the words of one text; one object reused for every block of a page. */
 export interface BlockWords {
   words: number;
@@ -37,22 +39,6 @@ function wordCodePoint(cp: number): boolean {
     return k === 1;
   }
   return LETTER_OR_NUMBER.test(String.fromCodePoint(cp));
-}
-
-/** What \s matches in a JavaScript regex. */
-export function isSpace(c: number): boolean {
-  if (c < 128) return c === 32 || (c >= 9 && c <= 13);
-  return (
-    c === 0xa0 ||
-    c === 0x1680 ||
-    (c >= 0x2000 && c <= 0x200a) ||
-    c === 0x2028 ||
-    c === 0x2029 ||
-    c === 0x202f ||
-    c === 0x205f ||
-    c === 0x3000 ||
-    c === 0xfeff
-  );
 }
 
 /**

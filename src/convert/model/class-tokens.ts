@@ -2,8 +2,8 @@
 // block classifier scores through a lexicon learned on WCXB dev-train (tools/train/block-lexicon.ts):
 // CMS and theme vocabularies are shared across sites, so a word seen on many pages generalizes.
 
+import { isSpace } from '../space.js';
 import { memoByValue } from '../value-memo.js';
-import { isSpace } from './block-words.js';
 
 /** The split wordsOf does by hand (the reference for test/convert/class-tokens.test.ts). */
 export const SPLIT = /[\s_\-:./]+|(?<=[a-z])(?=[A-Z])/;

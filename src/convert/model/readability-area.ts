@@ -9,8 +9,8 @@
 // story's area. Blocks inside elements whose class/id says "sidebar", "comment", "related"… (and not
 // "article", "content"…) are not scored, as Readability removes those first.
 
+import { isSpace } from '../space.js';
 import type { BlockRows } from './block-features.js';
-import { isSpace } from './block-words.js';
 
 /** Tags whose own text Readability scores (its <div>s without block children count as <p>). */
 const SCORED = new Set(['p', 'td', 'pre', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'div']);
