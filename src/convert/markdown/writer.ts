@@ -8,6 +8,7 @@
 // once per element, and no properties are added to the DOM's nodes.
 
 import type TurndownService from 'turndown';
+import { isSpace } from '../space.js';
 
 export interface Rule {
   filter: unknown;
@@ -57,20 +58,6 @@ function nameOf(el: Element): Name {
   return n;
 }
 
-/** JavaScript's `\s`. */
-function isSpace(c: number): boolean {
-  return c <= 0x20
-    ? c === 0x20 || (c >= 0x09 && c <= 0x0d)
-    : c === 0xa0 ||
-        c === 0x1680 ||
-        (c >= 0x2000 && c <= 0x200a) ||
-        c === 0x2028 ||
-        c === 0x2029 ||
-        c === 0x202f ||
-        c === 0x205f ||
-        c === 0x3000 ||
-        c === 0xfeff;
-}
 const isAsciiSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /** An element's `textContent`, summed up: what turndown's tests read of it. */
