@@ -23,10 +23,9 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { DEFAULT_MAX_PER_PARTITION } from '../src/adapters/partitioned-lru-store.js';
-import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler, createNodeHandler, type FetchHandler } from '../src/http/index.js';
-import { scriptedSource } from '../src/testing/index.js';
 import { type ClientJob, type ClientReport, runClient } from './lib/load-client.js';
+import { BENCH_RESULTS, searchBenchEngine } from './lib/search-bench.js';
 
 const { values } = parseArgs({
   options: {
@@ -49,12 +48,6 @@ if (DURABILITY !== 'full' && DURABILITY !== 'normal') throw new Error(`--durabil
 const onFile = values.durability !== undefined || values.database !== undefined;
 const scratch = onFile && values.database === undefined ? mkdtempSync(join(tmpdir(), 'websift-http-bench-')) : undefined;
 const DATABASE = scratch ? join(scratch, 'bench.db') : values.database;
-
-const RESULTS = Array.from({ length: 10 }, (_, i) => ({
-  title: `Result ${i}`,
-  url: `https://bench.test/${i}`,
-  snippet: `Snippet number ${i} of the benchmark`,
-}));
 
 async function listen(handler: RequestListener) {
   const server = createServer(handler);
@@ -109,17 +102,11 @@ function load(port: number, path: string, headers: Record<string, string>): Prom
 
 const bare = await listen((req, res) => {
   const q = new URL(req.url ?? '/', 'http://x').searchParams.get('q');
-  const body = JSON.stringify({ query: q, results: RESULTS });
+  const body = JSON.stringify({ query: q, results: BENCH_RESULTS });
   res.writeHead(200, { 'content-type': 'application/json; charset=utf-8' }).end(body);
 });
 
-const engine = createEngine({
-  ...(DATABASE !== undefined ? { database: DATABASE, durability: DURABILITY } : {}),
-  sources: [scriptedSource('bench', () => ({ results: RESULTS }))],
-  rateLimit: false,
-});
-await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
-const key = await engine.admin.createApiKey('bench');
+const { engine, key } = await searchBenchEngine(DATABASE !== undefined ? { database: DATABASE, durability: DURABILITY } : {});
 // Steady state: a full repeat partition, so every charged request evicts a window, as in a long-running server.
 for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
 const viaNode = await listen(createNodeHandler(engine));

@@ -59,18 +59,11 @@ async function serverMode(parts: readonly Part[]) {
   const { bufferedLines } = await import('../src/cli/buffered-lines.js');
   const { createRequestLog } = await import('../src/cli/request-log.js');
   const { startServer } = await import('../src/cli/server.js');
-  const { createEngine } = await import('../src/engine/create-engine.js');
   const { websiftMetrics } = await import('../src/metrics/index.js');
   const { websiftTracing } = await import('../src/otel/index.js');
-  const { scriptedSource } = await import('../src/testing/index.js');
-  const RESULTS = Array.from({ length: 10 }, (_, i) => ({
-    title: `Result ${i}`,
-    url: `https://bench.test/${i}`,
-    snippet: `Snippet number ${i} of the benchmark`,
-  }));
-  const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results: RESULTS }))], rateLimit: false });
-  await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
-  const headers = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
+  const { searchBenchEngine } = await import('./lib/search-bench.js');
+  const { engine, key } = await searchBenchEngine();
+  const headers = { authorization: `Bearer ${key}` };
   // As serve: the log's lines buffered and written together (to /dev/null here).
   const requestLog = parts.includes('log')
     ? createRequestLog({

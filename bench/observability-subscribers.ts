@@ -45,23 +45,16 @@ if (values.profile) {
 
 const { trace } = await import('@opentelemetry/api');
 const { createRequestLog } = await import('../src/cli/request-log.js');
-const { createEngine } = await import('../src/engine/create-engine.js');
+const { searchBenchEngine } = await import('./lib/search-bench.js');
 const { createApiHandler } = await import('../src/http/api-handler.js');
 const { websiftMetrics } = await import('../src/metrics/index.js');
 const { websiftTracing } = await import('../src/otel/index.js');
-const { scriptedSource } = await import('../src/testing/index.js');
 
 const variant = values.variant ?? 'off';
 const WARMUP = Number(values.warmup ?? 20000);
 const REQUESTS = Number(values.requests ?? 50000);
-const RESULTS = Array.from({ length: 10 }, (_, i) => ({
-  title: `Result ${i}`,
-  url: `https://bench.test/${i}`,
-  snippet: `Snippet number ${i} of the benchmark`,
-}));
-const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results: RESULTS }))], rateLimit: false });
-await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
-const authorization = `Bearer ${await engine.admin.createApiKey('bench')}`;
+const { engine, key } = await searchBenchEngine();
+const authorization = `Bearer ${key}`;
 const on = (part: string) => variant === part || variant === 'all';
 let lines = 0;
 const requestLog = on('log')

@@ -41,9 +41,9 @@ import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
 import { websiftMetrics } from '../src/metrics/index.js';
 import { websiftTracing } from '../src/otel/index.js';
-import { scriptedSource } from '../src/testing/index.js';
 import { dropSchema, freshSchema, postgresProxy } from '../test/support/postgres.js';
 import { sendCounted } from './lib/load-client.js';
+import { searchBenchEngine } from './lib/search-bench.js';
 
 const { values } = parseArgs({
   options: {
@@ -153,14 +153,8 @@ const verdictOf = ({ low, high }: { low: number; high: number }) =>
 
 // ---- 1. On vs off over HTTP ----
 
-const RESULTS = Array.from({ length: 10 }, (_, i) => ({
-  title: `Result ${i}`,
-  url: `https://bench.test/${i}`,
-  snippet: `Snippet number ${i} of the benchmark`,
-}));
-const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results: RESULTS }))], rateLimit: false });
-await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
-const auth = { authorization: `Bearer ${await engine.admin.createApiKey('bench')}` };
+const { engine, key } = await searchBenchEngine();
+const auth = { authorization: `Bearer ${key}` };
 
 type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'empty-http' | 'empty-engine' | 'empty-start';
 /** What one variant turned on, to turn off after its round. */

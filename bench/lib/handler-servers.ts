@@ -23,18 +23,10 @@ export interface HandlerServers {
 export async function startHandlerServers(baselineDist?: string): Promise<HandlerServers> {
   const { default: Fastify } = await import('fastify');
   const { DEFAULT_MAX_PER_PARTITION } = await import('../../src/adapters/partitioned-lru-store.js');
-  const { createEngine } = await import('../../src/engine/create-engine.js');
   const { createNodeHandler } = await import('../../src/http/index.js');
-  const { scriptedSource } = await import('../../src/testing/index.js');
+  const { searchBenchEngine } = await import('./search-bench.js');
 
-  const RESULTS = Array.from({ length: 10 }, (_, i) => ({
-    title: `Result ${i}`,
-    url: `https://bench.test/${i}`,
-    snippet: `Snippet number ${i} of the benchmark`,
-  }));
-  const engine = createEngine({ sources: [scriptedSource('bench', () => ({ results: RESULTS }))], rateLimit: false });
-  await engine.admin.createOrganization('bench', { credits: 1_000_000_000 });
-  const key = await engine.admin.createApiKey('bench');
+  const { engine, key } = await searchBenchEngine();
   for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
 
   /** One abort signal per connection, aborted when it closes with a request unanswered (as the handler's). */
