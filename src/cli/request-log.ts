@@ -156,18 +156,25 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   };
 }
 
+// What both formats say of a request, read the same way (the JSON line reads them without a fields object).
+const requestIdOf = (entry: Entry) => entry.http?.requestId ?? headerText(entry.res.getHeader('x-request-id'));
+const methodOf = (entry: Entry) => entry.req.method ?? 'GET';
+function pathOf(entry: Entry): string {
+  const url = entry.req.url ?? '/';
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+// A reply never written (the client left first) is nginx's 499.
+const statusOf = (entry: Entry) => (entry.res.headersSent ? entry.res.statusCode : 499);
+
 /** The text line's fields. */
 function fieldsOf(entry: Entry) {
-  const { req, res } = entry;
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
   return {
-    requestId: entry.http?.requestId ?? headerText(res.getHeader('x-request-id')),
-    method: req.method ?? 'GET',
-    path: query === -1 ? url : url.slice(0, query),
-    // A reply never written (the client left first) is nginx's 499.
-    status: res.headersSent ? res.statusCode : 499,
-    durationMs: durationOf(entry),
+    requestId: requestIdOf(entry),
+    method: methodOf(entry),
+    path: pathOf(entry),
+    status: statusOf(entry),
+    durationMs: Math.round((performance.now() - entry.started) * 10) / 10,
     organization: entry.http?.organization,
   };
 }
@@ -178,16 +185,11 @@ function fieldsOf(entry: Entry) {
  * (docs/benchmarks.md, "Observability"). Strings go through jsonString (a path may hold anything).
  */
 function jsonLine(entry: Entry): string {
-  const { req, res, http } = entry;
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
-  const requestId = http?.requestId ?? headerText(res.getHeader('x-request-id'));
-  // A reply never written (the client left first) is nginx's 499.
-  const status = res.headersSent ? res.statusCode : 499;
+  const requestId = requestIdOf(entry);
   let line = `{"level":"info","time":"${isoNow()}"`;
   if (requestId !== undefined) line += `,"request_id":${jsonString(requestId)}`;
-  line += `,"method":${jsonString(req.method ?? 'GET')},"path":${jsonString(query === -1 ? url : url.slice(0, query))},"status":${status},"duration_ms":${tenthsText(performance.now() - entry.started)}`;
-  const organization = http?.organization;
+  line += `,"method":${jsonString(methodOf(entry))},"path":${jsonString(pathOf(entry))},"status":${statusOf(entry)},"duration_ms":${tenthsText(performance.now() - entry.started)}`;
+  const organization = entry.http?.organization;
   if (organization !== undefined) line += `,"organization":${jsonString(organization)}`;
   if (entry.credits !== undefined) line += `,"credits":${entry.credits}`;
   if (entry.outcome !== undefined) line += `,"outcome":${jsonString(entry.outcome)}`;
@@ -200,8 +202,6 @@ function jsonLine(entry: Entry): string {
   if (entry.hedged) line += ',"hedged":true';
   return `${line},"msg":"request"}\n`;
 }
-
-const durationOf = (entry: Entry): number => Math.round((performance.now() - entry.started) * 10) / 10;
 
 /**
  * `String(Math.round(ms * 10) / 10)`, from integers: a fraction's shortest decimal form is a slow
