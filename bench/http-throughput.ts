@@ -12,7 +12,6 @@
 // the ledger runs on a fresh file in a temp directory (or on --database) in WAL mode with that durability.
 
 import { execFile } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer, type IncomingMessage, type RequestListener, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,6 +23,7 @@ import { parseArgs } from 'node:util';
 import Fastify from 'fastify';
 import { DEFAULT_MAX_PER_PARTITION } from '../src/adapters/partitioned-lru-store.js';
 import { createFetchHandler, createNodeHandler, type FetchHandler } from '../src/http/index.js';
+import { matchedSearchRoute } from './lib/handler-servers.js';
 import { type ClientJob, type ClientReport, runClient } from './lib/load-client.js';
 import { BENCH_RESULTS, searchBenchEngine } from './lib/search-bench.js';
 
@@ -139,30 +139,7 @@ const viaFastify = { port: (fastify.server.address() as AddressInfo).port };
  * same answer bytes. The plain route above passes no signal and sends neither header.
  */
 const matched = Fastify();
-const connectionSignals = new WeakMap<object, { abort: AbortController; unanswered: number }>();
-matched.get('/api/search', async (request, reply) => {
-  const socket = request.raw.socket;
-  let connection = connectionSignals.get(socket);
-  if (!connection) {
-    const fresh = { abort: new AbortController(), unanswered: 0 };
-    socket.once('close', () => fresh.unanswered > 0 && fresh.abort.abort());
-    connectionSignals.set(socket, fresh);
-    connection = fresh;
-  }
-  connection.unanswered++;
-  try {
-    reply.header('cache-control', 'no-store').header('x-request-id', randomUUID());
-    const header = request.headers.authorization;
-    const identity = header?.startsWith('Bearer ') ? await engine.authenticate(header.slice(7)) : null;
-    if (!identity) return reply.code(401).send({ error: 'unauthorized' });
-    return await engine.search(
-      { q: (request.query as { q: string }).q },
-      { organization: identity.organization, signal: connection.abort.signal },
-    );
-  } finally {
-    connection.unanswered--;
-  }
-});
+matched.get('/api/search', matchedSearchRoute(engine));
 await matched.listen({ port: 0, host: '127.0.0.1' });
 const viaMatched = { port: (matched.server.address() as AddressInfo).port };
 const auth = { authorization: `Bearer ${key}` };

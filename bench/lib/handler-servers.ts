@@ -11,6 +11,8 @@ import { createServer, type RequestListener, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Engine } from '../../src/types/engine.js';
 
 export interface HandlerServers {
   /** Port of each server by name, in the order the benches rotate through them. */
@@ -18,6 +20,43 @@ export interface HandlerServers {
   /** The Authorization header's value. */
   authorization: string;
   close(): Promise<void>;
+}
+
+/** One abort signal per connection, aborted when it closes with a request unanswered (as the handler's). */
+const connectionSignals = new WeakMap<object, { abort: AbortController; unanswered: number }>();
+function connectionOf(socket: object & { once(event: 'close', f: () => void): unknown }) {
+  let connection = connectionSignals.get(socket);
+  if (!connection) {
+    const fresh = { abort: new AbortController(), unanswered: 0 };
+    socket.once('close', () => fresh.unanswered > 0 && fresh.abort.abort());
+    connectionSignals.set(socket, fresh);
+    connection = fresh;
+  }
+  return connection;
+}
+
+/**
+ * The Fastify route doing what the node handler does besides engine.search: a signal that aborts when the
+ * client goes away (one per connection), and the handler's headers (a new X-Request-Id, Cache-Control:
+ * no-store): the same engine call and the same answer bytes.
+ */
+export function matchedSearchRoute(engine: Engine) {
+  return async (request: FastifyRequest, reply: FastifyReply) => {
+    const connection = connectionOf(request.raw.socket);
+    connection.unanswered++;
+    try {
+      reply.header('cache-control', 'no-store').header('x-request-id', randomUUID());
+      const header = request.headers.authorization;
+      const identity = header?.startsWith('Bearer ') ? await engine.authenticate(header.slice(7)) : null;
+      if (!identity) return reply.code(401).send({ error: 'unauthorized' });
+      return await engine.search(
+        { q: (request.query as { q: string }).q },
+        { organization: identity.organization, signal: connection.abort.signal },
+      );
+    } finally {
+      connection.unanswered--;
+    }
+  };
 }
 
 export async function startHandlerServers(baselineDist?: string): Promise<HandlerServers> {
@@ -28,19 +67,6 @@ export async function startHandlerServers(baselineDist?: string): Promise<Handle
 
   const { engine, key } = await searchBenchEngine();
   for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
-
-  /** One abort signal per connection, aborted when it closes with a request unanswered (as the handler's). */
-  const connectionSignals = new WeakMap<object, { abort: AbortController; unanswered: number }>();
-  const connectionOf = (socket: object & { once(event: 'close', f: () => void): unknown }) => {
-    let connection = connectionSignals.get(socket);
-    if (!connection) {
-      const fresh = { abort: new AbortController(), unanswered: 0 };
-      socket.once('close', () => fresh.unanswered > 0 && fresh.abort.abort());
-      connectionSignals.set(socket, fresh);
-      connection = fresh;
-    }
-    return connection;
-  };
 
   const floor: RequestListener = (req, res) => {
     const connection = connectionOf(req.socket);
@@ -70,22 +96,7 @@ export async function startHandlerServers(baselineDist?: string): Promise<Handle
   };
 
   const matched = Fastify();
-  matched.get('/api/search', async (request, reply) => {
-    const connection = connectionOf(request.raw.socket);
-    connection.unanswered++;
-    try {
-      reply.header('cache-control', 'no-store').header('x-request-id', randomUUID());
-      const header = request.headers.authorization;
-      const identity = header?.startsWith('Bearer ') ? await engine.authenticate(header.slice(7)) : null;
-      if (!identity) return reply.code(401).send({ error: 'unauthorized' });
-      return await engine.search(
-        { q: (request.query as { q: string }).q },
-        { organization: identity.organization, signal: connection.abort.signal },
-      );
-    } finally {
-      connection.unanswered--;
-    }
-  });
+  matched.get('/api/search', matchedSearchRoute(engine));
   await matched.listen({ port: 0, host: '127.0.0.1' });
 
   const listen = async (listener: RequestListener) => {
