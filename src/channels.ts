@@ -192,12 +192,40 @@ export class HttpTrace extends Trace implements HttpTraceContext {
   }
 }
 
+/**
+ * What a traced search's sources did, as `websift serve`'s access log says it: the router notes each call's
+ * end on the search's context (`noteSource`), so the log needs no websift:source subscription (which would
+ * trace every source call: a context, a settle reaction and an event each). Symbol-keyed: not one of the
+ * context's public fields, not serialized.
+ */
+const SOURCES: unique symbol = Symbol('websift.callSources');
+
+export interface CallSources {
+  /** Sources that answered (results or empty), in the order they did. */
+  answered: string[];
+  /** A source was asked as a fallback / as a hedge. */
+  fallback: boolean;
+  hedged: boolean;
+}
+
+/** Notes a source call's end on its search's context (the router, after each call to a source). */
+export function noteSource(call: CallTraceContext, source: string, role: SourceTraceContext['role'], answered: boolean): void {
+  const sources = ((call as { [SOURCES]?: CallSources })[SOURCES] ??= { answered: [], fallback: false, hedged: false });
+  if (role === 'fallback') sources.fallback = true;
+  else if (role === 'hedge') sources.hedged = true;
+  if (answered) sources.answered.push(source);
+}
+
+/** What `noteSource` noted on a call's context; undefined when no source was called. */
+export const callSources = (call: CallTraceContext): CallSources | undefined => (call as { [SOURCES]?: CallSources })[SOURCES];
+
 /** The websift:search and websift:extract context. */
 export class CallTrace extends Trace implements CallTraceContext {
   readonly #request: HttpTraceContext | undefined;
   credits: number | undefined = undefined;
   outcome: string | undefined = undefined;
   cache: { lookups: number; hits: number } | undefined = undefined;
+  [SOURCES]: CallSources | undefined = undefined;
   constructor(
     public kind: 'search' | 'extract',
     public organization: string,
