@@ -48,7 +48,9 @@ for (let round = 0; round < ROUNDS; round++) {
     const figure = await once(TREES[tree], variant);
     (us[tree]![variant] ??= []).push(figure);
   }
-  process.stderr.write(`round ${round + 1}/${ROUNDS}\n`);
+  // Each round's figures as they come: a run cut short still says something.
+  const figures = jobs.map(({ tree, variant }) => `${tree} ${variant} ${us[tree]![variant]!.at(-1)!.toFixed(1)}`);
+  process.stderr.write(`round ${round + 1}/${ROUNDS}: ${figures.join(', ')}\n`);
 }
 
 const median = (xs: number[]) => {
