@@ -12,7 +12,9 @@
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
 //   npx tsx bench/observability.ts [--requests 2000] [--rounds 16] [--warmup 3000] [--connections 16] [--outages 5]
-//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations]
+//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations] [--tree-b DIR]
+// --tree-b DIR: every chosen variant of part 1 twice, from this tree and from DIR's (rows `B: …`), in the
+// same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
 // verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
@@ -27,6 +29,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
+import { resolve as resolvePath } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -61,6 +64,7 @@ const { values } = parseArgs({
     allocations: { type: 'boolean' },
     'natural-gc': { type: 'boolean' },
     'idle-gc': { type: 'boolean' },
+    'tree-b': { type: 'string' },
   },
 });
 
@@ -88,8 +92,12 @@ if (values.client) {
 }
 
 /** A child process: its messages answered in order (one request at a time). */
-function childOf(args: string[], flags: string[] = []): { ask<T>(message: unknown): Promise<T>; next<T>(): Promise<T>; close(): void } {
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), args, { execArgv: [...process.execArgv, ...flags] });
+function childOf(
+  args: string[],
+  flags: string[] = [],
+  script = fileURLToPath(import.meta.url),
+): { ask<T>(message: unknown): Promise<T>; next<T>(): Promise<T>; close(): void } {
+  const child: ChildProcess = fork(script, args, { execArgv: [...process.execArgv, ...flags] });
   child.on('disconnect', () => child.kill());
   const next = <T>() => new Promise<T>((resolve) => child.once('message', (m) => resolve(m as T)));
   return {
@@ -247,7 +255,15 @@ const OFF = Object.keys(ALL_VARIANTS)[0]!;
 // --only 1,2,5: the variants by their row (1-based; off, row 0, is always in). Default: websift's own
 // rows, the goal's (1–4).
 const ONLY = (values.only ?? '1,2,3,4').split(',').map(Number);
-const VARIANTS = Object.fromEntries(Object.entries(ALL_VARIANTS).filter((_, i) => i === 0 || ONLY.includes(i)));
+const CHOSEN = Object.entries(ALL_VARIANTS).filter((_, i) => i === 0 || ONLY.includes(i));
+/**
+ * --tree-b DIR: each chosen variant also from another source tree (a worktree of the change, or of the
+ * base), its servers this file of that tree (`B: ` before the variant's name), interleaved in the same
+ * rounds: a cut against its base on the same machine, the same minutes. Part 1 only.
+ */
+const TREE_B = values['tree-b'];
+const B = 'B: ';
+const VARIANTS = Object.fromEntries([...CHOSEN, ...(TREE_B ? CHOSEN.map(([name, parts]) => [`${B}${name}`, parts] as const) : [])]);
 
 /**
  * `--allocations`: V8's sampling heap profiler (inspector, one sample per 256 bytes on average, objects a
@@ -500,7 +516,9 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
           ...(values['natural-gc'] ? ['--natural-gc'] : []),
           ...(values['idle-gc'] ? ['--idle-gc'] : []),
         ];
-        const child = childOf([flag, name, ...forwarded], ['--expose-gc', ...extra]);
+        const fromB = TREE_B !== undefined && name.startsWith(B);
+        const script = fromB ? resolvePath(TREE_B, 'bench/observability.ts') : undefined;
+        const child = childOf([flag, fromB ? name.slice(B.length) : name, ...forwarded], ['--expose-gc', ...extra], script);
         return [name, { child, ready: await child.next<T>() }] as const;
       }),
     ),
@@ -601,6 +619,18 @@ async function interleaved(
     `(forced GC's share of each variant's CPU: ${names.map((n, i) => `${((stated[i]!.gcUs / (sum(cpuOf[n]!) * REQUESTS)) * 100).toFixed(1)} %`).join(', ')}; heap after it: ${stated.map((s) => `${(s.heapAfter / 2 ** 20).toFixed(1)} MB`).join(', ')}; V8's own major GCs inside the windows, all variants: ${sum(stated.map((s) => s.natural))})`,
   );
   for (const line of verdicts) console.log(line);
+  if (TREE_B) {
+    // Each tree's own on/off, round by round (B's rows above are against A's off).
+    const own = (name: string) => (name.startsWith(B) ? `${B}${OFF}` : OFF);
+    for (const name of names.filter((n) => n !== OFF && n !== `${B}${OFF}`)) {
+      const est = ratioEstimate(cpuOf[name]!.map((x, r) => x / cpuOf[own(name)]![r]!));
+      console.log(`own off: ${name}: ${times(est.mid)} (95 %: ${times(est.low)}–${times(est.high)})`);
+    }
+    for (const name of names.filter((n) => !n.startsWith(B))) {
+      const est = ratioEstimate(cpuOf[`${B}${name}`]!.map((x, r) => x / cpuOf[name]![r]!));
+      console.log(`B/A: ${name}: ${times(est.mid)} (95 %: ${times(est.low)}–${times(est.high)})`);
+    }
+  }
   return cpuOf[names[0]!]!;
 }
 

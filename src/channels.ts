@@ -192,12 +192,40 @@ export class HttpTrace extends Trace implements HttpTraceContext {
   }
 }
 
+/**
+ * What a traced search's sources did, as `websift serve`'s access log says it: the router notes each call's
+ * end on the search's context (`noteSource`), so the log needs no websift:source subscription (which would
+ * trace every source call: a context, a settle reaction and an event each). Symbol-keyed: not one of the
+ * context's public fields, not serialized.
+ */
+const SOURCES: unique symbol = Symbol('websift.callSources');
+
+export interface CallSources {
+  /** Sources that answered (results or empty), in the order they did. */
+  answered: string[];
+  /** A source was asked as a fallback / as a hedge. */
+  fallback: boolean;
+  hedged: boolean;
+}
+
+/** Notes a source call's end on its search's context (the router, after each call to a source). */
+export function noteSource(call: CallTraceContext, source: string, role: SourceTraceContext['role'], answered: boolean): void {
+  const sources = ((call as { [SOURCES]?: CallSources })[SOURCES] ??= { answered: [], fallback: false, hedged: false });
+  if (role === 'fallback') sources.fallback = true;
+  else if (role === 'hedge') sources.hedged = true;
+  if (answered) sources.answered.push(source);
+}
+
+/** What `noteSource` noted on a call's context; undefined when no source was called. */
+export const callSources = (call: CallTraceContext): CallSources | undefined => (call as { [SOURCES]?: CallSources })[SOURCES];
+
 /** The websift:search and websift:extract context. */
 export class CallTrace extends Trace implements CallTraceContext {
   readonly #request: HttpTraceContext | undefined;
   credits: number | undefined = undefined;
   outcome: string | undefined = undefined;
   cache: { lookups: number; hits: number } | undefined = undefined;
+  [SOURCES]: CallSources | undefined = undefined;
   constructor(
     public kind: 'search' | 'extract',
     public organization: string,
@@ -266,7 +294,7 @@ export type Finish<T, C> = (context: C, failed: boolean, value: T | unknown) => 
  * `result`/`error` on the context), published directly: tracePromise makes four closures and an extra
  * promise per call, and an event nobody listens to is not published. A subscriber that bound a store
  * (`start.bindStore`, an APM's AsyncLocalStorage) gets tracePromise itself, whose `runStores` enters the
- * store around the work.
+ * store around the work. Without a store it returns `work`'s own promise, which every caller must await.
  */
 export function traced<T, C extends object>(
   channel: TracingChannel<unknown, C>,
@@ -290,21 +318,25 @@ export function traced<T, C extends object>(
   } finally {
     if (end.hasSubscribers) end.publish(context);
   }
-  return promise.then(
+  // The settle reaction goes on the work's own promise, which the caller gets: registered first, it runs
+  // before the caller's await resumes (its events published, `finish` applied), and the caller waits on no
+  // promise of traced's (one promise resolution and one turn less per traced call). The reaction's own
+  // promise always fulfils: the rejection reaches the caller through the work's promise. Every caller
+  // awaits traced (it is internal), so no rejection goes unreported.
+  promise.then(
     (result) => {
       finish?.(context, false, result);
       (context as { result?: unknown }).result = result;
       settled(channel, context);
-      return result;
     },
     (error: unknown) => {
       finish?.(context, true, error);
       (context as Traced).error = error;
       if (channel.error.hasSubscribers) channel.error.publish(context);
       settled(channel, context);
-      throw error;
     },
   );
+  return promise;
 }
 
 /** `work`'s promise, with `finish` applied to `context` as it settles (the store path, under tracePromise). */

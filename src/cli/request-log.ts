@@ -3,20 +3,14 @@
 // The record is found from the contexts themselves, no AsyncLocalStorage (on Node 20 it turns on promise
 // hooks process-wide, a third more CPU per search): the request's websift:http context is tied to the
 // record as it starts, which the HTTP bindings do synchronously inside `open`; a call's context names
-// that request (`request`), a source call its search (`call`). Never an API key, a query string or a
-// query: the path is logged without its query, and no channel carries either.
+// that request (`request`) and holds what its sources did (`callSources`: no websift:source subscription,
+// which would trace every source call for the log alone). Never an API key, a query string or a query:
+// the path is logged without its query, and no channel carries either.
 
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, pino } from 'pino';
-import {
-  type CallTraceContext,
-  CHANNEL_NAMES,
-  claimSlot,
-  type HttpTraceContext,
-  releaseSlot,
-  type SourceTraceContext,
-} from '../channels.js';
+import { type CallTraceContext, CHANNEL_NAMES, callSources, claimSlot, type HttpTraceContext, releaseSlot } from '../channels.js';
 import { bufferedLines } from './buffered-lines.js';
 
 export type LogFormat = 'json' | 'text';
@@ -60,12 +54,8 @@ class Entry implements RequestEntry {
   readonly started = performance.now();
   /** The request's websift:http context, once started (request id and organization are read from it). */
   http: HttpTraceContext | undefined = undefined;
-  credits: number | undefined = undefined;
-  outcome: string | undefined = undefined;
-  /** Sources that answered (with results or empty), in the order they did, when any was called. */
-  answered: string[] | undefined = undefined;
-  fallback = false;
-  hedged = false;
+  /** The request's engine call, once it ended (credits, outcome and its sources are read from it). */
+  call: CallTraceContext | undefined = undefined;
   constructor(
     readonly req: IncomingMessage,
     readonly res: ServerResponse,
@@ -103,24 +93,10 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
           (m: unknown) => {
             const c = m as CallTraceContext;
             const record = recordOf(c.request);
-            if (!record) return;
-            record.credits = c.credits ?? 0;
-            if (c.outcome !== undefined) record.outcome = c.outcome;
+            if (record) record.call = c;
           },
         ] as [string, (message: unknown) => void],
     ),
-    [
-      `tracing:${CHANNEL_NAMES.source}:asyncEnd`,
-      (m) => {
-        const c = m as SourceTraceContext;
-        const record = recordOf(c.call?.request);
-        if (!record) return;
-        if (c.role === 'fallback') record.fallback = true;
-        if (c.role === 'hedge') record.hedged = true;
-        const answered = (record.answered ??= []);
-        if (c.outcome === 'answered' || c.outcome === 'empty') answered.push(c.source);
-      },
-    ],
   ];
   for (const [name, listener] of listeners) subscribe(name, listener);
 
@@ -191,15 +167,21 @@ function jsonLine(entry: Entry): string {
   line += `,"method":${jsonString(methodOf(entry))},"path":${jsonString(pathOf(entry))},"status":${statusOf(entry)},"duration_ms":${tenthsText(performance.now() - entry.started)}`;
   const organization = entry.http?.organization;
   if (organization !== undefined) line += `,"organization":${jsonString(organization)}`;
-  if (entry.credits !== undefined) line += `,"credits":${entry.credits}`;
-  if (entry.outcome !== undefined) line += `,"outcome":${jsonString(entry.outcome)}`;
-  const answered = entry.answered;
-  if (answered !== undefined && (answered.length > 0 || entry.fallback)) {
-    line += `,"sources":[`;
-    for (let i = 0; i < answered.length; i++) line += (i === 0 ? '' : ',') + jsonString(answered[i]!);
-    line += `],"fallback":${entry.fallback}`;
+  const call = entry.call;
+  if (call !== undefined) {
+    line += `,"credits":${call.credits ?? 0}`;
+    if (call.outcome !== undefined) line += `,"outcome":${jsonString(call.outcome)}`;
+    const sources = callSources(call);
+    if (sources !== undefined) {
+      const { answered } = sources;
+      if (answered.length > 0 || sources.fallback) {
+        line += `,"sources":[`;
+        for (let i = 0; i < answered.length; i++) line += (i === 0 ? '' : ',') + jsonString(answered[i]!);
+        line += `],"fallback":${sources.fallback}`;
+      }
+      if (sources.hedged) line += ',"hedged":true';
+    }
   }
-  if (entry.hedged) line += ',"hedged":true';
   return `${line},"msg":"request"}\n`;
 }
 
@@ -250,9 +232,12 @@ function textLine(entry: Entry): string {
   const parts: unknown[] = [new Date().toISOString(), f.method, f.path, f.status, `${Math.round(f.durationMs)}ms`];
   if (f.requestId) parts.push(`id=${f.requestId}`);
   if (f.organization !== undefined) parts.push(`org=${f.organization}`);
-  if (entry.credits !== undefined) parts.push(`credits=${entry.credits}`);
-  const answered = entry.answered;
-  if (answered !== undefined && (answered.length > 0 || entry.fallback))
-    parts.push(`sources=${answered.join(',') || '-'}${entry.fallback ? ' fallback' : ''}`);
+  const call = entry.call;
+  if (call !== undefined) {
+    parts.push(`credits=${call.credits ?? 0}`);
+    const sources = callSources(call);
+    if (sources !== undefined && (sources.answered.length > 0 || sources.fallback))
+      parts.push(`sources=${sources.answered.join(',') || '-'}${sources.fallback ? ' fallback' : ''}`);
+  }
   return parts.join(' ');
 }

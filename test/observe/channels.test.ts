@@ -178,6 +178,51 @@ describe('tracing channels', () => {
     ]);
   });
 
+  it("returns the work's own promise, its end published and finish applied before the caller's await resumes", async () => {
+    const channel = tracingChannel<unknown, { n: number; done?: string; result?: unknown; error?: unknown }>('websift:test-own-promise');
+    const seen: string[] = [];
+    const at = (phase: string) => (m: unknown) => {
+      const c = m as { done?: string; result?: unknown; error?: unknown };
+      seen.push(`${phase} ${c.done} result=${String(c.result)} error=${(c.error as Error | undefined)?.message}`);
+    };
+    const handlers = { start: () => {}, end: () => {}, asyncStart: at('asyncStart'), asyncEnd: at('asyncEnd'), error: at('error') };
+    channel.subscribe(handlers);
+    const finish = (c: { done?: string }, failed: boolean) => {
+      c.done = failed ? 'failed' : 'ok';
+    };
+    try {
+      const answer = Promise.resolve(7);
+      const returned = traced(
+        channel,
+        () => ({ n: 1 }),
+        () => answer,
+        finish,
+      );
+      expect(returned).toBe(answer);
+      seen.push(`caller ${await returned}`);
+      const refusal = Promise.reject(new Error('no'));
+      const refused = traced(
+        channel,
+        () => ({ n: 1 }),
+        () => refusal,
+        finish,
+      );
+      expect(refused).toBe(refusal);
+      await refused.catch((error: Error) => seen.push(`caller caught ${error.message}`));
+    } finally {
+      channel.unsubscribe(handlers);
+    }
+    expect(seen).toEqual([
+      'asyncStart ok result=7 error=undefined',
+      'asyncEnd ok result=7 error=undefined',
+      'caller 7',
+      'error failed result=undefined error=no',
+      'asyncStart failed result=undefined error=no',
+      'asyncEnd failed result=undefined error=no',
+      'caller caught no',
+    ]);
+  });
+
   it('links a context to its parent by a getter: the same object, not enumerable, not serialized', () => {
     const call = new CallTrace('search', 'acme', undefined);
     call.result = 'secret answer';

@@ -4,6 +4,7 @@
 
 import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
+import { channels } from '../../src/channels.js';
 import { createRequestLog, jsonString, tenthsText } from '../../src/cli/request-log.js';
 import { startServer } from '../../src/cli/server.js';
 import { createEngine } from '../../src/engine/create-engine.js';
@@ -41,6 +42,13 @@ describe('access log', () => {
     const byId = Object.fromEntries(lines.map((l) => JSON.parse(l)).map((l) => [l.request_id, l]));
     expect(byId['req-a']).toMatchObject({ organization: 'acme', credits: 1, outcome: 'success', sources: ['backup'], fallback: true });
     expect(byId['req-b']).toMatchObject({ organization: 'globex', credits: 1, outcome: 'success', sources: ['slow'], fallback: false });
+  });
+
+  it('subscribes to websift:http and the calls only: no source call is traced for the log (its sources come from the search)', () => {
+    const requestLog = createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} });
+    cleanup.push(() => requestLog.close());
+    expect([channels.http, channels.search, channels.extract].map((c) => c.hasSubscribers)).toEqual([true, true, true]);
+    expect([channels.source, channels.page, channels.charge].map((c) => c.hasSubscribers)).toEqual([false, false, false]);
   });
 
   it('writes each line as pino would, valid JSON whatever the path holds, without the query', async () => {

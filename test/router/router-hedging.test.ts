@@ -3,6 +3,7 @@
 // the search. Only lanes aborted because another had results are left out of the outcomes.
 
 import { describe, expect, it } from 'vitest';
+import { CallTrace, callSources } from '../../src/channels.js';
 import { createRouter, type RouterOptions } from '../../src/core/router/router.js';
 import { RouteDeadlineError } from '../../src/core/router/source-error.js';
 import { ManualClock } from '../../src/testing/manual-clock.js';
@@ -69,6 +70,20 @@ describe('router: hedging', () => {
       ['a', 'aborted', false, 150],
     ]);
     expect(t.clock.pending).toBe(0);
+  });
+
+  it("notes each call's end on the search's traced context: the hedge as it answered, the lost source not (the access log's sources)", async () => {
+    const t = setup({ latency: 2000, answer: { results: [hit(1, 'a')] } }, { latency: 50, answer: { results: [hit(1, 'b')] } });
+    await t.warm();
+    const trace = new CallTrace('search', 'acme', undefined);
+    const p = t.router.route(query('q'), { limit: 10, trace });
+    await t.clock.advance(150);
+    await p;
+    await t.clock.advance(0);
+    expect(callSources(trace)).toEqual({ answered: ['b'], fallback: false, hedged: true });
+    // Not one of the context's public fields, nor serialized.
+    expect(Object.keys(trace)).not.toContain('answered');
+    expect(JSON.stringify(trace)).not.toContain('hedged');
   });
 
   it('keeps waiting for the slow source when the hedge comes back empty', async () => {

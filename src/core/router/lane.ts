@@ -3,7 +3,7 @@
 // source may be retried. Never throws. When a retry runs is the router's call: only once no untried
 // source is left, so a failure hands over to the next source at once (docs/router.md, "Retries").
 
-import { type CallTraceContext, channels, SourceTrace, type SourceTraceContext, traced } from '../../channels.js';
+import { type CallTraceContext, channels, noteSource, SourceTrace, type SourceTraceContext, traced } from '../../channels.js';
 import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.js';
 import { type AttemptInput, type AttemptVerdict, runAttempt } from './attempt.js';
 import { type SourceHealthTracker, suspensionFor } from './health.js';
@@ -75,6 +75,7 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
   });
   const now = verdict.endedAt; // the clock read that ended the attempt (its latency's end)
   const attempt = lane.attempt;
+  if (lane.call) noteSource(lane.call, lane.source.id, lane.role, verdict.kind === 'answer');
 
   if (verdict.kind === 'answer') {
     lane.tracker.recordAnswer(verdict.latencyMs, now);
