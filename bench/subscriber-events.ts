@@ -143,6 +143,15 @@ for (let round = 0; round < ROUNDS + 1; round++) {
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 console.log(`${ROUNDS} rounds × ${SEARCHES} searches; ns per search, median (min–max); variants: above off`);
+const line = (name: string, xs: number[]) =>
+  console.log(`${name.padEnd(22)} ${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`);
+for (const [name, xs] of results) line(name, xs);
+// Paired: each round's difference between this tree's variant and the base's.
 for (const [name, xs] of results) {
-  console.log(`${name.padEnd(16)} ${median(xs).toFixed(1)} (${Math.min(...xs).toFixed(1)}–${Math.max(...xs).toFixed(1)})`);
+  const base = results.get(`base:${name}`);
+  if (base && name !== 'off')
+    line(
+      `${name} − base:${name}`,
+      xs.map((x, i) => x - base[i]!),
+    );
 }
