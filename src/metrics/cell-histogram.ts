@@ -38,13 +38,19 @@ export class CellHistogram extends Histogram<string> {
     this.#bounds = [...config.buckets].sort((a, b) => a - b);
   }
 
+  /** The last label value recorded and its cell: a server's requests mostly repeat the previous one's endpoint (no Map look-up). */
+  #lastLabel: string | undefined = undefined;
+  #lastCell: Cell | undefined = undefined;
+
   /** Counts one observation of `value` for the label value `labelValue` (the hot path). */
   record(labelValue: string, value: number): void {
-    let cell = this.#cells.get(labelValue);
+    let cell = labelValue === this.#lastLabel ? this.#lastCell : this.#cells.get(labelValue);
     if (cell === undefined) {
       cell = { counts: new Array<number>(this.#bounds.length + 1).fill(0), sum: 0, count: 0 };
       this.#cells.set(labelValue, cell);
     }
+    this.#lastLabel = labelValue;
+    this.#lastCell = cell;
     const bounds = this.#bounds;
     let i = 0;
     while (i < bounds.length && value > bounds[i]!) i++;
@@ -87,6 +93,9 @@ export class CellHistogram extends Histogram<string> {
 
   override reset(): void {
     // prom-client's constructor calls reset() before this class's fields exist.
-    if (#cells in this) this.#cells.clear();
+    if (!(#cells in this)) return;
+    this.#cells.clear();
+    this.#lastLabel = undefined;
+    this.#lastCell = undefined;
   }
 }

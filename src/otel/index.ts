@@ -29,6 +29,7 @@ import {
   releaseSlot,
   type SourceTraceContext,
 } from '../channels.js';
+import { SpanParent } from './span-parent.js';
 
 export interface TracingOptions {
   /** Default: the global provider (`trace.getTracerProvider()`, set by the host's SDK). */
@@ -54,9 +55,9 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
   /** Each traced context's span, in this adapter's slot on the context (kept with the context: a late child still finds its parent; no WeakMap to keep; a slot the context has from creation, not a property added to it). */
   const SPAN: unique symbol = claimSlot('websift.otel.span') as never;
-  /** On a call's context: its children's parent context, and the active context it was made from (made again only when that changed). */
+  /** On a call's context: its children's parent context, made from the active context (made again only when that changed). */
   const CHILDREN: unique symbol = claimSlot('websift.otel.children') as never;
-  type Spanned = { [SPAN]?: Span; [CHILDREN]?: { from: Context; parent: Context } };
+  type Spanned = { [SPAN]?: Span; [CHILDREN]?: SpanParent };
   /** The parent of a source, page or charge: its call's span, when the call was traced. */
   const callParent = (c: { call?: CallTraceContext | undefined }): Context => {
     const call = c.call as (CallTraceContext & Spanned) | undefined;
@@ -64,10 +65,8 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
     const active = otelContext.active();
     if (!span) return active;
     const made = call![CHILDREN];
-    if (made?.from === active) return made.parent;
-    const parent = trace.setSpan(active, span);
-    call![CHILDREN] = { from: active, parent };
-    return parent;
+    if (made !== undefined && made.from === active) return made;
+    return (call![CHILDREN] = new SpanParent(active, span));
   };
   /** The parent of a call: the traceparent of the HTTP request it answers, else the active context. */
   const requestParent = (c: CallTraceContext): Context => (c.request ? remoteParent(c.request) : undefined) ?? otelContext.active();
@@ -114,10 +113,11 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   }
 
   // The HTTP bindings make no span (the host's HTTP instrumentation does): a call they make names its
-  // request, whose traceparent (when valid) is the call's parent. Listening makes them build that context.
+  // request, whose traceparent (when valid) is the call's parent. Listening makes them build that context;
+  // listening to its `error`, published only for a request that threw, publishes nothing per request.
   const listenHttp = () => {};
-  channels.http.start.subscribe(listenHttp);
-  unsub.push(() => channels.http.start.unsubscribe(listenHttp));
+  channels.http.error.subscribe(listenHttp);
+  unsub.push(() => channels.http.error.unsubscribe(listenHttp));
   for (const kind of ['search', 'extract'] as const) {
     spanned<CallTraceContext>(
       channels[kind],

@@ -49,5 +49,9 @@ describe('CellHistogram', () => {
     ours.resetMetrics();
     theirs.resetMetrics();
     expect(await ours.metrics()).toBe(await theirs.metrics());
+    reference.labels('/a').observe(0.4); // the label recorded last before the reset: counted anew
+    cells.record('/a', 0.4);
+    expect(await ours.metrics()).toBe(await theirs.metrics());
+    expect(await ours.metrics()).toContain('d_seconds_count{endpoint="/a"} 1');
   });
 });

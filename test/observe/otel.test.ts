@@ -2,9 +2,17 @@
 // websift.search → websift.source / websift.charge (and websift.extract → websift.page), continuing an
 // incoming W3C traceparent through the HTTP bindings.
 
-import type { TracerProvider } from '@opentelemetry/api';
-import { BasicTracerProvider, InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor } from '@opentelemetry/sdk-trace-base';
+import { type Context, type ContextManager, context, createContextKey, ROOT_CONTEXT, type TracerProvider, trace } from '@opentelemetry/api';
+import {
+  BasicTracerProvider,
+  InMemorySpanExporter,
+  type ReadableSpan,
+  type Sampler,
+  SamplingDecision,
+  SimpleSpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { afterEach, describe, expect, it } from 'vitest';
+import { channels } from '../../src/channels.js';
 import { type WebsiftTracing, websiftTracing } from '../../src/otel/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html } from '../extract/helpers.js';
@@ -18,9 +26,9 @@ let exporter: InMemorySpanExporter;
 let tracing: WebsiftTracing | undefined;
 const cleanup: (() => Promise<unknown>)[] = [];
 
-function startTracing() {
+function startTracing(sampler?: Sampler) {
   exporter = new InMemorySpanExporter();
-  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] });
+  const tracerProvider = new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)], ...(sampler ? { sampler } : {}) });
   tracing = websiftTracing({ tracerProvider });
 }
 
@@ -97,6 +105,46 @@ describe('websift/otel', () => {
         .map((c) => c.spanContext().traceId)
         .sort(),
     ).toEqual([OTHER_TRACE, TRACE_ID].sort());
+  });
+
+  it('makes the HTTP bindings build the request context without listening to an event per request', async () => {
+    startTracing();
+    expect(channels.http.hasSubscribers).toBe(true);
+    for (const event of ['start', 'end', 'asyncStart', 'asyncEnd'] as const) expect(channels.http[event].hasSubscribers).toBe(false);
+  });
+
+  it("gives a call's sources and charge the call's span in the host's active context (its other values kept)", async () => {
+    const HOST = createContextKey('host value');
+    const hostContext = ROOT_CONTEXT.setValue(HOST, 'from the host');
+    const manager: ContextManager = {
+      active: () => hostContext,
+      with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
+      bind: (_ctx, target) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    };
+    expect(context.setGlobalContextManager(manager)).toBe(true);
+    cleanup.push(async () => context.disable());
+    const seen: [string, unknown, string | undefined][] = [];
+    startTracing({
+      shouldSample: (ctx: Context, _traceId, name) => {
+        seen.push([name, ctx.getValue(HOST), trace.getSpanContext(ctx)?.spanId]);
+        return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+      },
+    });
+    const h = await harness();
+    cleanup.push(() => h.engine.close());
+    expect((await h.call('/api/search?q=cats')).status).toBe(200);
+    const [search] = named('websift.search');
+    expect(seen).toEqual([
+      ['websift.search', 'from the host', undefined],
+      ['websift.source', 'from the host', search!.spanContext().spanId],
+      ['websift.charge', 'from the host', search!.spanContext().spanId],
+    ]);
   });
 
   it('starts a new trace for a request without (or with an invalid) traceparent', async () => {
