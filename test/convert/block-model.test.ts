@@ -233,6 +233,17 @@ describe('blockFeatures', () => {
     expect(value('Beta', 'repeat_max')).toBeCloseTo(Math.log1p(1)); // its <li> has one like sibling
   });
 
+  it('groups repeated siblings by tag and class together (another tag or class is another group)', () => {
+    const cards = rowsOf(`<html><body><div><div class="card"><p>One card text</p></div><div class="card"><p>Two card text</p></div>
+      <section class="card"><p>Three card text</p></section><div class="other"><p>Four card text</p></div></div></body></html>`);
+    const at = (text: string) =>
+      cards.x[cards.blocks.findIndex((b) => b.text.includes(text)) * FEATURES.length + FEATURES.indexOf('repeat_max')];
+    expect(at('One')).toBeCloseTo(Math.log1p(1));
+    expect(at('Two')).toBeCloseTo(Math.log1p(1));
+    expect(at('Three')).toBe(0);
+    expect(at('Four')).toBe(0);
+  });
+
   it('counts the copies before a block of three words or more; short labels repeat by design', () => {
     const copies = rowsOf(`<html><body><div role="alertdialog"><p>Accept all cookies</p></div>
       <p>First post words here.</p><p>Reply</p><p>First post words here.</p><p>Reply</p><p>First post words here.</p></body></html>`);

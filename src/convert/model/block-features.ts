@@ -267,18 +267,16 @@ export function blockFeatures(
   // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
   // of 100k items stays linear).
   // Each child is mapped to its group when its parent's children are first counted, so the later
-  // look-ups (per ancestor and twice per row) build no signature.
+  // look-ups (per ancestor and twice per row) need no key.
   const groupOfChild = new Map<Element, [number, number]>();
   const group = (el: Element): [number, number] => {
     const known = groupOfChild.get(el);
     if (known) return known;
     const parent = el.parentElement;
     if (!parent) return [1, stats.get(el)?.words ?? 0];
-    const groups = new Map<string, [number, number]>();
+    const byClass = new Map<string, SiblingKind>();
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      const sig = signature(c);
-      let g = groups.get(sig);
-      if (!g) groups.set(sig, (g = [0, 0]));
+      const g = siblingGroup(byClass, c.getAttribute('class') ?? '', c.localName);
       g[0] += 1;
       g[1] += stats.get(c)?.words ?? 0;
       groupOfChild.set(c, g);
@@ -656,4 +654,26 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
   };
 }
 
-const signature = (el: Element) => `${el.localName}|${el.getAttribute('class') ?? ''}`;
+// Siblings are grouped by class, then tag: keyed by the class value itself (one string per element
+// whose hash is kept), not by a "tag|class" string built and hashed anew per child. Siblings of one
+// class nearly always share a tag; another tag gets a map of its own.
+interface SiblingKind {
+  tag: string;
+  group: [number, number];
+  others: Map<string, [number, number]> | null;
+}
+
+/** The [count, words] group of the siblings with class `cls` and tag `tag`, made when new. */
+function siblingGroup(byClass: Map<string, SiblingKind>, cls: string, tag: string): [number, number] {
+  const kind = byClass.get(cls);
+  if (kind === undefined) {
+    const group: [number, number] = [0, 0];
+    byClass.set(cls, { tag, group, others: null });
+    return group;
+  }
+  if (kind.tag === tag) return kind.group;
+  kind.others ??= new Map();
+  let group = kind.others.get(tag);
+  if (group === undefined) kind.others.set(tag, (group = [0, 0]));
+  return group;
+}
