@@ -10,15 +10,20 @@ import { CHROME_ROLES } from '../clean-dom.js';
 import { isSpace } from '../space.js';
 import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
 import {
+  asciiWordKey,
   countBlockWords,
   duplicateCounts,
+  inTable,
   KIND_DATE,
   KIND_LEGAL,
   KIND_META,
   KIND_PRICE,
   KIND_SOCIAL,
+  lowerHashStep,
   newBlockWords,
   textKinds,
+  WORD_HASH_START,
+  wordTable,
 } from './block-words.js';
 import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
@@ -145,22 +150,28 @@ const HINT_MAX = 11;
 
 /** Bit 2: a word of `names` is in CONTENT_HINT_WORDS, bit 4: one is in POST_HINT_WORDS. */
 export function nameHints(names: string): number {
+  // Words are looked up by the hash of their lower case, taken while scanning (no copy per word).
+  const content = wordTable(CONTENT_HINT_WORDS);
+  const post = wordTable(POST_HINT_WORDS);
   let hints = 0;
   let start = 0;
   let ascii = true;
+  let h = WORD_HASH_START;
   for (let i = 0; i <= names.length; i++) {
     const c = i < names.length ? names.charCodeAt(i) : 32;
     if (c === 45 || c === 95 || isSpace(c)) {
       const len = i - start;
       // A word with a non-ASCII letter matches none (the regex's ignoreCase maps none to ASCII).
       if (ascii && len >= HINT_MIN && len <= HINT_MAX) {
-        const w = names.slice(start, i).toLowerCase();
-        if (CONTENT_HINT_WORDS.has(w)) hints |= 2;
-        if (POST_HINT_WORDS.has(w)) hints |= 4;
+        const key = asciiWordKey(h);
+        if (inTable(content.get(key), names, start, len)) hints |= 2;
+        if (inTable(post.get(key), names, start, len)) hints |= 4;
       }
       start = i + 1;
       ascii = true;
+      h = WORD_HASH_START;
     } else if (c >= 128) ascii = false;
+    else h = lowerHashStep(h, c);
   }
   return hints;
 }
