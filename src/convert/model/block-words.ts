@@ -265,7 +265,7 @@ export function duplicateCounts(texts: readonly string[]): { count: Int32Array; 
   const hashes = new Int32Array(n);
   const perHash = new Map<number, number>();
   for (let r = 0; r < n; r++) {
-    const h = normalHash(texts[r]!);
+    const h = asciiWordKey(normalHash(texts[r]!)); // a small integer: an unboxed Map key
     hashes[r] = h;
     perHash.set(h, (perHash.get(h) ?? 0) + 1);
   }
@@ -313,6 +313,7 @@ function addRunWords(words: string, kinds: number): void {
   for (const word of words.split(' ')) {
     let h = FNV_OFFSET;
     for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+    h = asciiWordKey(h);
     const list = runWords.get(h) ?? [];
     const same = list.find((e) => e.word === word);
     if (same) same.kinds |= kinds;
@@ -362,7 +363,7 @@ export function textKinds(text: string): number {
     }
     const len = i - start;
     if (len <= RUN_MAX) {
-      const list = runWords.get(h);
+      const list = runWords.get(asciiWordKey(h));
       if (list !== undefined) {
         for (const e of list) {
           if (e.word.length === len && endsWith(text, i, len, e.word)) kinds |= e.kinds;
