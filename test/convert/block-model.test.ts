@@ -267,6 +267,19 @@ describe('blockFeatures', () => {
     expect(value('Our oak', 'lex_nearest_level')).toBe(1);
     expect(value('Alpha', 'lex_min')).toBe(-2); // "site-menu"
   });
+
+  it('scores no element with a class or id word the lexicon object inherits ("constructor")', () => {
+    // Read off a plain object, "constructor" found Object's constructor: the mean became NaN, so the
+    // element counts as unscored. Kept as it was (a Map looks the words up now).
+    const inherited = rowsOf(
+      '<html><body><div class="content"><div class="constructor box"><p>Text words here.</p></div><div id="constructor"><p>Other words here.</p></div></div></body></html>',
+      undefined,
+      { content: 0.5, box: 1 },
+    );
+    const at = (r: number, name: (typeof FEATURES)[number]) => inherited.x[r * FEATURES.length + FEATURES.indexOf(name)];
+    expect([at(0, 'lex_nearest'), at(0, 'lex_nearest_level')]).toEqual([0.5, 2]);
+    expect([at(1, 'lex_nearest'), at(1, 'lex_nearest_level')]).toEqual([0.5, 2]);
+  });
 });
 
 describe('classTokens', () => {
