@@ -5,7 +5,11 @@
 // rows are bit-identical (features and groups).
 //
 //   npx tsx bench/block-features-speed.ts --other /path/to/other/src/convert/model/block-features.ts
-//     [--corpus traf] [--rounds 5] [--limit 200]
+//     [--corpus traf] [--rounds 5] [--limit 200] [--min 15]
+// --min K: instead of rounds, each page's call timed K times per version (alternating) and its fastest
+// time kept; the ratio of the sums of those minima. Under load the round totals swing by ±30 % (a
+// preempted call, a scavenge charged to whichever version tripped it); the minima hold still, but
+// leave out the GC a version's garbage costs, so they understate a cut that allocates less.
 
 import { descendants } from '../src/convert/dom-utils.js';
 import { analyzeHtml } from '../src/convert/html-to-markdown.js';
@@ -54,6 +58,35 @@ const cpu = () => {
   const u = process.cpuUsage();
   return u.user + u.system;
 };
+
+const minOf = arg('min');
+if (minOf !== undefined) {
+  const k = Number(minOf);
+  for (let w = 0; w < 3; w++) {
+    for (const a of inputs) {
+      blockFeatures(...a);
+      otherFeatures(...a);
+    }
+  }
+  const mine = new Array<number>(inputs.length).fill(Infinity);
+  const theirs = new Array<number>(inputs.length).fill(Infinity);
+  for (let j = 0; j < k; j++) {
+    inputs.forEach((a, i) => {
+      for (const v of (i + j) % 2 === 0 ? [0, 1] : [1, 0]) {
+        const t = cpu();
+        if (v === 0) blockFeatures(...a);
+        else otherFeatures(...a);
+        const d = cpu() - t;
+        if (v === 0) mine[i] = Math.min(mine[i]!, d);
+        else theirs[i] = Math.min(theirs[i]!, d);
+      }
+    });
+  }
+  const sum = (xs: number[]) => xs.reduce((p, q) => p + q, 0);
+  console.log(`fastest of ${k} per page: this ${(sum(mine) / 1000).toFixed(1)} ms, other ${(sum(theirs) / 1000).toFixed(1)} ms`);
+  console.log(`this / other: ${(sum(mine) / sum(theirs)).toFixed(3)}`);
+  process.exit(0);
+}
 const ratios: number[] = [];
 for (let r = 0; r <= rounds; r++) {
   let mine = 0;

@@ -233,6 +233,17 @@ describe('blockFeatures', () => {
     expect(value('Beta', 'repeat_max')).toBeCloseTo(Math.log1p(1)); // its <li> has one like sibling
   });
 
+  it('groups repeated siblings by tag and class together (another tag or class is another group)', () => {
+    const cards = rowsOf(`<html><body><div><div class="card"><p>One card text</p></div><div class="card"><p>Two card text</p></div>
+      <section class="card"><p>Three card text</p></section><div class="other"><p>Four card text</p></div></div></body></html>`);
+    const at = (text: string) =>
+      cards.x[cards.blocks.findIndex((b) => b.text.includes(text)) * FEATURES.length + FEATURES.indexOf('repeat_max')];
+    expect(at('One')).toBeCloseTo(Math.log1p(1));
+    expect(at('Two')).toBeCloseTo(Math.log1p(1));
+    expect(at('Three')).toBe(0);
+    expect(at('Four')).toBe(0);
+  });
+
   it('counts the copies before a block of three words or more; short labels repeat by design', () => {
     const copies = rowsOf(`<html><body><div role="alertdialog"><p>Accept all cookies</p></div>
       <p>First post words here.</p><p>Reply</p><p>First post words here.</p><p>Reply</p><p>First post words here.</p></body></html>`);
@@ -255,6 +266,19 @@ describe('blockFeatures', () => {
     expect(value('Our oak', 'lex_nearest')).toBeCloseTo(1); // "entry-content": mean of 1.5 and 0.5
     expect(value('Our oak', 'lex_nearest_level')).toBe(1);
     expect(value('Alpha', 'lex_min')).toBe(-2); // "site-menu"
+  });
+
+  it('scores no element with a class or id word the lexicon object inherits ("constructor")', () => {
+    // Read off a plain object, "constructor" found Object's constructor: the mean became NaN, so the
+    // element counts as unscored. Kept as it was (a Map looks the words up now).
+    const inherited = rowsOf(
+      '<html><body><div class="content"><div class="constructor box"><p>Text words here.</p></div><div id="constructor"><p>Other words here.</p></div></div></body></html>',
+      undefined,
+      { content: 0.5, box: 1 },
+    );
+    const at = (r: number, name: (typeof FEATURES)[number]) => inherited.x[r * FEATURES.length + FEATURES.indexOf(name)];
+    expect([at(0, 'lex_nearest'), at(0, 'lex_nearest_level')]).toEqual([0.5, 2]);
+    expect([at(1, 'lex_nearest'), at(1, 'lex_nearest_level')]).toEqual([0.5, 2]);
   });
 });
 

@@ -55,6 +55,20 @@ describe('singlePostBody (one post body named by the blog engine)', () => {
     ).toBe('entry-content');
   });
 
+  it('reads ids as classes (each tested as it is: an id is one element, not remembered), the shortest name too', () => {
+    const byId = (id: string) => {
+      const page = analyzeHtml(`<html><body><div id="${id}"><p>One line of the post, the only one.</p></div>${sidebar}</body></html>`)!;
+      const found = singlePostBody(page.rows.blocks, page.rows.names);
+      expect(found).toBe(singlePostBody(page.rows.blocks));
+      return found?.getAttribute('id') ?? null;
+    };
+    expect(byId('postbody')).toBe('postbody');
+    expect(byId('_Post-Body_')).toBe('_Post-Body_');
+    expect(byId('entry-content')).toBe('entry-content');
+    expect(byId('postbod')).toBeNull();
+    expect(byId('post')).toBeNull();
+  });
+
   it('finds none on a list of posts (a front or archive page) or without the names', () => {
     expect(body(`<html><body>${post('entry-content')}${post('entry-content')}${sidebar}</body></html>`)).toBeNull();
     expect(body(`<html><body>${post('text')}${sidebar}</body></html>`)).toBeNull();

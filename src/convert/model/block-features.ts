@@ -10,15 +10,20 @@ import { CHROME_ROLES } from '../clean-dom.js';
 import { isSpace } from '../space.js';
 import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
 import {
+  asciiWordKey,
   countBlockWords,
   duplicateCounts,
+  inTable,
   KIND_DATE,
   KIND_LEGAL,
   KIND_META,
   KIND_PRICE,
   KIND_SOCIAL,
+  lowerHashStep,
   newBlockWords,
   textKinds,
+  WORD_HASH_START,
+  wordTable,
 } from './block-words.js';
 import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
@@ -145,22 +150,28 @@ const HINT_MAX = 11;
 
 /** Bit 2: a word of `names` is in CONTENT_HINT_WORDS, bit 4: one is in POST_HINT_WORDS. */
 export function nameHints(names: string): number {
+  // Words are looked up by the hash of their lower case, taken while scanning (no copy per word).
+  const content = wordTable(CONTENT_HINT_WORDS);
+  const post = wordTable(POST_HINT_WORDS);
   let hints = 0;
   let start = 0;
   let ascii = true;
+  let h = WORD_HASH_START;
   for (let i = 0; i <= names.length; i++) {
     const c = i < names.length ? names.charCodeAt(i) : 32;
     if (c === 45 || c === 95 || isSpace(c)) {
       const len = i - start;
       // A word with a non-ASCII letter matches none (the regex's ignoreCase maps none to ASCII).
       if (ascii && len >= HINT_MIN && len <= HINT_MAX) {
-        const w = names.slice(start, i).toLowerCase();
-        if (CONTENT_HINT_WORDS.has(w)) hints |= 2;
-        if (POST_HINT_WORDS.has(w)) hints |= 4;
+        const key = asciiWordKey(h);
+        if (inTable(content.get(key), names, start, len)) hints |= 2;
+        if (inTable(post.get(key), names, start, len)) hints |= 4;
       }
       start = i + 1;
       ascii = true;
+      h = WORD_HASH_START;
     } else if (c >= 128) ascii = false;
+    else h = lowerHashStep(h, c);
   }
   return hints;
 }
@@ -267,18 +278,16 @@ export function blockFeatures(
   // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
   // of 100k items stays linear).
   // Each child is mapped to its group when its parent's children are first counted, so the later
-  // look-ups (per ancestor and twice per row) build no signature.
+  // look-ups (per ancestor and twice per row) need no key.
   const groupOfChild = new Map<Element, [number, number]>();
   const group = (el: Element): [number, number] => {
     const known = groupOfChild.get(el);
     if (known) return known;
     const parent = el.parentElement;
     if (!parent) return [1, stats.get(el)?.words ?? 0];
-    const groups = new Map<string, [number, number]>();
+    const byClass = new Map<string, SiblingKind>();
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      const sig = signature(c);
-      let g = groups.get(sig);
-      if (!g) groups.set(sig, (g = [0, 0]));
+      const g = siblingGroup(byClass, c.getAttribute('class') ?? '', c.localName);
       g[0] += 1;
       g[1] += stats.get(c)?.words ?? 0;
       groupOfChild.set(c, g);
@@ -606,12 +615,34 @@ interface ClassNames extends Names {
 }
 
 const namesMemos = new WeakMap<Lexicon, Map<string, ClassNames>>();
+const lexiconMaps = new WeakMap<Lexicon, ReadonlyMap<string, number>>();
+
+/**
+ * The lexicon as a Map: a word (a new string) is found by its hash, where the object (a dictionary
+ * of ~1,400 keys) first looked it up in V8's string table, about twice as slow. The object's
+ * inherited properties answered too ("constructor": a function, whose sum made the mean NaN):
+ * they map to NaN, so every mean stays what it was.
+ */
+function lexiconMap(lexicon: Lexicon): ReadonlyMap<string, number> {
+  let map = lexiconMaps.get(lexicon);
+  if (map) return map;
+  const scores = new Map<string, number>(Object.entries(lexicon));
+  for (let p = Object.getPrototypeOf(lexicon) as object | null; p; p = Object.getPrototypeOf(p) as object | null) {
+    for (const k of Object.getOwnPropertyNames(p)) {
+      const v = (lexicon as Record<string, unknown>)[k];
+      if (!scores.has(k) && v !== undefined) scores.set(k, typeof v === 'number' ? v : NaN);
+    }
+  }
+  lexiconMaps.set(lexicon, (map = scores));
+  return map;
+}
 
 /** `cls` and `id`: the element's, as getAttribute gives them ('' when absent). */
 function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => Names {
   let memo = namesMemos.get(lexicon);
   if (!memo) namesMemos.set(lexicon, (memo = new Map()));
   const known = memo;
+  const scores = lexiconMap(lexicon);
   return (el, cls, id) => {
     let c = known.get(cls);
     if (c === undefined) {
@@ -619,7 +650,7 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
       let sum = 0;
       let count = 0;
       for (const t of words) {
-        const s = lexicon[t];
+        const s = scores.get(t);
         if (s !== undefined) {
           sum += s;
           count++;
@@ -646,7 +677,7 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
     let count = c.count;
     for (const t of wordsOf(id)) {
       if (c.words.includes(t)) continue;
-      const s = lexicon[t];
+      const s = scores.get(t);
       if (s !== undefined) {
         sum += s;
         count++;
@@ -656,4 +687,26 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
   };
 }
 
-const signature = (el: Element) => `${el.localName}|${el.getAttribute('class') ?? ''}`;
+// Siblings are grouped by class, then tag: keyed by the class value itself (one string per element
+// whose hash is kept), not by a "tag|class" string built and hashed anew per child. Siblings of one
+// class nearly always share a tag; another tag gets a map of its own.
+interface SiblingKind {
+  tag: string;
+  group: [number, number];
+  others: Map<string, [number, number]> | null;
+}
+
+/** The [count, words] group of the siblings with class `cls` and tag `tag`, made when new. */
+function siblingGroup(byClass: Map<string, SiblingKind>, cls: string, tag: string): [number, number] {
+  const kind = byClass.get(cls);
+  if (kind === undefined) {
+    const group: [number, number] = [0, 0];
+    byClass.set(cls, { tag, group, others: null });
+    return group;
+  }
+  if (kind.tag === tag) return kind.group;
+  kind.others ??= new Map();
+  let group = kind.others.get(tag);
+  if (group === undefined) kind.others.set(tag, (group = [0, 0]));
+  return group;
+}

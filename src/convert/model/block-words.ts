@@ -41,6 +41,69 @@ function wordCodePoint(cp: number): boolean {
   return LETTER_OR_NUMBER.test(String.fromCodePoint(cp));
 }
 
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+
+// An ASCII word is looked up in the stopwords and the title by the FNV-1a hash of its lower case,
+// taken while its characters are scanned, and compared character by character with the few words
+// of that hash: no lower-cased copy of each word is made (that slice, lower-casing and the sets'
+// hashing of it were half of this pass).
+const HASH_MASK = 0x3fffffff; // a small integer, kept unboxed as a Map key
+
+/** The hash of a word's lower case before its first character (asciiWordKey, lowerHashStep). */
+export const WORD_HASH_START = FNV_OFFSET;
+
+/** `h` (WORD_HASH_START or a previous step) extended by the ASCII unit `c`, lower-cased. */
+export const lowerHashStep = (h: number, c: number): number => Math.imul(h ^ (c >= 65 && c <= 90 ? c + 32 : c), FNV_PRIME);
+
+/** The table key of a word hashed by lowerHashStep. */
+export const asciiWordKey = (h: number): number => h & HASH_MASK;
+
+/** A set's ASCII words by hash (the others cannot equal a lower-cased ASCII word). */
+export type WordTable = Map<number, string[]>;
+const wordTables = new WeakMap<ReadonlySet<string>, WordTable>();
+
+/** `set`'s lower-case ASCII words by asciiWordKey, built once per set. */
+export function wordTable(set: ReadonlySet<string>): WordTable {
+  let table = wordTables.get(set);
+  if (table !== undefined) return table;
+  table = new Map();
+  for (const w of set) {
+    let h = WORD_HASH_START;
+    let ascii = true;
+    for (let k = 0; k < w.length && ascii; k++) {
+      const c = w.charCodeAt(k);
+      ascii = c < 128;
+      h = lowerHashStep(h, c);
+    }
+    // A word that is not ASCII or not lower-case can equal no lower-cased ASCII word.
+    if (!ascii || w.toLowerCase() !== w) continue;
+    const key = asciiWordKey(h);
+    const list = table.get(key);
+    if (list) list.push(w);
+    else table.set(key, [w]);
+  }
+  wordTables.set(set, table);
+  return table;
+}
+
+/** text[start, start + len) (ASCII), lower-cased, is one of `words` (a WordTable's entry). */
+export function inTable(words: string[] | undefined, text: string, start: number, len: number): boolean {
+  if (words === undefined) return false;
+  for (const w of words) {
+    if (w.length !== len) continue;
+    let k = 0;
+    while (k < len) {
+      let c = text.charCodeAt(start + k);
+      if (c >= 65 && c <= 90) c += 32;
+      if (c !== w.charCodeAt(k)) break;
+      k++;
+    }
+    if (k === len) return true;
+  }
+  return false;
+}
+
 /**
  * Fills `out` with the counts of `text`. `stopwords` and `title` hold lower-cased words; `lookupChars`
  * is the length of the longest word in either (a longer ASCII word is in neither).
@@ -59,6 +122,8 @@ export function countBlockWords(
   let digits = 0;
   let inTitle = 0;
   let commas = 0;
+  const stopTable = wordTable(stopwords);
+  const titleTable = wordTable(title);
   const n = text.length;
   let i = 0;
   while (i < n) {
@@ -80,11 +145,14 @@ export function countBlockWords(
     }
     const start = i;
     let ascii = true;
+    // FNV-1a of the word's lower case while it is ASCII (c is its first unit here).
+    let h = lowerHashStep(WORD_HASH_START, c);
     i += units;
     while (i < n) {
       c = text.charCodeAt(i);
       if (c < 128) {
         if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) break;
+        h = lowerHashStep(h, c);
         i++;
         continue;
       }
@@ -110,9 +178,9 @@ export function countBlockWords(
     if (ascii && c0 < 128) {
       if (c0 >= 65 && c0 <= 90) caps++;
       if (len <= lookupChars) {
-        const lower = text.slice(start, i).toLowerCase();
-        if (stopwords.has(lower)) stop++;
-        if (title.has(lower)) inTitle++;
+        const key = asciiWordKey(h);
+        if (inTable(stopTable.get(key), text, start, len)) stop++;
+        if (inTable(titleTable.get(key), text, start, len)) inTitle++;
       }
     } else {
       const w = text.slice(start, i);
@@ -139,9 +207,6 @@ export function countBlockWords(
 
 /** `text` as duplicate texts are compared: whitespace runs as one space, trimmed, lower-cased. */
 export const normalText = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
-
-const FNV_OFFSET = 0x811c9dc5;
-const FNV_PRIME = 0x01000193;
 
 // Non-ASCII BMP code units: 0 not yet known, 1 lower-casing leaves it as it is, 2 it does not (or a
 // surrogate, whose pair may). Lower-casing is per character but for the final sigma, which changes.
@@ -200,7 +265,7 @@ export function duplicateCounts(texts: readonly string[]): { count: Int32Array; 
   const hashes = new Int32Array(n);
   const perHash = new Map<number, number>();
   for (let r = 0; r < n; r++) {
-    const h = normalHash(texts[r]!);
+    const h = asciiWordKey(normalHash(texts[r]!)); // a small integer: an unboxed Map key
     hashes[r] = h;
     perHash.set(h, (perHash.get(h) ?? 0) + 1);
   }
@@ -248,6 +313,7 @@ function addRunWords(words: string, kinds: number): void {
   for (const word of words.split(' ')) {
     let h = FNV_OFFSET;
     for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+    h = asciiWordKey(h);
     const list = runWords.get(h) ?? [];
     const same = list.find((e) => e.word === word);
     if (same) same.kinds |= kinds;
@@ -297,7 +363,7 @@ export function textKinds(text: string): number {
     }
     const len = i - start;
     if (len <= RUN_MAX) {
-      const list = runWords.get(h);
+      const list = runWords.get(asciiWordKey(h));
       if (list !== undefined) {
         for (const e of list) {
           if (e.word.length === len && endsWith(text, i, len, e.word)) kinds |= e.kinds;

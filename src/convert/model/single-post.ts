@@ -21,15 +21,19 @@ const BODY_NAMES = new Set(['entrycontent', 'entrybody', 'postbody', 'postconten
 // word whole): splitting, stripping and lower-casing each word was most of this rule's garbage.
 const BODY_NAME = new RegExp(`(?:^|\\s)[-_]*(?:${[...BODY_NAMES].map((n) => n.split('').join('[-_]*')).join('|')})[-_]*(?=\\s|$)`, 'i');
 const namedBody = memoByValue((value) => BODY_NAME.test(value));
+// Ids do not repeat (one element each): remembering them only filled the memo. An id is tested as
+// it is, and only when long enough to hold a name.
+const MIN_NAME = Math.min(...[...BODY_NAMES].map((n) => n.length));
+const idNamesBody = (id: string) => id.length >= MIN_NAME && BODY_NAME.test(id);
 
 function namesPostBody(el: Element): boolean {
   const cls = el.getAttribute('class');
   if (cls && namedBody(cls)) return true;
   const id = el.getAttribute('id');
-  return !!id && namedBody(id);
+  return !!id && idNamesBody(id);
 }
 
-const namesBody = (n: ElementNames) => (n.cls !== '' && namedBody(n.cls)) || (n.id !== '' && namedBody(n.id));
+const namesBody = (n: ElementNames) => (n.cls !== '' && namedBody(n.cls)) || (n.id !== '' && idNamesBody(n.id));
 
 /**
  * The single post body among `blocks`' ancestors: the one outermost element whose class or id names
