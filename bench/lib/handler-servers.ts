@@ -59,16 +59,9 @@ export function matchedSearchRoute(engine: Engine) {
   };
 }
 
-export async function startHandlerServers(baselineDist?: string): Promise<HandlerServers> {
-  const { default: Fastify } = await import('fastify');
-  const { DEFAULT_MAX_PER_PARTITION } = await import('../../src/adapters/partitioned-lru-store.js');
-  const { createNodeHandler } = await import('../../src/http/index.js');
-  const { searchBenchEngine } = await import('./search-bench.js');
-
-  const { engine, key } = await searchBenchEngine();
-  for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
-
-  const floor: RequestListener = (req, res) => {
+/** The floor: only what any route must do for this answer (see above), as a bare node:http listener. */
+export function floorListener(engine: Engine): RequestListener {
+  return (req, res) => {
     const connection = connectionOf(req.socket);
     connection.unanswered++;
     const target = req.url ?? '/';
@@ -94,6 +87,18 @@ export async function startHandlerServers(baselineDist?: string): Promise<Handle
         () => res.writeHead(500).end(),
       );
   };
+}
+
+export async function startHandlerServers(baselineDist?: string): Promise<HandlerServers> {
+  const { default: Fastify } = await import('fastify');
+  const { DEFAULT_MAX_PER_PARTITION } = await import('../../src/adapters/partitioned-lru-store.js');
+  const { createNodeHandler } = await import('../../src/http/index.js');
+  const { searchBenchEngine } = await import('./search-bench.js');
+
+  const { engine, key } = await searchBenchEngine();
+  for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
+
+  const floor = floorListener(engine);
 
   const matched = Fastify();
   matched.get('/api/search', matchedSearchRoute(engine));
