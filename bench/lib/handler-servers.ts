@@ -1,7 +1,8 @@
 // The servers the handler benches compare (bench/http-handler-ab.ts, bench/http-handler-instructions.ts),
 // all over one engine whose repeat partition is filled first (as in http-throughput.ts):
 //   floor    a bare node:http listener doing only what any route must for this answer: the connection's
-//            abort signal, the Bearer key, engine.search, JSON.stringify, the same four headers;
+//            abort signal, the Bearer key, engine.search, JSON.stringify, the same four headers (floorListener,
+//            which bench/http-handler-inprocess.ts also drives);
 //   handler  createNodeHandler (this tree);
 //   baseline createNodeHandler of another compiled tree (a dist directory, e.g. main's), when given;
 //   matched  a Fastify route calling engine.search that passes the same signal and sends the same headers.
