@@ -1,7 +1,8 @@
 // The servers the handler benches compare (bench/http-handler-ab.ts, bench/http-handler-instructions.ts),
 // all over one engine whose repeat partition is filled first (as in http-throughput.ts):
 //   floor    a bare node:http listener doing only what any route must for this answer: the connection's
-//            abort signal, the Bearer key, engine.search, JSON.stringify, the same four headers;
+//            abort signal, the Bearer key, engine.search, JSON.stringify, the same four headers (floorListener,
+//            which bench/http-handler-inprocess.ts also drives);
 //   handler  createNodeHandler (this tree);
 //   baseline createNodeHandler of another compiled tree (a dist directory, e.g. main's), when given;
 //   matched  a Fastify route calling engine.search that passes the same signal and sends the same headers.
@@ -59,16 +60,9 @@ export function matchedSearchRoute(engine: Engine) {
   };
 }
 
-export async function startHandlerServers(baselineDist?: string): Promise<HandlerServers> {
-  const { default: Fastify } = await import('fastify');
-  const { DEFAULT_MAX_PER_PARTITION } = await import('../../src/adapters/partitioned-lru-store.js');
-  const { createNodeHandler } = await import('../../src/http/index.js');
-  const { searchBenchEngine } = await import('./search-bench.js');
-
-  const { engine, key } = await searchBenchEngine();
-  for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
-
-  const floor: RequestListener = (req, res) => {
+/** The floor: only what any route must do for this answer (see above), as a bare node:http listener. */
+export function floorListener(engine: Engine): RequestListener {
+  return (req, res) => {
     const connection = connectionOf(req.socket);
     connection.unanswered++;
     const target = req.url ?? '/';
@@ -94,6 +88,18 @@ export async function startHandlerServers(baselineDist?: string): Promise<Handle
         () => res.writeHead(500).end(),
       );
   };
+}
+
+export async function startHandlerServers(baselineDist?: string): Promise<HandlerServers> {
+  const { default: Fastify } = await import('fastify');
+  const { DEFAULT_MAX_PER_PARTITION } = await import('../../src/adapters/partitioned-lru-store.js');
+  const { createNodeHandler } = await import('../../src/http/index.js');
+  const { searchBenchEngine } = await import('./search-bench.js');
+
+  const { engine, key } = await searchBenchEngine();
+  for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await engine.search({ q: `fill ${i}` }, { organization: 'bench' });
+
+  const floor = floorListener(engine);
 
   const matched = Fastify();
   matched.get('/api/search', matchedSearchRoute(engine));

@@ -12,6 +12,7 @@ export interface ApiRequest {
    * when something reads it).
    */
   readonly target?: string;
+  /** Read by lower-case names only (the node binding looks them up as given). */
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
   /** Aborts when the client goes away; the engine call is cancelled with it (a fetch Request has one). */

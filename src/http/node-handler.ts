@@ -72,11 +72,12 @@ function drop(res: ServerResponse, error: unknown): void {
 /**
  * The request as the core reads it, straight from the IncomingMessage: its target as received (the core
  * splits path and query from it) and the absolute URL built only when read (error reports, a rare parse).
+ * It is its own `headers` (one object a request, not two).
  */
 class NodeRequest implements ApiRequest {
   readonly method: string;
   readonly target: string;
-  readonly headers: NodeHeaders;
+  readonly headers: NodeRequest;
   #url: string | undefined;
   constructor(
     private readonly req: FrameworkRequest,
@@ -84,20 +85,21 @@ class NodeRequest implements ApiRequest {
     readonly signal: AbortSignal,
   ) {
     this.method = req.method ?? 'GET';
-    this.target = targetOf(req);
-    this.headers = new NodeHeaders(req);
+    // The path and query as the client sent them: Express's `originalUrl` keeps the path it was mounted under (`app.use('/api', …)`).
+    const target = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
+    this.target = target.charCodeAt(0) === 0x2f /* / */ ? target : '/';
+    this.headers = this;
   }
   get url(): string {
     this.#url ??= `http://${authorityOf(this.req.headers.host)}${this.target}`;
     return this.#url;
   }
-}
-
-/** The request's headers by name (node:http keeps them lower-case; several values are joined by ", "). */
-class NodeHeaders {
-  constructor(private readonly req: IncomingMessage) {}
+  /**
+   * A header by its lower-case name, as the core asks for them all (node:http keeps them lower-case; several
+   * values are joined by ", "). Not lower-cased here: that cost a string a read.
+   */
   get(name: string): string | null {
-    const value = this.req.headers[name.toLowerCase()];
+    const value = this.req.headers[name];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
@@ -241,12 +243,6 @@ function streamOf(req: IncomingMessage): NodeBody {
     { highWaterMark: 1 },
   );
   return { stream, finished: () => ended };
-}
-
-/** The path and query as the client sent them: Express's `originalUrl` keeps the path it was mounted under (`app.use('/api', …)`). */
-function targetOf(req: FrameworkRequest): string {
-  const path = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
-  return path.startsWith('/') ? path : '/';
 }
 
 /** A Host that parses as a URL authority (the last one seen is remembered: a server sees few). */

@@ -21,6 +21,8 @@ const PLAIN = [
   'http://h/api/search?q=%E2%9C%93+%C3%A9&max_chars=-0012',
   'http://h/api/search?q=%zz%&q2=%2',
   'http://h/a-b_c~d/api/search?engines=a&engines=b&engine=x',
+  'http://h/',
+  'http://h/Z09az_-~?',
 ];
 
 /** Parsed by `new URL`: it would change them (dot segments, percent-encoding, fragments, case, spaces). */
@@ -37,6 +39,9 @@ const NOT_PLAIN = [
   'HTTP://h/api/search?q=x',
   'http://h',
   'http://h/api/search.json?q=x',
+  'http://h/api/sea%72ch',
+  'http://h/api/search?q=a\x7f',
+  'http://h/api/search?q=\u00e9',
 ];
 
 describe('parseUrl', () => {
