@@ -5,7 +5,7 @@
 
 import { removeInvisible } from './clean-dom.js';
 import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
-import { hasText } from './dom-utils.js';
+import { descendants, descendantsIn, hasText } from './dom-utils.js';
 import { hasReadableText } from './has-text.js';
 import {
   absolutizeLinks,
@@ -66,7 +66,7 @@ export function htmlToMarkdownWithMetadata(
   options: Omit<PageMetadataOptions, 'jsonLd'> = {},
 ): PageFacts & { markdown: string } {
   let facts: PageFacts = { metadata: {} };
-  const read = (doc: Document, data: StructuredData) => (facts = readPageMetadata(doc, { ...options, jsonLd: data.jsonLd }));
+  const read: ParsedHook = (doc, data, all) => (facts = readPageMetadata(doc, { ...options, jsonLd: data.jsonLd }, all));
   const markdown = convertHtml(html, options.url === undefined ? {} : { url: options.url }, defaultClassifier(), read);
   return { markdown, ...facts };
 }
@@ -77,7 +77,8 @@ export function htmlMetadata(html: string, options: Omit<PageMetadataOptions, 'j
   return { ...readPageMetadata(doc, { ...options, jsonLd: readStructuredData(doc).jsonLd }), hasText: hasReadableText(doc) };
 }
 
-type ParsedHook = (doc: Document, data: StructuredData) => void;
+/** `all`: descendants(doc). */
+type ParsedHook = (doc: Document, data: StructuredData, all: readonly Element[]) => void;
 
 /** htmlToMarkdown with another classifier (benchmarks score dev-train pages with models that never saw them). */
 export function convertHtml(html: string, options: HtmlToMarkdownOptions, classifier: BlockClassifier, onParsed?: ParsedHook): string {
@@ -156,14 +157,18 @@ function preparePage(html: string, url: string | undefined, onParsed?: ParsedHoo
   const body = doc.body;
   if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
 
-  const data = readStructuredData(doc); // before scripts are removed
-  onParsed?.(doc, data); // page metadata: before <head>, <meta> and scripts are removed
+  // One element list, cut and passed on, for the passes up to the tables (they only remove elements).
+  const all = descendants(doc);
+  const data = readStructuredData(doc, all); // before scripts are removed
+  onParsed?.(doc, data, all); // page metadata: before <head>, <meta> and scripts are removed
   const choiceLabels = findChoiceLabels(body); // before inputs are removed
-  removeInvisible(doc.documentElement);
+  const root = doc.documentElement;
+  const left = removeInvisible(root, descendantsIn(all, root));
   const base = documentBase(doc, url);
-  markCodeLanguages(body);
+  const below = left ? descendantsIn(left, body) : descendants(body);
+  markCodeLanguages(body, below);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.
-  prepareTables(body);
+  prepareTables(body, below);
   const { blocks, stats, elements } = segmentPage(body);
   return { doc, data, blocks, stats, elements, title: doc.title ?? '', choiceLabels, base };
 }
