@@ -88,10 +88,10 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   adjustStory(page.rows, kept, page.data);
   dropHiddenCopies(page.rows.blocks, kept);
   dropChoiceLabels(page.blocks, kept, page.choiceLabels);
-  keepBlocks(page.body, page.blocks, kept);
+  const left = keepBlocks(page.body, page.blocks, kept);
   // Links are resolved on what is left (no feature reads them): most of a page's links are dropped.
-  absolutizeLinks(page.body, page.base);
-  dropRepeatedImages(page.body);
+  absolutizeLinks(page.body, page.base, left);
+  dropRepeatedImages(page.body, left);
   separateInlineBoxes(page.body);
   const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
   // A page with no main content comes out '' (extract reports `empty`). Kept blocks that still

@@ -37,9 +37,8 @@ const withoutFragment = (url: string) => url.replace(/#.*$/, '');
 
 const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 
-/** Stores the absolute form of every link and image source on the element itself. */
-export function absolutizeLinks(root: ParentNode, base: string | undefined): void {
-  const all = descendants(root);
+/** Stores the absolute form of every link and image source on the element itself. `all`: descendants(root). */
+export function absolutizeLinks(root: ParentNode, base: string | undefined, all: readonly Element[] = descendants(root)): void {
   for (const a of all) {
     if (tagOf(a) !== 'a' || !a.hasAttribute('href')) continue;
     const raw = a.getAttribute('href') ?? '';
