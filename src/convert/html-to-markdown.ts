@@ -164,7 +164,8 @@ function preparePage(html: string, url: string | undefined, onParsed?: ParsedHoo
   const choiceLabels = findChoiceLabels(body); // before inputs are removed
   const root = doc.documentElement;
   const left = removeInvisible(root, descendantsIn(all, root));
-  const base = documentBase(doc, url);
+  // The document's elements are the root's when the page has none beside it (parseHtmlDocument's).
+  const base = documentBase(doc, url, left && all[0] === root && !root.nextElementSibling ? [root, ...left] : undefined);
   const below = left ? descendantsIn(left, body) : descendants(body);
   markCodeLanguages(body, below);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.

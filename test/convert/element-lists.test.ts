@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { removeInvisible } from '../../src/convert/clean-dom.js';
 import { descendants, descendantsIn } from '../../src/convert/dom-utils.js';
+import { documentBase } from '../../src/convert/markdown/links.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { lorem, page } from './fixtures.js';
 
@@ -50,5 +51,18 @@ describe('removeInvisible: the elements left', () => {
       page('<my-card><template shadowrootmode="open"><p><slot></slot></p></template><b>Light</b></my-card>'),
     );
     expect(removeInvisible(shadow.documentElement)).toBeUndefined();
+  });
+});
+
+describe('documentBase on the elements left', () => {
+  it('finds the <base> a walk finds, none inside what the clean-up removed', () => {
+    const doc = parseHtmlDocument(
+      page('<p>Text</p>', '<title>t</title><noscript><base href="/hidden/"></noscript><base href="/docs/"><base href="/second/">'),
+    );
+    const root = doc.documentElement;
+    const left = removeInvisible(root)!;
+    const url = 'https://site.test/a/b.html';
+    expect(documentBase(doc, url, [root, ...left])).toBe('https://site.test/docs/');
+    expect(documentBase(doc, url, [root, ...left])).toBe(documentBase(doc, url));
   });
 });

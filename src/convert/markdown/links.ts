@@ -23,9 +23,14 @@ export function resolveUrl(value: string, base: string | undefined): string | un
   }
 }
 
-/** The base URL of a document: its `<base href>` resolved against the page URL, else the page URL. */
-export function documentBase(doc: Document, pageUrl: string | undefined): string | undefined {
-  const baseHref = firstElementBelow(doc, (el) => tagOf(el) === 'base' && el.hasAttribute('href'))?.getAttribute('href');
+const isBase = (el: Element) => tagOf(el) === 'base' && el.hasAttribute('href');
+
+/**
+ * The base URL of a document: its `<base href>` resolved against the page URL, else the page URL.
+ * `elements`, when given: descendants(doc).
+ */
+export function documentBase(doc: Document, pageUrl: string | undefined, elements?: readonly Element[]): string | undefined {
+  const baseHref = (elements ? elements.find(isBase) : firstElementBelow(doc, isBase))?.getAttribute('href');
   if (baseHref) {
     const resolved = resolveUrl(baseHref, pageUrl);
     if (resolved) return resolved;
