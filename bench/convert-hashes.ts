@@ -4,10 +4,11 @@
 //
 //   npx tsx bench/convert-hashes.ts --out before.json        (writes bench/.cache/before.json)
 //   npx tsx bench/convert-hashes.ts --out after.json --compare before.json
+// An absolute path (--compare /work/notes/main-hashes.json) is read or written where it says.
 
 import { createHash } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
 import { corpusPages } from './lib/convert-corpora.js';
@@ -32,14 +33,15 @@ for (const p of corpusPages()) {
   }
   hashes[p.id] = sha(md);
 }
-const out = arg('out') ?? 'convert-hashes.json';
-mkdirSync(CACHE, { recursive: true }); // absent on a fresh clone
-writeFileSync(join(CACHE, out), JSON.stringify(hashes, null, 1));
-console.log(`${Object.keys(hashes).length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s → bench/.cache/${out}`);
+// Relative names go under bench/.cache/; joining an absolute one under it failed after the whole run.
+const out = resolve(CACHE, arg('out') ?? 'convert-hashes.json');
+mkdirSync(dirname(out), { recursive: true }); // absent on a fresh clone
+writeFileSync(out, JSON.stringify(hashes, null, 1));
+console.log(`${Object.keys(hashes).length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s → ${out}`);
 
 const compare = arg('compare');
 if (compare) {
-  const before = JSON.parse(readFileSync(join(CACHE, compare), 'utf8')) as Record<string, string>;
+  const before = JSON.parse(readFileSync(resolve(CACHE, compare), 'utf8')) as Record<string, string>;
   const changed = Object.keys({ ...before, ...hashes }).filter((id) => before[id] !== hashes[id]);
   console.log(changed.length === 0 ? 'no page changed' : `${changed.length} pages changed:\n${changed.join('\n')}`);
   if (changed.length > 0) process.exitCode = 1;
