@@ -4,7 +4,7 @@
 // and JSON-LD text the DOM hides.
 
 import { removeInvisible } from './clean-dom.js';
-import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
+import { guardedElements } from './dom-guard.js';
 import { descendants, descendantsIn, hasText } from './dom-utils.js';
 import { hasReadableText } from './has-text.js';
 import {
@@ -155,13 +155,12 @@ interface PreparedPage {
 function preparePage(html: string, url: string | undefined, onParsed?: ParsedHook): PreparedPage {
   const doc = parseHtmlDocument(html);
   const body = doc.body;
-  if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
-
-  // One element list, cut and passed on, for the passes up to the tables (they only remove elements).
-  const all = descendants(doc);
+  // One element list (read with the depth guard's walk), cut and passed on, for the passes up to the
+  // tables (they only remove elements).
+  const all = guardedElements(doc);
   const data = readStructuredData(doc, all); // before scripts are removed
   onParsed?.(doc, data, all); // page metadata: before <head>, <meta> and scripts are removed
-  const choiceLabels = findChoiceLabels(body); // before inputs are removed
+  const choiceLabels = findChoiceLabels(body, descendantsIn(all, body)); // before inputs are removed
   const root = doc.documentElement;
   const left = removeInvisible(root, descendantsIn(all, root));
   // The document's elements are the root's when the page has none beside it (parseHtmlDocument's).

@@ -1,7 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { removeInvisible } from '../../src/convert/clean-dom.js';
+import { guardedElements, MAX_DEPTH, measureDom } from '../../src/convert/dom-guard.js';
 import { descendants, descendantsIn } from '../../src/convert/dom-utils.js';
+import { elementsAndDepth } from '../../src/convert/linkedom-reads.js';
 import { documentBase } from '../../src/convert/markdown/links.js';
+import { findChoiceLabels } from '../../src/convert/model/choice-labels.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { lorem, page } from './fixtures.js';
 
@@ -64,5 +67,35 @@ describe('documentBase on the elements left', () => {
     const url = 'https://site.test/a/b.html';
     expect(documentBase(doc, url, [root, ...left])).toBe('https://site.test/docs/');
     expect(documentBase(doc, url, [root, ...left])).toBe(documentBase(doc, url));
+  });
+});
+
+describe('guardedElements', () => {
+  it('is the document’s element walk, its body’s depth read in the same walk', () => {
+    const doc = parseHtmlDocument(SAMPLE);
+    expect(elementsAndDepth(doc, doc.body)).toEqual({ elements: descendants(doc), depth: measureDom(doc.body).maxDepth });
+    expect(guardedElements(doc)).toEqual(descendants(doc));
+  });
+
+  it('flattens a body deeper than MAX_DEPTH first, then walks it', () => {
+    const deep = `${'<div>'.repeat(MAX_DEPTH + 20)}deep words${'</div>'.repeat(MAX_DEPTH + 20)}`;
+    const doc = parseHtmlDocument(page(`<p>top</p>${deep}`));
+    expect(elementsAndDepth(doc, doc.body)!.depth).toBe(MAX_DEPTH + 20);
+    const all = guardedElements(doc);
+    expect(measureDom(doc.body).maxDepth).toBeLessThanOrEqual(MAX_DEPTH);
+    expect(all).toEqual(descendants(doc));
+    expect(doc.body.textContent).toContain('deep words');
+  });
+});
+
+describe('findChoiceLabels over the element list', () => {
+  it('finds the labels its own walk finds', () => {
+    const doc = parseHtmlDocument(
+      page('<label><input type="checkbox"> Size M</label><input type="radio" id="r"><label for="r">Red</label><label>Name <input></label>'),
+    );
+    const body = doc.body;
+    const labels = findChoiceLabels(body, descendantsIn(descendants(doc), body));
+    expect([...labels].map((l) => l.textContent?.trim())).toEqual(['Size M', 'Red']);
+    expect(labels).toEqual(findChoiceLabels(body));
   });
 });
