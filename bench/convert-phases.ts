@@ -7,8 +7,8 @@
 //   npx tsx bench/convert-phases.ts [--corpus traf] [--limit 100] [--rounds 3] [--warmup 1]
 
 import { removeInvisible } from '../src/convert/clean-dom.js';
-import { flattenDeepNodes, MAX_DEPTH, measureDom } from '../src/convert/dom-guard.js';
-import { hasText } from '../src/convert/dom-utils.js';
+import { guardedElements } from '../src/convert/dom-guard.js';
+import { descendants, descendantsIn, hasText } from '../src/convert/dom-utils.js';
 import {
   absolutizeLinks,
   createTurndown,
@@ -70,13 +70,16 @@ function convert(p: CorpusPage, t: Totals): void {
   const doc = parseHtmlDocument(p.html);
   lap('parse');
   const body = doc.body;
-  if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
-  const data = readStructuredData(doc);
-  const choiceLabels = findChoiceLabels(body);
-  removeInvisible(doc.documentElement);
-  const base = documentBase(doc, p.url);
-  markCodeLanguages(body);
-  prepareTables(body);
+  // One element list cut and passed on, as preparePage does.
+  const all = guardedElements(doc);
+  const data = readStructuredData(doc, all);
+  const choiceLabels = findChoiceLabels(body, descendantsIn(all, body));
+  const root = doc.documentElement;
+  const left = removeInvisible(root, descendantsIn(all, root));
+  const base = documentBase(doc, p.url, left && all[0] === root && !root.nextElementSibling ? [root, ...left] : undefined);
+  const below = left ? descendantsIn(left, body) : descendants(body);
+  markCodeLanguages(body, below);
+  prepareTables(body, below);
   lap('prepare');
   // segmentPage (as preparePage): the blocks, the word counts and the element list in one walk, so the
   // text stats are in this phase now (they were in "features").
@@ -94,9 +97,9 @@ function convert(p: CorpusPage, t: Totals): void {
   dropHiddenCopies(rows.blocks, kept);
   dropChoiceLabels(blocks, kept, choiceLabels);
   lap('rules');
-  keepBlocks(body, blocks, kept);
-  absolutizeLinks(body, base);
-  dropRepeatedImages(body);
+  const remaining = keepBlocks(body, blocks, kept);
+  absolutizeLinks(body, base, remaining);
+  dropRepeatedImages(body, remaining);
   separateInlineBoxes(body);
   lap('apply');
   try {

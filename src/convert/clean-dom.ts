@@ -39,13 +39,13 @@ const wordCount = (el: Element) => (el.textContent ?? '').match(/\w+/g)?.length 
  * when it is the only text of an empty shell: a sentence is not a page (the pages unwrapped on
  * WCXB dev hold 331 words and more; the notices, one line).
  */
-function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void {
+function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): boolean {
   // Outermost ones still in the tree (a <template>'s, already removed, do not count).
   const noscripts = all.filter((n) => tagOf(n) === 'noscript' && !n.parentElement?.closest('noscript, template'));
-  if (noscripts.length === 0) return;
+  if (noscripts.length === 0) return false;
   const inside = noscripts.reduce((sum, n) => sum + wordCount(n), 0);
   const body = (root as Document).body ?? (root as Element).ownerDocument?.body ?? (root as Element);
-  if (inside < NOTICE_WORDS || inside <= wordCount(body) - inside) return;
+  if (inside < NOTICE_WORDS || inside <= wordCount(body) - inside) return false;
   // A <noscript> in <head> holding page content is body content to a browser without scripts.
   const bodyStart = body.firstChild;
   for (const n of noscripts) {
@@ -55,6 +55,7 @@ function unwrapContentNoscript(root: ParentNode, all: readonly Element[]): void 
       for (const c of children) body.insertBefore(c, bodyStart);
     } else n.replaceWith(...children);
   }
+  return true;
 }
 
 // What a class value says to the clean-up, decided once per distinct value (class values repeat
@@ -75,10 +76,13 @@ const INVISIBLE_TAGS = new Set<string>([...DROPPED_TAGS, 'math', 'link', 'meta']
  * Removes invisible and non-content elements in place. One walk collects every element (linkedom's
  * querySelectorAll re-matches the whole tree per selector); removing an element already detached
  * with an ancestor is a no-op, so the passes below equal the selector-by-selector version.
+ * `all`, when given, must be descendants(root). Returns the elements left below `root`, in document
+ * order (what descendants would walk again), or undefined when the clean-up moved any (unwrapped
+ * <noscript>, flattened shadow roots).
  */
-export function removeInvisible(root: ParentNode): void {
-  const all = descendants(root);
-  flattenShadowRoots(all); // before templates go: a declarative shadow root is rendered content
+export function removeInvisible(root: ParentNode, all: readonly Element[] = descendants(root)): Element[] | undefined {
+  // Before templates go: a declarative shadow root is rendered content.
+  let moved = flattenShadowRoots(all);
   // Elements this function detached, and those below them (`all` is in document order, so a parent
   // is met before its children): nothing below is read again, so what the loop would do there
   // (remove, replace, read text) changes nothing, and is skipped (a template's or an SVG's markup).
@@ -88,7 +92,8 @@ export function removeInvisible(root: ParentNode): void {
       el.remove();
       gone.add(el);
     }
-  unwrapContentNoscript(root, all);
+  if (unwrapContentNoscript(root, all)) moved = true;
+  const left: Element[] = [];
   for (const el of all) {
     const parent = el.parentElement;
     if (parent !== null && gone.has(parent)) {
@@ -111,9 +116,10 @@ export function removeInvisible(root: ParentNode): void {
         if (CHECK_MARK.test(el.textContent ?? '')) el.replaceWith(el.ownerDocument.createTextNode('✓'));
         else el.remove();
         gone.add(el);
-      }
+      } else left.push(el);
     }
   }
+  return moved ? undefined : left;
 }
 
 /** Page chrome that is never main content: these elements, and these ARIA landmark roles. */

@@ -1,7 +1,8 @@
 // Bounds on what the extractor hands to turndown, which recurses per element (RangeError near
 // depth 5,000): depth is measured here and deep subtrees flattened before any later step.
 
-import { deepestElement } from './linkedom-reads.js';
+import { descendants } from './dom-utils.js';
+import { deepestElement, elementsAndDepth } from './linkedom-reads.js';
 
 /** Elements deeper than this are flattened to their text; real pages rarely pass ~60. */
 export const MAX_DEPTH = 100;
@@ -23,6 +24,18 @@ export function measureDom(root: Element): DomStats {
     for (let c = el.firstElementChild; c; c = c.nextElementSibling) stack.push([c, depth + 1]);
   }
   return { maxDepth };
+}
+
+/**
+ * descendants(doc), after its body is flattened past MAX_DEPTH (flattenDeepNodes): one walk reads the
+ * body's depth and the element list when linkedom's list can be read and the body is not too deep.
+ */
+export function guardedElements(doc: Document): Element[] {
+  const body = doc.body;
+  const walked = elementsAndDepth(doc, body);
+  if (walked && walked.depth <= MAX_DEPTH) return walked.elements;
+  if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
+  return descendants(doc);
 }
 
 /**

@@ -11,6 +11,20 @@ export const tagOf = (el: Element): string => el.localName.toLowerCase();
 /** Every element below `root` in document order (what `querySelectorAll('*')` returns), iteratively. */
 export const descendants = (root: ParentNode): Element[] => elementsBelow(root);
 
+/**
+ * descendants(el), cut from `list`: the elements below one of el's ancestors in document order, as
+ * descendants returned them, none moved since (a pass's list serves the next ones without a walk):
+ * those after `el` up to the first element following its subtree. An `el` not in the list is walked.
+ */
+export function descendantsIn(list: readonly Element[], el: Element): Element[] {
+  const start = list.indexOf(el);
+  if (start < 0) return descendants(el);
+  let following: Element | null = null;
+  for (let e: Element | null = el; e && !following; e = e.parentElement) following = e.nextElementSibling;
+  const end = following ? list.indexOf(following, start) : -1;
+  return list.slice(start + 1, end < 0 ? list.length : end);
+}
+
 /** Whether any text node below `root` holds a non-space character (stops at the first). */
 export function hasText(root: Node): boolean {
   const stack: Node[] = [root];

@@ -4,8 +4,8 @@
 // and JSON-LD text the DOM hides.
 
 import { removeInvisible } from './clean-dom.js';
-import { flattenDeepNodes, MAX_DEPTH, measureDom } from './dom-guard.js';
-import { hasText } from './dom-utils.js';
+import { guardedElements } from './dom-guard.js';
+import { descendants, descendantsIn, hasText } from './dom-utils.js';
 import { hasReadableText } from './has-text.js';
 import {
   absolutizeLinks,
@@ -66,7 +66,7 @@ export function htmlToMarkdownWithMetadata(
   options: Omit<PageMetadataOptions, 'jsonLd'> = {},
 ): PageFacts & { markdown: string } {
   let facts: PageFacts = { metadata: {} };
-  const read = (doc: Document, data: StructuredData) => (facts = readPageMetadata(doc, { ...options, jsonLd: data.jsonLd }));
+  const read: ParsedHook = (doc, data, all) => (facts = readPageMetadata(doc, { ...options, jsonLd: data.jsonLd }, all));
   const markdown = convertHtml(html, options.url === undefined ? {} : { url: options.url }, defaultClassifier(), read);
   return { markdown, ...facts };
 }
@@ -77,7 +77,8 @@ export function htmlMetadata(html: string, options: Omit<PageMetadataOptions, 'j
   return { ...readPageMetadata(doc, { ...options, jsonLd: readStructuredData(doc).jsonLd }), hasText: hasReadableText(doc) };
 }
 
-type ParsedHook = (doc: Document, data: StructuredData) => void;
+/** `all`: descendants(doc). */
+type ParsedHook = (doc: Document, data: StructuredData, all: readonly Element[]) => void;
 
 /** htmlToMarkdown with another classifier (benchmarks score dev-train pages with models that never saw them). */
 export function convertHtml(html: string, options: HtmlToMarkdownOptions, classifier: BlockClassifier, onParsed?: ParsedHook): string {
@@ -87,10 +88,10 @@ export function convertHtml(html: string, options: HtmlToMarkdownOptions, classi
   adjustStory(page.rows, kept, page.data);
   dropHiddenCopies(page.rows.blocks, kept);
   dropChoiceLabels(page.blocks, kept, page.choiceLabels);
-  keepBlocks(page.body, page.blocks, kept);
+  const left = keepBlocks(page.body, page.blocks, kept);
   // Links are resolved on what is left (no feature reads them): most of a page's links are dropped.
-  absolutizeLinks(page.body, page.base);
-  dropRepeatedImages(page.body);
+  absolutizeLinks(page.body, page.base, left);
+  dropRepeatedImages(page.body, left);
   separateInlineBoxes(page.body);
   const markdown = supplementFromStructuredData(toMarkdown(page.body), page.data);
   // A page with no main content comes out '' (extract reports `empty`). Kept blocks that still
@@ -154,16 +155,20 @@ interface PreparedPage {
 function preparePage(html: string, url: string | undefined, onParsed?: ParsedHook): PreparedPage {
   const doc = parseHtmlDocument(html);
   const body = doc.body;
-  if (measureDom(body).maxDepth > MAX_DEPTH) flattenDeepNodes(body, MAX_DEPTH);
-
-  const data = readStructuredData(doc); // before scripts are removed
-  onParsed?.(doc, data); // page metadata: before <head>, <meta> and scripts are removed
-  const choiceLabels = findChoiceLabels(body); // before inputs are removed
-  removeInvisible(doc.documentElement);
-  const base = documentBase(doc, url);
-  markCodeLanguages(body);
+  // One element list (read with the depth guard's walk), cut and passed on, for the passes up to the
+  // tables (they only remove elements).
+  const all = guardedElements(doc);
+  const data = readStructuredData(doc, all); // before scripts are removed
+  onParsed?.(doc, data, all); // page metadata: before <head>, <meta> and scripts are removed
+  const choiceLabels = findChoiceLabels(body, descendantsIn(all, body)); // before inputs are removed
+  const root = doc.documentElement;
+  const left = removeInvisible(root, descendantsIn(all, root));
+  // The document's elements are the root's when the page has none beside it (parseHtmlDocument's).
+  const base = documentBase(doc, url, left && all[0] === root && !root.nextElementSibling ? [root, ...left] : undefined);
+  const below = left ? descendantsIn(left, body) : descendants(body);
+  markCodeLanguages(body, below);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.
-  prepareTables(body);
+  prepareTables(body, below);
   const { blocks, stats, elements } = segmentPage(body);
   return { doc, data, blocks, stats, elements, title: doc.title ?? '', choiceLabels, base };
 }

@@ -224,6 +224,36 @@ export function deepestElement(root: ParentNode): number | undefined {
   return max;
 }
 
+/**
+ * elementsBelow(root) and deepestElement(inner), `inner` below `root`, from one pass over linkedom's
+ * list (the page's element list and its body's depth, asked one after the other). Undefined when the
+ * fast paths are off.
+ */
+export function elementsAndDepth(root: ParentNode, inner: Element): { elements: Element[]; depth: number } | undefined {
+  if (!internals) return undefined;
+  const { next, end } = internals;
+  const stop = (root as unknown as Linked)[end];
+  const innerEnd = (inner as unknown as Linked)[end];
+  if (!stop || !innerEnd) return undefined;
+  const elements: Element[] = [];
+  let depth = 0;
+  let base = -1; // inner's depth while inside it
+  let max = 0;
+  for (let n = (root as unknown as Linked)[next]; n && n !== stop; n = n[next]) {
+    if (n.nodeType === ELEMENT_NODE) {
+      depth++;
+      elements.push(n as unknown as Element);
+      if (base >= 0) {
+        if (depth - base > max) max = depth - base;
+      } else if (n === (inner as unknown as Linked)) base = depth;
+    } else if (n.nodeType === NODE_END) {
+      if (n === innerEnd) base = -1;
+      depth--;
+    }
+  }
+  return { elements, depth: max };
+}
+
 // Type selectors alone ("table", "noscript, template"), the ones the converter asks in loops: linkedom
 // compiles the selector with css-select on every closest/querySelector call. In an HTML document
 // such a selector matches an element whose lower-cased local name is one of the names.

@@ -7,8 +7,9 @@ import { descendants, tagOf } from './dom-utils.js';
 
 const isShadowRoot = (el: Element) => tagOf(el) === 'template' && (el.hasAttribute('shadowrootmode') || el.hasAttribute('shadowroot'));
 
-/** `all`: the page's elements in document order (outer hosts first, so nested roots follow). */
-export function flattenShadowRoots(all: readonly Element[]): void {
+/** `all`: the page's elements in document order (outer hosts first, so nested roots follow). Whether any root was flattened. */
+export function flattenShadowRoots(all: readonly Element[]): boolean {
+  let flattened = false;
   for (const template of all) {
     const host = template.parentElement;
     if (!isShadowRoot(template) || !host) continue;
@@ -32,5 +33,7 @@ export function flattenShadowRoots(all: readonly Element[]): void {
     }
     // The root's top-level slots were replaced above; read the template's children again.
     host.replaceChildren(...Array.from(template.childNodes));
+    flattened = true;
   }
+  return flattened;
 }

@@ -27,7 +27,8 @@ const POST_TYPES = new Set(['Question', 'Answer', 'Comment', 'DiscussionForumPos
 const MAX_JSONLD_CHARS = 1_000_000;
 const MAX_NODES = 5_000;
 
-export function readStructuredData(doc: Document): StructuredData {
+/** `all`, when given, must be descendants(doc). */
+export function readStructuredData(doc: Document, all: readonly Element[] = descendants(doc)): StructuredData {
   const data: StructuredData = {
     types: new Set(),
     productDescriptions: [],
@@ -37,7 +38,7 @@ export function readStructuredData(doc: Document): StructuredData {
     jsonLd: [],
     openGraphType: '',
   };
-  for (const script of descendants(doc)) {
+  for (const script of all) {
     const tag = tagOf(script);
     if (tag === 'meta' && data.openGraphType === '' && script.getAttribute('property')?.toLowerCase() === 'og:type') {
       data.openGraphType = (script.getAttribute('content') ?? '').trim().toLowerCase();

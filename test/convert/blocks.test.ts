@@ -2,6 +2,7 @@
 // applying keep/drop verdicts to a copy of the page, and the context features of stage two.
 
 import { describe, expect, it } from 'vitest';
+import { descendants } from '../../src/convert/dom-utils.js';
 import { CONTEXT_FEATURES, contextFeatures } from '../../src/convert/model/block-context.js';
 import { GROUP_LEVELS } from '../../src/convert/model/block-features.js';
 import { keepBlocks } from '../../src/convert/model/block-filter.js';
@@ -42,8 +43,9 @@ describe('keepBlocks', () => {
     const root = body('<div><span>Menu link</span><h2>Kept heading</h2><ul><li>Dropped item</li></ul><p>Kept <b>paragraph</b></p></div>');
     const blocks = segmentBlocks(root);
     const kept = new Set([byText(blocks, 'Kept heading').id, byText(blocks, 'paragraph').id]);
-    keepBlocks(root, blocks, kept);
+    const left = keepBlocks(root, blocks, kept);
     expect(root.innerHTML).toBe('<div><h2>Kept heading</h2><p>Kept <b>paragraph</b></p></div>');
+    expect(left).toEqual(descendants(root)); // the elements left, for the passes after it
   });
 
   it('keeps an image-only block next to kept text and drops one beside dropped text', () => {
@@ -51,7 +53,8 @@ describe('keepBlocks', () => {
       '<p>Sidebar words</p><figure><img src="a.png"></figure><p>Article words here</p><p>Footer words</p><div><img src="ad.png"></div>',
     );
     const blocks = segmentBlocks(root);
-    keepBlocks(root, blocks, new Set([byText(blocks, 'Article').id]));
+    const left = keepBlocks(root, blocks, new Set([byText(blocks, 'Article').id]));
+    expect(left).toEqual(descendants(root));
     expect(root.innerHTML).toContain('a.png');
     expect(root.innerHTML).not.toContain('ad.png');
     expect(root.textContent).not.toContain('Sidebar');
@@ -70,8 +73,9 @@ describe('keepBlocks', () => {
       '<pre><span class="kn">from</span><span class="w"> </span><span class="nn">typing</span></pre><p>Kept<span> </span>words here</p>',
     );
     const blocks = segmentBlocks(root);
-    keepBlocks(root, blocks, new Set(blocks.filter((b) => b.tokens > 0).map((b) => b.id)));
+    const left = keepBlocks(root, blocks, new Set(blocks.filter((b) => b.tokens > 0).map((b) => b.id)));
     expect(root.textContent).toBe('from typingKept words here');
+    expect(left).toEqual(descendants(root));
   });
 });
 

@@ -78,9 +78,9 @@ function bareLanguage(el: Element | null): string | undefined {
   return (el?.getAttribute('class') ?? '').split(/\s+/).find((t) => BARE_LANGUAGES.has(t));
 }
 
-/** Marks every `<pre>` with the language found on it, its `<code>`, or up to two wrappers. */
-export function markCodeLanguages(root: ParentNode): void {
-  for (const pre of descendants(root)) {
+/** Marks every `<pre>` with the language found on it, its `<code>`, or up to two wrappers. `elements`: descendants(root). */
+export function markCodeLanguages(root: ParentNode, elements: readonly Element[] = descendants(root)): void {
+  for (const pre of elements) {
     if (tagOf(pre) !== 'pre') continue;
     const code = pre.querySelector('code');
     const lang =

@@ -7,8 +7,9 @@ import { SRC_ATTR } from './links.js';
 
 const MAX_COPIES = 2;
 
-export function dropRepeatedImages(root: Element): void {
-  const images = descendants(root).filter((el) => tagOf(el) === 'img' && el.hasAttribute(SRC_ATTR));
+/** `elements`: descendants(root). */
+export function dropRepeatedImages(root: Element, elements: readonly Element[] = descendants(root)): void {
+  const images = elements.filter((el) => tagOf(el) === 'img' && el.hasAttribute(SRC_ATTR));
   const copies = new Map<string, number>();
   for (const img of images) {
     const src = img.getAttribute(SRC_ATTR)!;

@@ -23,9 +23,14 @@ export function resolveUrl(value: string, base: string | undefined): string | un
   }
 }
 
-/** The base URL of a document: its `<base href>` resolved against the page URL, else the page URL. */
-export function documentBase(doc: Document, pageUrl: string | undefined): string | undefined {
-  const baseHref = firstElementBelow(doc, (el) => tagOf(el) === 'base' && el.hasAttribute('href'))?.getAttribute('href');
+const isBase = (el: Element) => tagOf(el) === 'base' && el.hasAttribute('href');
+
+/**
+ * The base URL of a document: its `<base href>` resolved against the page URL, else the page URL.
+ * `elements`, when given: descendants(doc).
+ */
+export function documentBase(doc: Document, pageUrl: string | undefined, elements?: readonly Element[]): string | undefined {
+  const baseHref = (elements ? elements.find(isBase) : firstElementBelow(doc, isBase))?.getAttribute('href');
   if (baseHref) {
     const resolved = resolveUrl(baseHref, pageUrl);
     if (resolved) return resolved;
@@ -37,9 +42,8 @@ const withoutFragment = (url: string) => url.replace(/#.*$/, '');
 
 const LAZY_SRC_ATTRS = ['data-src', 'data-lazy-src', 'data-original', 'data-url'];
 
-/** Stores the absolute form of every link and image source on the element itself. */
-export function absolutizeLinks(root: ParentNode, base: string | undefined): void {
-  const all = descendants(root);
+/** Stores the absolute form of every link and image source on the element itself. `all`: descendants(root). */
+export function absolutizeLinks(root: ParentNode, base: string | undefined, all: readonly Element[] = descendants(root)): void {
   for (const a of all) {
     if (tagOf(a) !== 'a' || !a.hasAttribute('href')) continue;
     const raw = a.getAttribute('href') ?? '';

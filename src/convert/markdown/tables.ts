@@ -42,11 +42,12 @@ function renameTo(el: Element, tag: string): void {
   el.replaceWith(repl);
 }
 
-/** Classifies every table; call on the DOM handed to turndown. Inner tables first (deepest last in list). */
-export function prepareTables(root: ParentNode): void {
-  const tables = descendants(root)
-    .filter((el) => tagOf(el) === 'table')
-    .reverse();
+/**
+ * Classifies every table; call on the DOM handed to turndown. Inner tables first (deepest last in list).
+ * `elements`: descendants(root).
+ */
+export function prepareTables(root: ParentNode, elements: readonly Element[] = descendants(root)): void {
+  const tables = elements.filter((el) => tagOf(el) === 'table').reverse();
   for (const table of tables) {
     const rows = ownRows(table);
     const maxCols = rows.reduce((m, r) => Math.max(m, cellsOf(r).length), 0);

@@ -55,7 +55,8 @@ const MODIFIED_OG = ['article:modified_time', 'og:article:modified_time', 'og:up
 const MODIFIED_OTHER = ['dcterms.modified', 'dc.date.modified', 'last-modified'];
 const DATE_ITEMPROPS = new Set(['datepublished', 'datemodified']);
 
-export function readPageMetadata(doc: Document, options: PageMetadataOptions = {}): PageFacts {
+/** `all`, when given, must be descendants(doc). */
+export function readPageMetadata(doc: Document, options: PageMetadataOptions = {}, all: readonly Element[] = descendants(doc)): PageFacts {
   const meta = new Map<string, string>(); // first content per lower-cased name/property/itemprop
   const itemprops = new Map<string, string>(); // microdata on any element (meta, time, span…)
   let title: string | undefined;
@@ -66,7 +67,7 @@ export function readPageMetadata(doc: Document, options: PageMetadataOptions = {
   let pubdateTime: string | undefined; // <time pubdate datetime>: the article's by definition
   let titleChecks = 0;
 
-  for (const el of descendants(doc)) {
+  for (const el of all) {
     const tag = tagOf(el);
     const prop = el.getAttribute('itemprop');
     if (prop !== null) {

@@ -9,9 +9,9 @@ import type { Block } from './blocks.js';
 
 /**
  * `blocks`: every block of the page in id order, `el` inside `root`; `kept`: ids of kept text
- * blocks. Changes `root` in place.
+ * blocks. Changes `root` in place; returns the elements left below it, in document order (descendants).
  */
-export function keepBlocks(root: Element, blocks: readonly Block[], kept: ReadonlySet<number>): void {
+export function keepBlocks(root: Element, blocks: readonly Block[], kept: ReadonlySet<number>): Element[] {
   const rows = blocks.filter((b) => b.tokens > 0);
   const marked = new Set<Element>();
   for (const b of blocks) marked.add(b.el);
@@ -26,7 +26,7 @@ export function keepBlocks(root: Element, blocks: readonly Block[], kept: Readon
       if (!(before && kept.has(before.id)) && !(after && kept.has(after.id))) removeOwnContent(b.el, isBlock);
     }
   }
-  pruneEmpty(root);
+  return pruneEmpty(root);
 }
 
 /** Removes text and inline elements directly owned by `el`; nested blocks stay. */
@@ -51,21 +51,28 @@ const KEEP_EMPTY = new Set(['img', 'picture', 'br', 'hr', 'td', 'th']);
  * whitespace gives way to that whitespace: it separates words (`from<span> </span>typing` in
  * highlighted code, `a<span> </span>b` in text), which removing it would join.
  */
-function pruneEmpty(root: Element): void {
+function pruneEmpty(root: Element): Element[] {
   const order = descendants(root);
+  // What stays, from the end: only elements without element children go, so the rest keep their order.
+  let left = order.length;
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
-    if (KEEP_EMPTY.has(el.localName.toLowerCase())) continue;
-    if (el.firstElementChild) continue; // an element child survived pruning
-    const text = leafText(el);
-    if (text === null) continue;
-    if (text === '') el.remove();
-    else if (el.parentNode) {
-      // replaceWith, without the fragment linkedom wraps the one node in.
-      el.parentNode.insertBefore(el.ownerDocument.createTextNode(text), el);
-      el.remove();
+    if (!KEEP_EMPTY.has(el.localName.toLowerCase()) && !el.firstElementChild) {
+      const text = leafText(el);
+      if (text === '') {
+        el.remove();
+        continue;
+      }
+      if (text !== null && el.parentNode) {
+        // replaceWith, without the fragment linkedom wraps the one node in.
+        el.parentNode.insertBefore(el.ownerDocument.createTextNode(text), el);
+        el.remove();
+        continue;
+      }
     }
+    order[--left] = el;
   }
+  return order.slice(left);
 }
 
 /**

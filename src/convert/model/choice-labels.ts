@@ -19,11 +19,11 @@ const isLiveChoice = (el: Element | undefined | null): boolean =>
  */
 const isQuestion = (text: string): boolean => /\?\s*$/.test(text) && wordsOf(text).length >= 4;
 
-/** The <label>s below `root` that name a live checkbox or radio (by `for`, or by holding it). */
-export function findChoiceLabels(root: Element): Set<Element> {
-  // One pass sorts out the page's <input>s and <label>s (in document order) without a page-wide
-  // array: on linkedom's node list when it can be read. Only a five-letter name lower-cases to
-  // either (a name that grows when lower-cased gains a non-ASCII unit).
+/** The <label>s below `root` that name a live checkbox or radio (by `for`, or by holding it). `elements`: descendants(root). */
+export function findChoiceLabels(root: Element, elements?: readonly Element[]): Set<Element> {
+  // One pass sorts out the page's <input>s and <label>s (in document order): over the caller's element
+  // list, else on linkedom's node list when it can be read (no page-wide array). Only a five-letter
+  // name lower-cases to either (a name that grows when lower-cased gains a non-ASCII unit).
   const inputs: Element[] = [];
   const candidates: Element[] = [];
   const sort = (el: Element) => {
@@ -35,7 +35,8 @@ export function findChoiceLabels(root: Element): Set<Element> {
   };
   const links = nodeListLinks();
   const stop = links ? (root as unknown as Linked)[links.end] : undefined;
-  if (links && stop) {
+  if (elements) for (const el of elements) sort(el);
+  else if (links && stop) {
     for (let n = (root as unknown as Linked)[links.next]; n && n !== stop; n = n[links.next])
       if (n.nodeType === 1) sort(n as unknown as Element);
   } else for (const el of descendants(root)) sort(el);
