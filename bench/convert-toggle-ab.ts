@@ -5,13 +5,11 @@
 // per round the ratio of the totals, median and range over rounds (round 0 warms up). Checks the
 // Markdown is equal on every page first.
 //
-//   npx tsx bench/convert-toggle-ab.ts [--corpus traf] [--limit 100] [--rounds 5] [--parse] [--change nodes|text|both|attributes]
-// --change text toggles the tokenizer's text skip (text-scan.ts) instead of the node constructors, both both,
-// attributes the parser's attribute arrays (parse-attributes.ts).
+//   npx tsx bench/convert-toggle-ab.ts [--corpus traf] [--limit 100] [--rounds 5] [--parse] [--change nodes|text|both]
+// --change text toggles the tokenizer's text skip (text-scan.ts) instead of the node constructors, both both.
 
 import { setFastNodes as setNodes } from '../src/convert/fast-nodes.js';
 import { htmlToMarkdown } from '../src/convert/html-to-markdown.js';
-import { setParseAttributes } from '../src/convert/parse-attributes.js';
 import { parseHtmlDocument } from '../src/convert/parse-html.js';
 import { setTextScan } from '../src/convert/text-scan.js';
 import { type CorpusName, corpusPages } from './lib/convert-corpora.js';
@@ -32,7 +30,7 @@ const both = (on: boolean) => {
   const text = setTextScan(on);
   return nodes && text;
 };
-const setFastNodes = change === 'text' ? setTextScan : change === 'both' ? both : change === 'attributes' ? setParseAttributes : setNodes;
+const setFastNodes = change === 'text' ? setTextScan : change === 'both' ? both : setNodes;
 
 const all = [...corpusPages(corpora)];
 const step = Math.max(1, all.length / limit);

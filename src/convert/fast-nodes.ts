@@ -26,13 +26,7 @@ type CreateElement = (this: Doc, localName: string, options?: unknown) => object
 
 interface Linkedom {
   documentProto: Record<string, unknown>;
-  stock: {
-    createElement: CreateElement;
-    createElementNS: unknown;
-    createTextNode: unknown;
-    createComment: unknown;
-    createAttribute: unknown;
-  };
+  stock: { createElement: CreateElement; createTextNode: unknown; createComment: unknown; createAttribute: unknown };
   htmlElementProto: object;
   hash: string;
   symbols: Record<'next' | 'prev' | 'end' | 'start' | 'private' | 'classList' | 'dataset' | 'style' | 'value' | 'changed', symbol>;
@@ -79,7 +73,6 @@ function inspect(parse: typeof parseHTML = parseHTML): Linkedom | undefined {
   if (Object.values(s).some((v) => v === undefined) || !customElements) return undefined;
   const stock = {
     createElement: documentProto['createElement'] as CreateElement,
-    createElementNS: documentProto['createElementNS'],
     createTextNode: documentProto['createTextNode'],
     createComment: documentProto['createComment'],
     createAttribute: documentProto['createAttribute'],
@@ -254,25 +247,13 @@ function prepare(): typeof state {
     return factory;
   };
 
-  const build = (doc: Doc, localName: string, options?: unknown): object => {
-    if (options !== undefined || (doc[CUSTOM] as { active: boolean }).active || typeof localName !== 'string')
-      return stock.createElement.call(doc, localName, options);
-    let factory = byName.get(localName);
-    if (factory === undefined) factory = factoryFor(doc, localName);
-    return factory ? new factory(doc, localName) : stock.createElement.call(doc, localName);
-  };
-  const stockNS = stock.createElementNS as (this: Doc, ns: unknown, localName: string, options?: unknown) => object;
   const installed: Record<string, unknown> = {
     createElement(this: Doc, localName: string, options?: unknown): object {
-      const element = build(this, localName, options);
-      lastBuilt = element;
-      return element;
-    },
-    // linkedom's own (an SVG element, or createElement), only to note the element it built.
-    createElementNS(this: Doc, ns: unknown, localName: string, options?: unknown): object {
-      const element = stockNS.call(this, ns, localName, options);
-      lastBuilt = element;
-      return element;
+      if (options !== undefined || (this[CUSTOM] as { active: boolean }).active || typeof localName !== 'string')
+        return stock.createElement.call(this, localName, options);
+      let factory = byName.get(localName);
+      if (factory === undefined) factory = factoryFor(this, localName);
+      return factory ? new factory(this, localName) : stock.createElement.call(this, localName);
     },
   };
   // Text, Comment and Attr: checked once here against a stock build.
@@ -297,50 +278,11 @@ function prepare(): typeof state {
   installed['createAttribute'] = function (this: Doc, name: unknown) {
     return new Attr(this, name);
   };
-  const { end: END_, prev: PREV, next: NEXT, value: VALUE } = l.symbols;
-  // linkedom's parser's `attribute()` (parse-from-string.js) for each, with no custom elements active.
-  attach = (element, names, values, count) => {
-    const el = element as Doc;
-    const doc = el['ownerDocument'] as { createAttribute(name: string): Doc };
-    const end = el[END_] as Doc;
-    for (let i = 0; i < count; i++) {
-      const attr = doc.createAttribute(names[i]!);
-      attr[VALUE] = values[i];
-      attr['ownerElement'] = el;
-      const prev = end[PREV] as Doc;
-      prev[NEXT] = attr;
-      attr[PREV] = prev;
-      attr[NEXT] = end;
-      end[PREV] = attr;
-      if (attr['name'] === 'class') (el as unknown as Element).className = values[i]!;
-    }
-  };
   state = { l, installed };
   return state;
 }
 
 let on = false;
-let lastBuilt: object | null = null;
-let attach: ((element: object, names: string[], values: string[], count: number) => void) | undefined;
-
-/**
- * The element the document's createElement or createElementNS built since the last call (null if
- * none): how the parser's attribute path (parse-attributes.ts) learns which element linkedom made.
- */
-export function takeBuiltElement(): object | null {
-  const element = lastBuilt;
-  lastBuilt = null;
-  return element;
-}
-
-/**
- * Adds a parsed element's attributes as linkedom's parser does (an Attr each from the document's
- * createAttribute, linked in order before the element's end, `className` set for a class), for a
- * document with no custom elements active. Only while the fast constructors are on.
- */
-export function attachParsedAttributes(element: object, names: string[], values: string[], count: number): void {
-  attach!(element, names, values, count);
-}
 
 /**
  * Builds parsed nodes with the plain constructors (true) or linkedom's (false); true when the fast

@@ -8,7 +8,6 @@ import { setFastNodes } from './fast-nodes.js';
 import { applyLazyListeners } from './lazy-listeners.js';
 import { applyLinkedomReads, commentsBelow } from './linkedom-reads.js';
 import { capNesting } from './nesting-cap.js';
-import { setParseAttributes } from './parse-attributes.js';
 import { setTextScan } from './text-scan.js';
 
 // Before the first parse: linkedom's nodes then build no listener Map each (lazy-listeners.ts).
@@ -17,8 +16,6 @@ applyLazyListeners();
 applyLinkedomReads();
 // And parsed nodes are built by plain constructors, without the listener Map (fast-nodes.ts).
 setFastNodes(true);
-// And the parser hands the attributes to them without an object per tag (parse-attributes.ts).
-setParseAttributes(true);
 // And the tokenizer skips text characters that do nothing (text-scan.ts).
 setTextScan(true);
 
