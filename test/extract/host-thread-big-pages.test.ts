@@ -21,6 +21,26 @@ import { article, html, warmConversion } from './helpers.js';
 const PAGES = 10;
 const BUSY_BOUND_MS = 100;
 
+/**
+ * One page's own host work on this machine: decoding a 10 MiB page and copying the string once (a
+ * structured clone, as a message to a worker), CPU ms, median of 5. On the machine the 100 ms bound was set
+ * on a turn measured 29–58 ms; on a machine whose memory is 2–3× slower (2026-12-06: this unit 135–150 ms,
+ * turns 112–193 ms) the bound is one and a half of these: no turn may hold more than about one page's work
+ * (the code before the fix held several: 312 ms where the unit was well under 100).
+ */
+function pageUnitMs(page: Buffer): number {
+  const decoder = new TextDecoder();
+  const times: number[] = [];
+  for (let i = 0; i < 5; i++) {
+    const before = process.cpuUsage();
+    structuredClone(decoder.decode(page));
+    const used = process.cpuUsage(before);
+    times.push((used.user + used.system) / 1000);
+  }
+  return times.sort((a, b) => a - b)[2]!;
+}
+let busyBoundMs = BUSY_BOUND_MS;
+
 let server: PageServer;
 let engine: Engine;
 beforeAll(async () => {
@@ -28,6 +48,7 @@ beforeAll(async () => {
   // Encoded once: serving a page costs the test's event loop no encoding.
   for (let i = 0; i < PAGES; i++) routes[`/p${i}`] = { body: Buffer.from(ordinaryPage(10 * 1024 * 1024 - 4096, i), 'utf8') };
   server = await startPageServer(routes);
+  busyBoundMs = Math.max(BUSY_BOUND_MS, 1.5 * pageUnitMs((routes['/p0'] as { body: Buffer }).body));
   // The defaults a user ships: 10 MiB pages, 15 s per page, the pool sized from the cores.
   engine = createEngine({ allowPrivateNetwork: true, robots: false, rateLimit: false });
   await engine.admin.createOrganization('acme', { credits: 1000 });
@@ -40,7 +61,7 @@ afterAll(async () => {
 
 describe('the host thread with ten 10 MiB pages per extract', () => {
   it.each(['markdown', 'html'] as const)(
-    'two extracts at once, %s format: no turn holds the host thread for more than 100 ms',
+    "two extracts at once, %s format: no turn holds the host thread for more than 100 ms or about one page's own work",
     async (format) => {
       const figures = await probeLoop(() =>
         Promise.all(
@@ -54,7 +75,11 @@ describe('the host thread with ten 10 MiB pages per extract', () => {
       );
       const results = figures.result.flatMap((r) => r.results);
       const { result: _, ...shown } = figures;
-      console.log(`host thread, ${format}`, JSON.stringify(shown), results.map((r) => r.error_type ?? 'ok').join(','));
+      console.log(
+        `host thread, ${format}, bound ${busyBoundMs.toFixed(0)} ms`,
+        JSON.stringify(shown),
+        results.map((r) => r.error_type ?? 'ok').join(','),
+      );
       // The scenario ran: every page was fetched and handed to the workers; those not converted within
       // their 15 s (twenty 10 MiB pages on a 2-core machine) time out, nothing else fails.
       expect(results).toHaveLength(2 * PAGES);
@@ -62,7 +87,7 @@ describe('the host thread with ten 10 MiB pages per extract', () => {
       expect(results.every((r) => r.success || r.error_type === 'timeout' || r.error_type === 'too_large')).toBe(true);
       if (format === 'html') expect(results.find((r) => r.success)?.html?.length).toBeGreaterThan(9 * 1024 * 1024);
       expect(figures.ticks).toBeGreaterThan(20);
-      expect(figures.busyMaxMs).toBeLessThanOrEqual(BUSY_BOUND_MS);
+      expect(figures.busyMaxMs).toBeLessThanOrEqual(busyBoundMs);
     },
     120_000,
   );
