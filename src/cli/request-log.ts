@@ -10,7 +10,15 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type Logger, pino } from 'pino';
-import { type CallTraceContext, CHANNEL_NAMES, callSources, claimSlot, type HttpTraceContext, releaseSlot } from '../channels.js';
+import {
+  type CallSources,
+  type CallTraceContext,
+  CHANNEL_NAMES,
+  callSources,
+  claimSlot,
+  type HttpTraceContext,
+  releaseSlot,
+} from '../channels.js';
 import { bufferedLines } from './buffered-lines.js';
 
 export type LogFormat = 'json' | 'text';
@@ -142,6 +150,8 @@ function pathOf(entry: Entry): string {
 }
 // A reply never written (the client left first) is nginx's 499.
 const statusOf = (entry: Entry) => (entry.res.headersSent ? entry.res.statusCode : 499);
+/** Whether a line names the call's sources: some answered, or a fallback was asked (both formats). */
+const namesSources = (sources: CallSources) => sources.answered.length > 0 || sources.fallback;
 
 /** The text line's fields. */
 function fieldsOf(entry: Entry) {
@@ -174,7 +184,7 @@ function jsonLine(entry: Entry): string {
     const sources = callSources(call);
     if (sources !== undefined) {
       const { answered } = sources;
-      if (answered.length > 0 || sources.fallback) {
+      if (namesSources(sources)) {
         line += `,"sources":[`;
         for (let i = 0; i < answered.length; i++) line += (i === 0 ? '' : ',') + jsonString(answered[i]!);
         line += `],"fallback":${sources.fallback}`;
@@ -236,7 +246,7 @@ function textLine(entry: Entry): string {
   if (call !== undefined) {
     parts.push(`credits=${call.credits ?? 0}`);
     const sources = callSources(call);
-    if (sources !== undefined && (sources.answered.length > 0 || sources.fallback))
+    if (sources !== undefined && namesSources(sources))
       parts.push(`sources=${sources.answered.join(',') || '-'}${sources.fallback ? ' fallback' : ''}`);
   }
   return parts.join(' ');
