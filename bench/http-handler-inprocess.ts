@@ -4,11 +4,17 @@
 // in short interleaved batches (the ratios are taken between batches a fraction of a second apart).
 // With --stub the engine answers at once from a fixed answer (ten results): the ratios are then the
 // handler's own cost against the floor's, which the engine's CPU (most of a real request) otherwise dilutes.
-//   npx tsx bench/http-handler-inprocess.ts [--rounds 30] [--requests 4000] [--stub] [--baseline DIST] [--only NAME]
+// With --node-response the reply is a real node:http ServerResponse on a socket that discards what is written
+// (the stand-in response otherwise): node:http's work on the reply the handler hands it (checking each header's
+// name and value, building the head, the write) is then counted, as it is over a network.
+// --tree DIST takes the handler from a compiled tree too (this tree compiled, say: `tsc -p tsconfig.build.json
+// --outDir`), rather than from src through tsx, whose esbuild output names each closure made per call (`__name`).
+//   npx tsx bench/http-handler-inprocess.ts [--rounds 30] [--requests 4000] [--stub] [--node-response] [--tree DIST] [--baseline DIST] [--only NAME]
 // --only runs that one listener (for a profile: node --cpu-prof --import tsx bench/http-handler-inprocess.ts --only handler).
 
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
+import { type IncomingMessage, type RequestListener, ServerResponse } from 'node:http';
 import { join } from 'node:path';
+import { Duplex } from 'node:stream';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { DEFAULT_MAX_PER_PARTITION } from '../src/adapters/partitioned-lru-store.js';
@@ -23,7 +29,9 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     requests: { type: 'string' },
     stub: { type: 'boolean' },
+    'node-response': { type: 'boolean' },
     baseline: { type: 'string' },
+    tree: { type: 'string' },
     only: { type: 'string' },
   },
 });
@@ -57,14 +65,24 @@ const { engine: real, key } = await searchBenchEngine();
 for (let i = 0; i < DEFAULT_MAX_PER_PARTITION; i++) await real.search({ q: `fill ${i}` }, { organization: 'bench' });
 const engine: Engine = values.stub ? stubEngine(real) : real;
 
-const listeners: Record<string, RequestListener> = { floor: floorListener(engine), handler: createNodeHandler(engine) };
-if (values.baseline) {
-  const baseline = (await import(pathToFileURL(join(values.baseline, 'http/index.js')).href)) as typeof import('../src/http/index.js');
-  listeners.baseline = baseline.createNodeHandler(engine);
-}
+/** `createNodeHandler` of a compiled tree. */
+const compiled = async (dist: string) =>
+  ((await import(pathToFileURL(join(dist, 'http/index.js')).href)) as typeof import('../src/http/index.js')).createNodeHandler;
+const listeners: Record<string, RequestListener> = {
+  floor: floorListener(engine),
+  handler: (values.tree ? await compiled(values.tree) : createNodeHandler)(engine),
+};
+if (values.baseline) listeners.baseline = (await compiled(values.baseline))(engine);
 
-/** A socket per stand-in connection: the handlers keep their per-connection state on it. */
-const sockets = Array.from({ length: IN_FLIGHT }, () => ({ once() {}, on() {}, destroySoon() {} }));
+/**
+ * A socket per stand-in connection: the handlers keep their per-connection state on it. With --node-response
+ * it is a stream that takes the replies' bytes and drops them.
+ */
+const sockets = Array.from({ length: IN_FLIGHT }, () =>
+  values['node-response']
+    ? new Duplex({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done(), read() {} })
+    : { once() {}, on() {}, destroySoon() {} },
+);
 const authorization = `Bearer ${key}`;
 let series = 0;
 
@@ -79,17 +97,34 @@ function run(listener: RequestListener, requests: number): Promise<void> {
         method: 'GET',
         url: `${prefix}${sent++}`,
         headers: { host: '127.0.0.1:8080', authorization, connection: 'keep-alive' },
+        httpVersionMajor: 1,
+        httpVersionMinor: 1,
         socket,
       } as unknown as IncomingMessage;
-      const res = new StandInResponse((status) => {
+      const ended = (status: number) => {
         if (status !== 200) reject(new Error(`answered ${status}`));
         else if (++answered === requests) resolve();
         else if (sent < requests) next(socket);
-      }) as unknown as ServerResponse;
-      listener(req, res);
+      };
+      listener(
+        req,
+        values['node-response'] ? nodeResponse(req, socket as Duplex, ended) : (new StandInResponse(ended) as unknown as ServerResponse),
+      );
     };
     for (const socket of sockets) if (sent < requests) next(socket);
   });
+}
+
+/** A node:http reply on `socket`, as a server makes it for a kept-alive request; `ended` is told its status once written. */
+function nodeResponse(req: IncomingMessage, socket: Duplex, ended: (status: number) => void): ServerResponse {
+  const res = new ServerResponse(req);
+  res.shouldKeepAlive = true;
+  res.assignSocket(socket as unknown as import('node:net').Socket);
+  res.once('finish', () => {
+    res.detachSocket(socket as unknown as import('node:net').Socket);
+    ended(res.statusCode);
+  });
+  return res;
 }
 
 const names = values.only ? [values.only] : Object.keys(listeners);
@@ -106,7 +141,7 @@ for (let round = 0; round < ROUNDS; round++) {
 await real.close();
 
 console.log(
-  `${ROUNDS} rounds of ${REQUESTS} ${values.stub ? 'searches of a stub engine' : 'charged searches'} per listener, ${IN_FLIGHT} in flight, Node ${process.version}`,
+  `${ROUNDS} rounds of ${REQUESTS} ${values.stub ? 'searches of a stub engine' : 'charged searches'} per listener, ${IN_FLIGHT} in flight, ${values['node-response'] ? 'node:http replies' : 'stand-in replies'}, Node ${process.version}`,
 );
 for (const name of names) console.log(`${name.padEnd(8)} CPU µs/request ${spread(cpu[name]!, 2)}`);
 const ratio = (a: string, b: string) => cpu[a]!.map((x, i) => x / cpu[b]![i]!);

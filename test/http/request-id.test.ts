@@ -2,6 +2,7 @@
 // except the spec's exact search 503.
 
 import { describe, expect, it } from 'vitest';
+import { newRequestId } from '../../src/http/request-id.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { harness, postJson } from './harness.js';
 
@@ -41,6 +42,17 @@ describe('X-Request-Id', () => {
     const b = (await h.call('/api/nope')).headers.get('x-request-id');
     expect(a).not.toBe(b);
     expect((await h.call('/api/nope', { headers: { 'x-request-id': 'x'.repeat(128) } })).headers.get('x-request-id')).toBe('x'.repeat(128));
+  });
+
+  it('a new id is a version 4 UUID in lower-case hex, a new one each time, across refills of its random pool', () => {
+    const ids = Array.from({ length: 1000 }, () => newRequestId()); // the pool holds 256
+    for (const id of ids) expect(id).toMatch(UUID);
+    expect(new Set(ids).size).toBe(ids.length);
+    // Every hex digit of the random part turns up at every position (the bytes are used, not a fixed part of them).
+    for (let at = 0; at < 36; at++) {
+      if ([8, 13, 14, 18, 19, 23].includes(at)) continue; // dashes, the version and the variant digit
+      expect(new Set(ids.map((id) => id[at])).size, `position ${at}`).toBe(16);
+    }
   });
 
   it("keeps the spec's search 503 body exact: the id is in the header only", async () => {
