@@ -3,7 +3,7 @@
 // builds no fetch Request/Response (their construction cost more than the rest of the adapter) and
 // patches no globals.
 
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Engine } from '../types/index.js';
 import { createApiHandler } from './api-handler.js';
@@ -45,7 +45,7 @@ export function createNodeHandler(engine: Engine, options: FetchHandlerOptions =
     const body = req.method === 'GET' || req.method === 'HEAD' ? null : bodyOf(req);
     const connection = connectionOf(req, res);
     connection.unanswered++;
-    handle(new NodeRequest(req, body?.stream ?? null, connection.abort.signal)).then(
+    handle(new NodeRequest(req, body?.stream ?? null, connection.signal)).then(
       (reply) => {
         connection.unanswered--;
         try {
@@ -78,9 +78,14 @@ class NodeRequest implements ApiRequest {
   readonly method: string;
   readonly target: string;
   readonly headers: NodeRequest;
+  /**
+   * The request's header object, read once: IncomingMessage's `headers` is a getter (node:http builds the
+   * object on first read), and the core reads three or four headers a request.
+   */
+  readonly #fields: IncomingHttpHeaders;
   #url: string | undefined;
   constructor(
-    private readonly req: FrameworkRequest,
+    req: FrameworkRequest,
     readonly body: ReadableStream<Uint8Array> | null,
     readonly signal: AbortSignal,
   ) {
@@ -89,9 +94,10 @@ class NodeRequest implements ApiRequest {
     const target = typeof req.originalUrl === 'string' ? req.originalUrl : (req.url ?? '/');
     this.target = target.charCodeAt(0) === 0x2f /* / */ ? target : '/';
     this.headers = this;
+    this.#fields = req.headers;
   }
   get url(): string {
-    this.#url ??= `http://${authorityOf(this.req.headers.host)}${this.target}`;
+    this.#url ??= `http://${authorityOf(this.#fields.host)}${this.target}`;
     return this.#url;
   }
   /**
@@ -99,16 +105,34 @@ class NodeRequest implements ApiRequest {
    * values are joined by ", "). Not lower-cased here: that cost a string a read.
    */
   get(name: string): string | null {
-    const value = this.req.headers[name];
+    const value = this.#fields[name];
     if (value === undefined) return null;
     return Array.isArray(value) ? value.join(', ') : value;
   }
 }
 
-/** A client connection as the handler sees it: its abort controller and how many of its requests are unanswered. */
+/**
+ * A client connection as the handler sees it: its abort controller and signal, whether the handler aborted
+ * it, and how many of its requests are unanswered. `signal` and `aborted` are kept beside the controller:
+ * its `signal` and the signal's `aborted` are getters that check their receiver, two calls a request.
+ */
 interface Connection {
   abort: AbortController;
+  signal: AbortSignal;
+  /** Set with every `abort.abort()` (only the handler holds the controller: nothing else aborts it). */
+  aborted: boolean;
   unanswered: number;
+}
+
+function newConnection(): Connection {
+  const abort = new AbortController();
+  return { abort, signal: abort.signal, aborted: false, unanswered: 0 };
+}
+
+/** Aborts the calls of the connection's requests (the handler's only way to abort a connection's signal). */
+function abortCalls(connection: Connection, reason: unknown): void {
+  connection.aborted = true;
+  connection.abort.abort(reason);
 }
 
 /**
@@ -131,17 +155,17 @@ function connectionOf(req: IncomingMessage, res: ServerResponse): Connection {
   const socket = req.socket as Socket | null;
   if (!socket) {
     // No socket to follow (a framework's stand-in request): this request alone, until its reply closes.
-    const alone: Connection = { abort: new AbortController(), unanswered: 0 };
+    const alone = newConnection();
     res.once('close', () => {
-      if (!res.writableFinished) alone.abort.abort(goneError());
+      if (!res.writableFinished) abortCalls(alone, goneError());
     });
     return alone;
   }
   let connection = connections.get(socket);
-  if (!connection || connection.abort.signal.aborted) {
-    const fresh: Connection = { abort: new AbortController(), unanswered: 0 };
+  if (!connection || connection.aborted) {
+    const fresh = newConnection();
     socket.once('close', () => {
-      if (fresh.unanswered > 0) fresh.abort.abort(goneError());
+      if (fresh.unanswered > 0) abortCalls(fresh, goneError());
     });
     connections.set(socket, fresh);
     connection = fresh;
@@ -156,7 +180,7 @@ function connectionOf(req: IncomingMessage, res: ServerResponse): Connection {
  */
 export function abortConnection(socket: object, reason: unknown): void {
   const connection = connections.get(socket);
-  if (connection && connection.unanswered > 0) connection.abort.abort(reason);
+  if (connection && connection.unanswered > 0) abortCalls(connection, reason);
 }
 
 interface NodeBody {

@@ -8,6 +8,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { createNodeHandler } from '../../src/http/index.js';
+import { abortConnection } from '../../src/http/node-handler.js';
 import { ManualClock } from '../../src/testing/index.js';
 import type { CallContext, Engine } from '../../src/types/index.js';
 
@@ -56,5 +57,54 @@ describe('node handler: unanswered requests per connection', () => {
     await closed[0]; // the handler's close listener on that socket has run too (registered after ours, same event)
     expect(calls).toHaveLength(1);
     expect(calls[0]!.signal!.aborted).toBe(false);
+  });
+
+  it('a connection whose calls were aborted (abortConnection) gives its next request a signal of its own, not aborted', async () => {
+    const engine = createEngine({ clock: new ManualClock('2026-03-01T12:00:00Z'), rateLimit: false });
+    closers.push(() => engine.close());
+    await engine.admin.createOrganization('acme', { credits: 1 });
+    const key = await engine.admin.createApiKey('acme');
+    const signals: AbortSignal[] = [];
+    let release = () => {};
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    // The first usage call waits on the gate (unanswered while the connection's calls are aborted).
+    const recording: Engine = {
+      ...engine,
+      admin: engine.admin,
+      usage: async (ctx) => {
+        signals.push(ctx.signal!);
+        if (signals.length === 1) await gate;
+        return engine.usage(ctx);
+      },
+    };
+    const sockets: Socket[] = [];
+    const server = createServer(createNodeHandler(recording));
+    server.on('connection', (socket: Socket) => sockets.push(socket));
+    closers.push(() => new Promise((r) => server.close(r)));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as AddressInfo;
+    const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+    closers.push(async () => agent.destroy());
+    const usage = () =>
+      new Promise<number>((resolve, reject) => {
+        const req = httpRequest({ host: '127.0.0.1', port, path: '/api/usage', agent, headers: { authorization: `Bearer ${key}` } });
+        req.on('response', (res) => res.resume().on('end', () => resolve(res.statusCode!)));
+        req.on('error', reject);
+        req.end();
+      });
+
+    const first = usage();
+    while (signals.length === 0) await new Promise((r) => setTimeout(r, 5));
+    abortConnection(sockets[0]!, new Error('server closing'));
+    expect(signals[0]!.aborted).toBe(true);
+    release();
+    await first;
+    expect(await usage()).toBe(200); // the same connection
+    expect(sockets).toHaveLength(1);
+    expect(signals).toHaveLength(2);
+    expect(signals[1]).not.toBe(signals[0]);
+    expect(signals[1]!.aborted).toBe(false);
   });
 });
