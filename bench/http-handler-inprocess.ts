@@ -80,7 +80,7 @@ if (values.baseline) listeners.baseline = (await compiled(values.baseline))(engi
  */
 const sockets = Array.from({ length: IN_FLIGHT }, () =>
   values['node-response']
-    ? new Duplex({ write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done(), read() {} })
+    ? new Duplex({ decodeStrings: false, write: (_chunk, _encoding, done) => done(), writev: (_chunks, done) => done(), read() {} })
     : { once() {}, on() {}, destroySoon() {} },
 );
 const authorization = `Bearer ${key}`;

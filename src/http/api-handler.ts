@@ -42,8 +42,10 @@ const ROUTES: Record<string, Route> = {
     // takes to adopt the engine's, cost every search). handle() awaits it, so a throw here is a rejection.
     run(engine, request, organization, state, options) {
       if (request.method === 'GET') {
-        const query = state.query ?? queryValues(state.url.query);
-        return search(engine, searchParamsFromQuery(query), request, organization, state);
+        // The query was read before auth (answer), and its deprecated names marked then.
+        if (state.query === undefined)
+          return search(engine, searchParamsFromQuery(queryValues(state.url.query)), request, organization, state);
+        return engine.search(searchParamsFromQuery(state.query) as unknown as SearchParams, callContext(organization, request, state));
       }
       return readJsonObject(request, options).then((params) => search(engine, params, request, organization, state));
     },
