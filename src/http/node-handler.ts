@@ -306,8 +306,8 @@ function send(reply: ApiReply, req: IncomingMessage, res: ServerResponse, unread
   res.end(req.method === 'HEAD' || reply.body === null ? undefined : reply.body, 'utf8');
 }
 
-const byteLength = (body: string | Uint8Array[]): number =>
-  typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : piecesLength(body);
+/** The body's UTF-8 bytes (Buffer.byteLength's default: named, the encoding is looked up on each call). */
+const byteLength = (body: string | Uint8Array[]): number => (typeof body === 'string' ? Buffer.byteLength(body) : piecesLength(body));
 
 /** How long a connection closed with its request body unread keeps discarding what the client still sends. */
 const LINGER_MS = 2000;
