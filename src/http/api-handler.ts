@@ -27,24 +27,25 @@ import { answerReply, clientGoneReply, errorReply } from './responses.js';
 
 export type ApiHandler = (request: ApiRequest) => Promise<ApiReply>;
 
-const NOT_SETTLED = 0;
-const SETTLED_OK = 1;
-const SETTLED_FAILED = 2;
+/**
+ * Where a request's websift:http trace is, when the handler publishes it itself (RequestState.phase):
+ * UNPUBLISHED (nobody listens, or tracePromise publishes it), STARTED (start published, `end` not yet),
+ * ENDED (end published: answer() publishes its settlement as it settles), or settled before `end` was
+ * published (an answer before its first await: the handler publishes it after `end`).
+ */
+const UNPUBLISHED = 0;
+const STARTED = 1;
+const ENDED = 2;
+const SETTLED_EARLY = 3;
+const FAILED_EARLY = 4;
 
 /** What the handler knows of a request as it goes (made once per request, by the handler). */
 class RequestState {
   /** A GET search's query values, read before auth (for the deprecation headers) and again by the route. */
   query: QueryValues | undefined = undefined;
   deprecated = false;
-  /**
-   * The request's websift:http context, when someone listens (the engine's calls name it, its organization
-   * is set on it); with `publishes`, `answer` publishes its settlement itself, and `ended` says whether the
-   * handler published its `end` yet (`answer` may settle before it does: an error before any await).
-   */
-  publishes = false;
-  ended = false;
-  /** A settlement before `end` was published (NOT_SETTLED, SETTLED_OK or SETTLED_FAILED), and its reply or error. */
-  settled = NOT_SETTLED;
+  /** Where its websift:http trace is (UNPUBLISHED…FAILED_EARLY), and the reply or error of a settlement before `end`. */
+  phase = UNPUBLISHED;
   value: unknown = undefined;
   constructor(
     /** The request's URL, or undefined for one that does not parse (answered as an error). */
@@ -138,13 +139,14 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
       );
     // traced()'s events, published here and by answer() as it settles: no closure, reaction nor promise of
     // the trace's per request (answer is async: it never throws, its rejection is published by itself).
-    state.publishes = true;
+    state.phase = STARTED;
     if (channel.start.hasSubscribers) channel.start.publish(trace);
     const reply = answer(engine, request, state, requestId, resolved);
-    state.ended = true;
+    const early = state.phase;
+    state.phase = ENDED;
     if (channel.end.hasSubscribers) channel.end.publish(trace);
     // Answered before its first await: its settlement is published now, after `end`.
-    if (state.settled !== NOT_SETTLED) publishSettled(channel, trace, state.settled === SETTLED_FAILED, state.value, finishReply);
+    if (early !== STARTED) publishSettled(channel, trace, early === FAILED_EARLY, state.value, finishReply);
     return reply;
   };
 }
@@ -160,18 +162,18 @@ function finishReply(trace: HttpTraceContext, failed: boolean, reply: unknown): 
  * (an answer before the first await) is kept and published by the handler after `end`: traced()'s order.
  */
 function settleTrace(state: RequestState, failed: boolean, value: unknown): void {
-  if (state.ended) publishSettled(channels.http, state.trace!, failed, value, finishReply);
+  if (state.phase === ENDED) publishSettled(channels.http, state.trace!, failed, value, finishReply);
   else {
-    state.settled = failed ? SETTLED_FAILED : SETTLED_OK;
+    state.phase = failed ? FAILED_EARLY : SETTLED_EARLY;
     state.value = value;
   }
 }
 
 /**
  * The request's reply (never a rejection: every error is answered). One async function from the route
- * to the reply: each async layer between them was a promise and a turn more per request. With
- * `state.publishes` it publishes its own websift:http settlement (settleTrace) before its promise settles,
- * hence before the caller's await resumes, as traced()'s reaction did.
+ * to the reply: each async layer between them was a promise and a turn more per request. Of a trace the
+ * handler publishes (`state.phase`), it publishes the settlement itself (settleTrace) before its promise
+ * settles, hence before the caller's await resumes, as traced()'s reaction did.
  */
 async function answer(
   engine: Engine,
@@ -232,10 +234,10 @@ async function answer(
     reply.headers['x-request-id'] = requestId; // every reply names its request
   } catch (error) {
     // Not expected (a failing option such as the clock or onError): the rejection is the request's error.
-    if (state.publishes) settleTrace(state, true, error);
+    if (state.phase !== UNPUBLISHED) settleTrace(state, true, error);
     throw error;
   }
-  if (state.publishes) settleTrace(state, false, reply);
+  if (state.phase !== UNPUBLISHED) settleTrace(state, false, reply);
   return reply;
 }
 

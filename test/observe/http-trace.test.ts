@@ -111,6 +111,24 @@ describe('websift:http', () => {
     expect(seen.map((s) => s.event)).toEqual(['start', 'end', 'error', 'asyncStart', 'asyncEnd']);
   });
 
+  it("enters a store an APM bound to websift:http's start around the request (tracePromise), with the same events", async () => {
+    const { AsyncLocalStorage } = await import('node:async_hooks');
+    const { key, handle, request } = await setup();
+    const store = new AsyncLocalStorage<string>();
+    channels.http.start.bindStore(store, (c) => (c as HttpTraceContext).requestId);
+    cleanup.push(() => channels.http.start.unbindStore(store));
+    const inSearch: (string | undefined)[] = [];
+    const onSearch = () => inSearch.push(store.getStore());
+    channels.search.start.subscribe(onSearch);
+    cleanup.push(() => channels.search.start.unsubscribe(onSearch));
+    const seen = recordHttp();
+    const reply = await handle(request('/api/search?q=cats', { authorization: `Bearer ${key}`, 'x-request-id': 'req-store' }));
+    expect(reply.status).toBe(200);
+    expect(inSearch).toEqual(['req-store']);
+    expect(seen.map((s) => s.event)).toEqual(['start', 'end', 'asyncStart', 'asyncEnd']);
+    expect(seen[3]).toMatchObject({ status: 200, result: reply });
+  });
+
   it('names the endpoint from the look-up that routes the request: trailing slashes, health paths, the base path', async () => {
     const cases: [FetchHandlerOptions, string, string, number][] = [
       [{}, '/api/search', '/api/search', 401],
