@@ -16,6 +16,7 @@ import {
   CHANNEL_NAMES,
   callSources,
   claimSlot,
+  HttpTrace,
   type HttpTraceContext,
   noteRequestStart,
   releaseSlot,
@@ -176,9 +177,15 @@ function fieldsOf(entry: Entry) {
  * (docs/benchmarks.md, "Observability"). Strings go through jsonString (a path may hold anything).
  */
 function jsonLine(entry: Entry): string {
-  const requestId = requestIdOf(entry);
   let line = `{"level":"info","time":"${isoNow()}"`;
-  if (requestId !== undefined) line += `,"request_id":${jsonString(requestId)}`;
+  const http = entry.http;
+  // The bindings' request id (request-id.ts: a sane header's, or a UUID) holds nothing JSON escapes: written
+  // as it is, without jsonString's scan (~0.1 µs a line); any other as JSON.
+  if (http instanceof HttpTrace) line += `,"request_id":"${http.requestId}"`;
+  else {
+    const requestId = requestIdOf(entry);
+    if (requestId !== undefined) line += `,"request_id":${jsonString(requestId)}`;
+  }
   line += `,"method":${jsonString(methodOf(entry))},"path":${jsonString(pathOf(entry))},"status":${statusOf(entry)},"duration_ms":${tenthsText(performance.now() - entry.started)}`;
   const organization = entry.http?.organization;
   if (organization !== undefined) line += `,"organization":${jsonString(organization)}`;

@@ -9,6 +9,7 @@ import { createRequestLog } from '../../src/cli/request-log.js';
 import { createEngine } from '../../src/engine/create-engine.js';
 import { createApiHandler } from '../../src/http/api-handler.js';
 import type { FetchHandlerOptions } from '../../src/http/options.js';
+import { requestIdOf } from '../../src/http/request-id.js';
 import { websiftMetrics } from '../../src/metrics/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 
@@ -237,5 +238,36 @@ describe("a request's start, shared", () => {
     expect(starts).toHaveLength(1);
     expect(starts[0]).toBeGreaterThanOrEqual(opened);
     expect(starts[0]).toBeLessThanOrEqual(entered);
+  });
+});
+
+describe("the access log's request id", () => {
+  it('every id the bindings accept is JSON as it is between quotes (the log writes it without escaping)', () => {
+    const accepted: string[] = [];
+    for (let code = 0; code < 0x3000; code++) {
+      const id = `a${String.fromCharCode(code)}b`;
+      if (requestIdOf(id) === id) accepted.push(id);
+    }
+    expect(accepted.length).toBeGreaterThan(60); // letters, digits and ._~:/+=@-
+    for (const id of accepted) expect(JSON.stringify(id)).toBe(`"${id}"`);
+    const made = requestIdOf(null);
+    expect(JSON.stringify(made)).toBe(`"${made}"`);
+  });
+
+  it("writes the bindings' id in a line that parses, whatever it holds of what they accept", async () => {
+    const { handle, request } = await setup();
+    const lines: string[] = [];
+    const requestLog = createRequestLog({ format: 'json', stream: { write: (line: string) => lines.push(line) }, say: () => {} });
+    cleanup.push(() => requestLog.close());
+    const id = 'Az09._~:/+=@-';
+    const req = { method: 'GET', url: '/nowhere', headers: {} };
+    const res = { headersSent: true, statusCode: 404, getHeader: () => 'header-id' };
+    let reply: Promise<unknown> | undefined;
+    const entry = requestLog.open(req as never, res as never, () => {
+      reply = handle(request('/nowhere', { 'x-request-id': id }));
+    });
+    await reply;
+    requestLog.done(entry);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ request_id: id, path: '/nowhere', status: 404 });
   });
 });
