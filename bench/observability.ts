@@ -447,7 +447,7 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
   const log = on.requestLog;
   const inner: RequestLog = log ?? {
     open: (req, res, next) => {
-      next();
+      next(req, res);
       return { req, res };
     },
     done: () => {},

@@ -176,10 +176,18 @@ abstract class InCallTrace extends Trace {
   }
 }
 
+/**
+ * When a request began (`performance.now()`), on its websift:http context: read once and shared by the
+ * subscribers that time the request (the access log puts the time it opened the request's record, websift/metrics
+ * reads it, `requestStart`). Symbol-keyed: not one of the context's public fields, not serialized.
+ */
+const REQUEST_START: unique symbol = Symbol('websift.requestStart');
+
 /** The websift:http context. */
 export class HttpTrace extends Trace implements HttpTraceContext {
   status: number | undefined = undefined;
   organization: string | undefined = undefined;
+  [REQUEST_START]: number | undefined = undefined;
   constructor(
     public requestId: string,
     public method: string,
@@ -191,6 +199,23 @@ export class HttpTrace extends Trace implements HttpTraceContext {
     super();
   }
 }
+
+/**
+ * The request's start (`performance.now()`): the time already noted on its context (`noteRequestStart`, or an
+ * earlier call), else now, noted for the next caller. One clock read per request for every subscriber that times it.
+ */
+export function requestStart(http: HttpTraceContext): number {
+  return ((http as { [REQUEST_START]?: number | undefined })[REQUEST_START] ??= performance.now());
+}
+
+/** Notes when the request began (`performance.now()` taken earlier), unless a start was noted already. */
+export function noteRequestStart(http: HttpTraceContext, at: number): void {
+  (http as { [REQUEST_START]?: number | undefined })[REQUEST_START] ??= at;
+}
+
+/** The request's start, when one was noted; undefined when no subscriber timed it from its `start`. */
+export const notedRequestStart = (http: HttpTraceContext): number | undefined =>
+  (http as { [REQUEST_START]?: number | undefined })[REQUEST_START];
 
 /**
  * What a traced search's sources did, as `websift serve`'s access log says it: the router notes each call's
@@ -324,19 +349,31 @@ export function traced<T, C extends object>(
   // promise always fulfils: the rejection reaches the caller through the work's promise. Every caller
   // awaits traced (it is internal), so no rejection goes unreported.
   promise.then(
-    (result) => {
-      finish?.(context, false, result);
-      (context as { result?: unknown }).result = result;
-      settled(channel, context);
-    },
-    (error: unknown) => {
-      finish?.(context, true, error);
-      (context as Traced).error = error;
-      if (channel.error.hasSubscribers) channel.error.publish(context);
-      settled(channel, context);
-    },
+    (result) => publishSettled(channel, context, false, result, finish),
+    (error: unknown) => publishSettled(channel, context, true, error, finish),
   );
   return promise;
+}
+
+/**
+ * A traced work's settlement on `channel`, as `traced` publishes it: `finish` applied, `result` or `error` set
+ * on the context, then `error` (when it failed), `asyncStart` and `asyncEnd`. For a caller that publishes
+ * its own `start` and `end` (no store bound: `hasStores`) and settles without a reaction of its own (the
+ * HTTP bindings, src/http/api-handler.ts).
+ */
+export function publishSettled<T, C extends object>(
+  channel: TracingChannel<unknown, C>,
+  context: C,
+  failed: boolean,
+  value: T | unknown,
+  finish?: Finish<T, C>,
+): void {
+  finish?.(context, failed, value);
+  if (failed) {
+    (context as Traced).error = value;
+    if (channel.error.hasSubscribers) channel.error.publish(context);
+  } else (context as { result?: unknown }).result = value;
+  settled(channel, context);
 }
 
 /** `work`'s promise, with `finish` applied to `context` as it settles (the store path, under tracePromise). */
@@ -367,7 +404,7 @@ function settled<C extends object>(channel: TracingChannel<unknown, C>, context:
 }
 
 /** Whether a subscriber bound a store to the channel's start (Node keeps them in `_stores`; no public accessor on Node 20). */
-function hasStores(channel: TracingChannel<unknown, object>): boolean {
+export function hasStores(channel: TracingChannel<unknown, object>): boolean {
   const stores = (channel.start as unknown as { _stores?: Map<unknown, unknown> })._stores;
   return stores !== undefined && stores.size > 0;
 }

@@ -16,7 +16,9 @@ import {
   CHANNEL_NAMES,
   callSources,
   claimSlot,
+  HttpTrace,
   type HttpTraceContext,
+  noteRequestStart,
   releaseSlot,
 } from '../channels.js';
 import { bufferedLines } from './buffered-lines.js';
@@ -25,11 +27,12 @@ export type LogFormat = 'json' | 'text';
 
 export interface RequestLog {
   /**
-   * Opens the request's record and runs `next` (which hands the request to the HTTP bindings
-   * synchronously, or answers it); returns the record, for `done` when the response closes (the server's
-   * own `close` listener calls it: no listener nor closure of the log's per request).
+   * Opens the request's record and runs `next(req, res)` (which hands the request to the HTTP bindings
+   * synchronously, or answers it: the server's one dispatch function, no closure per request); returns the
+   * record, for `done` when the response closes (the server's own `close` listener calls it: no listener nor
+   * closure of the log's per request).
    */
-  open(req: IncomingMessage, res: ServerResponse, next: () => void): RequestEntry;
+  open(req: IncomingMessage, res: ServerResponse, next: (req: IncomingMessage, res: ServerResponse) => void): RequestEntry;
   /** Writes the request's line. */
   done(entry: RequestEntry): void;
   /** An unexpected error of a request, on the same output. */
@@ -59,6 +62,7 @@ export function defaultLogFormat(isTty = process.stdout.isTTY === true): LogForm
 
 /** One request's record, filled in from the channels. */
 class Entry implements RequestEntry {
+  /** When `open` was called: the line's duration, and the request's start on its websift:http context (noteRequestStart). */
   readonly started = performance.now();
   /** The request's websift:http context, once started (request id and organization are read from it). */
   http: HttpTraceContext | undefined = undefined;
@@ -91,6 +95,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
         if (!opening) return; // a request of another server, or of the bindings used directly
         (m as Recorded)[RECORD] = opening;
         opening.http = m as HttpTraceContext;
+        // The request's start for every subscriber that times it (websift/metrics): no clock read of theirs.
+        noteRequestStart(m as HttpTraceContext, opening.started);
         opening = undefined;
       },
     ],
@@ -114,7 +120,7 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
       // The bindings start the request's websift:http context synchronously, within next().
       opening = entry;
       try {
-        next();
+        next(req, res);
       } finally {
         opening = undefined;
       }
@@ -171,9 +177,15 @@ function fieldsOf(entry: Entry) {
  * (docs/benchmarks.md, "Observability"). Strings go through jsonString (a path may hold anything).
  */
 function jsonLine(entry: Entry): string {
-  const requestId = requestIdOf(entry);
   let line = `{"level":"info","time":"${isoNow()}"`;
-  if (requestId !== undefined) line += `,"request_id":${jsonString(requestId)}`;
+  const http = entry.http;
+  // The bindings' request id (request-id.ts: a sane header's, or a UUID) holds nothing JSON escapes: written
+  // as it is, without jsonString's scan (~0.1 µs a line); any other as JSON.
+  if (http instanceof HttpTrace) line += `,"request_id":"${http.requestId}"`;
+  else {
+    const requestId = requestIdOf(entry);
+    if (requestId !== undefined) line += `,"request_id":${jsonString(requestId)}`;
+  }
   line += `,"method":${jsonString(methodOf(entry))},"path":${jsonString(pathOf(entry))},"status":${statusOf(entry)},"duration_ms":${tenthsText(performance.now() - entry.started)}`;
   const organization = entry.http?.organization;
   if (organization !== undefined) line += `,"organization":${jsonString(organization)}`;

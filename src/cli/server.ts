@@ -47,6 +47,10 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         : log(`error ${request.method} ${new URL(request.url).pathname}: ${(error as Error)?.stack ?? String(error)}`),
     health: true, // /healthz and /readyz, without a key
   });
+  /** A request to the pre-handler, then the API: one function for every request (no closure made per request). */
+  const dispatch = (req: IncomingMessage, res: ServerResponse): void => {
+    if (!options.preHandler?.(req, res)) api(req, res);
+  };
   let inFlight = 0;
   /** The open connections: a drop aborts the calls of those with a request unanswered (the handler counts them). */
   const open = new Set<Socket>();
@@ -77,11 +81,8 @@ export async function startServer(options: ServeOptions): Promise<RunningServer>
         }
         if (inFlight === 0) idle?.();
       });
-      const next = () => {
-        if (!options.preHandler?.(req, res)) api(req, res);
-      };
-      if (requestLog) entry = requestLog.open(req, res, next);
-      else next();
+      if (requestLog) entry = requestLog.open(req, res, dispatch);
+      else dispatch(req, res);
     },
   );
   server.maxConnections = limits.maxConnections;

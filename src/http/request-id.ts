@@ -3,6 +3,7 @@
 
 import { randomFillSync } from 'node:crypto';
 
+// Nothing here that JSON escapes: the access log writes these ids as they are (test/observe/http-trace.test.ts).
 const SANE = /^[A-Za-z0-9._~:/+=@-]{1,128}$/;
 
 export function requestIdOf(header: string | null): string {

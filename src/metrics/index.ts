@@ -9,10 +9,10 @@ import {
   type CallTraceContext,
   CHANNEL_NAMES,
   type ChargeTraceContext,
-  claimSlot,
   type HttpTraceContext,
+  notedRequestStart,
   type PageTraceContext,
-  releaseSlot,
+  requestStart,
   type SourceTraceContext,
 } from '../channels.js';
 import type { Engine } from '../types/index.js';
@@ -215,17 +215,16 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
   pool('websift_conversion_capacity', 'Pages that can convert at once', (s) => s.capacity);
   pool('websift_conversion_utilization', "The conversion workers' utilization, 0–1", (s) => s.utilization);
 
-  /** When a request started, in this instance's slot on its websift:http context (no WeakMap to keep; a slot the context has from creation, not a property added to it). */
-  const started: unique symbol = claimSlot('websift.metrics.started') as never;
-  type Timed = HttpTraceContext & { [started]?: number };
+  // A request's start is the one noted on its websift:http context (requestStart): the access log's, when it
+  // noted it first, else read here as the request starts; one clock read per request for both.
   const listeners: [string, (message: unknown) => void][] = [
-    [`tracing:${CHANNEL_NAMES.http}:start`, (m) => ((m as Timed)[started] = performance.now())],
+    [`tracing:${CHANNEL_NAMES.http}:start`, (m) => requestStart(m as HttpTraceContext)],
     [
       `tracing:${CHANNEL_NAMES.http}:asyncEnd`,
       (m) => {
-        const c = m as Timed;
+        const c = m as HttpTraceContext;
         requests.add(1, c.endpoint, statusText(c.status ?? 500));
-        const at = c[started];
+        const at = notedRequestStart(c);
         if (at !== undefined) duration.record(c.endpoint, (performance.now() - at) / 1000);
       },
     ],
@@ -276,7 +275,6 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
       if (!open) return;
       open = false;
       for (const [name, listener] of listeners) unsubscribe(name, listener);
-      releaseSlot(started);
     },
   };
 }
