@@ -3,10 +3,10 @@
 // its `fastForwardTo` skip is only taken with decoding off. A character that is neither `<` nor `&`
 // (nor the closing quote) does nothing in those states, so here they skip to the character before the
 // next one that does something, in a plain loop; the loop's own `index++` then lands on it. Everything
-// else is htmlparser2's own code, but for its skip to one character (`fastForwardTo`: through a script's or
-// style's text to the next `<`, a comment to its next `-`, an end tag to its `>`) steps the
-// tokenizer's index field one character at a time; here indexOf finds the same character (~6 % of
-// linkedom's parse on trafilatura-eval, whose pages are ~28 % inline script).
+// else is htmlparser2's own code, but for its skip to one character (`fastForwardTo`: through a
+// script's or style's text to the next `<`, a comment to its next `-`, an end tag to its `>`), which
+// stepped the tokenizer's index field one character at a time: indexOf finds the same character
+// (~6 % of linkedom's parse on trafilatura-eval, whose pages are ~28 % inline script).
 //
 // htmlparser2 is linkedom's dependency, not websift's: its Tokenizer is reached through the one
 // parser linkedom makes for a sample parse (the parser hands itself to its handler's `onparserinit`,
