@@ -1,6 +1,6 @@
 // The nesting cap (nesting-cap.ts) decided by the parser itself. capNesting replays htmlparser2's
 // open-element stack over the whole page before the parse, on every page with more than
-// MAX_PARSE_DEPTH start tags (most trafilatura-eval pages): ~0.2 ms a page, as much as the rest of
+// MAX_PARSE_DEPTH start tags (284 of 990 trafilatura-eval pages): ~0.2 ms a page, as much as the rest of
 // the parse's preparation together, to return the page unchanged, since no page of the corpora
 // nests deeper than ~60.
 //
@@ -13,21 +13,27 @@
 // unchanged. A parse given up is thrown away and the page takes the replay and a second parse, as
 // before: a deep page pays its partial parse twice at most, and stays linear.
 //
+// The watch also tells whether a comment's text starts `[CDATA[` (`oncomment`): a parse that met no
+// CDATA section and no such comment leaves parse-html.ts's reopenCdata nothing to re-read, so the
+// walk of the body's comments it made on every page holding `<![CDATA[` (453 of 990 trafilatura
+// pages, nearly all in scripts) is skipped.
+//
 // htmlparser2 is linkedom's dependency, not websift's: its Parser is reached as text-scan.ts reaches
 // its Tokenizer (the parser hands itself to `onparserinit` on a sample parse). Guarded by a hash of the
 // members relied on; with any other htmlparser2 `parseWatched` answers undefined and every page takes
-// the replay.
+// the replay (and the comment walk where it did).
 
 import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
 
 /** SHA-256 of the Parser members below in htmlparser2 10.1.0. */
-export const AUDITED_PARSER = 'af230c4422aa00b4a51ee450ed5dcc0e0ef0accee8e35c2901d4c102ae4f49f0';
+export const AUDITED_PARSER = '56d123847858bd5c92a98e54775fafb7cc788575376379fb2c285c73bcb00cb0';
 
-const MEMBERS = ['emitOpenTag', 'oncdata', 'onopentagname', 'onclosetag', 'closeCurrentTag'] as const;
+const MEMBERS = ['emitOpenTag', 'oncdata', 'onopentagname', 'onclosetag', 'closeCurrentTag', 'oncomment', 'getSlice'] as const;
 
 interface ParserState {
   stack: string[];
+  getSlice(start: number, end: number): string;
 }
 type Member = (this: ParserState, ...args: unknown[]) => void;
 type Proto = Record<string, Member>;
@@ -68,6 +74,8 @@ const GIVE_UP = Object.freeze({ reason: 'parse-depth: given up' });
 
 /** The open elements a watched parse may hold; Infinity while no parse is watched. */
 let limit = Number.POSITIVE_INFINITY;
+/** Whether the watched parse met a comment whose text starts `[CDATA[`. */
+let cdataComment = false;
 
 let installed: boolean | undefined;
 let enabled = true;
@@ -79,6 +87,7 @@ function install(): boolean {
   if (!proto || parserHash() !== AUDITED_PARSER) return false;
   const emitOpenTag = proto['emitOpenTag']!;
   const oncdata = proto['oncdata']!;
+  const oncomment = proto['oncomment']!;
   const watched: Proto = {
     emitOpenTag(this: ParserState, name: unknown): void {
       emitOpenTag.call(this, name);
@@ -88,6 +97,12 @@ function install(): boolean {
       if (limit !== Number.POSITIVE_INFINITY) throw GIVE_UP;
       oncdata.apply(this, args);
     },
+    oncomment(this: ParserState, ...args: unknown[]): void {
+      const [start, endIndex, offset] = args as [number, number, number];
+      if (limit !== Number.POSITIVE_INFINITY && !cdataComment && endIndex - offset - start >= 7)
+        cdataComment = this.getSlice(start, start + 7) === '[CDATA[';
+      oncomment.apply(this, args);
+    },
   };
   for (const [name, fn] of Object.entries(watched))
     Object.defineProperty(proto, name, { value: fn, writable: true, configurable: true, enumerable: false });
@@ -95,15 +110,26 @@ function install(): boolean {
   return true;
 }
 
+export interface Watched<T> {
+  value: T;
+  /**
+   * Whether a comment's text starts `[CDATA[` (`<!--[CDATA[`): the only comments parse-html.ts's
+   * reopenCdata reads again, since the parse met no CDATA section.
+   */
+  cdataComments: boolean;
+}
+
 /**
  * `parse()` (a linkedom parse), given up (undefined) when htmlparser2 nests an element deeper than
  * `maxDepth` or meets a CDATA section; undefined as well when the watch is not in use.
  */
-export function parseWatched<T>(parse: () => T, maxDepth: number): T | undefined {
+export function parseWatched<T>(parse: () => T, maxDepth: number): Watched<T> | undefined {
   if (!enabled || !install() || limit !== Number.POSITIVE_INFINITY) return undefined;
   limit = maxDepth;
+  cdataComment = false;
   try {
-    return parse();
+    const value = parse();
+    return { value, cdataComments: cdataComment };
   } catch (error) {
     if (error === GIVE_UP) return undefined;
     throw error;

@@ -33,20 +33,28 @@ export function parseHtmlDocument(source: string): Document {
   const capped = capElements(source);
   let html = capped.html;
   // Most pages are parsed once, as they came; a deep one (or one with CDATA) takes the replay first.
-  let parsed = parseWatched(() => parseHTML(html), WATCHED_DEPTH) as unknown as { document: Document } | undefined;
-  if (!parsed) {
+  const watched = parseWatched(() => parseHTML(html) as unknown as { document: Document }, WATCHED_DEPTH);
+  // No CDATA section parsed and no comment starting `[CDATA[`: no comment for reopenCdata (most
+  // pages whose `<![CDATA[` sits in a script), unless another parse below adds some.
+  let cdataFree = watched !== undefined && !watched.cdataComments;
+  let document: Document;
+  if (watched) document = watched.value.document;
+  else {
     html = capNesting(html);
-    parsed = parseHTML(html) as unknown as { document: Document };
+    document = (parseHTML(html) as unknown as { document: Document }).document;
   }
-  let { document } = parsed;
   if (document.documentElement?.localName !== 'html') {
     const body = html.replace(/^\s*<!doctype[^>]*>/i, '');
     const wrapped = /<body[\s>]/i.test(body) ? `<html>${body}</html>` : `<html><head></head><body>${body}</body></html>`;
     document = (parseHTML(wrapped) as unknown as { document: Document }).document;
+    cdataFree = false;
   }
   ensureHeadAndBody(document);
-  if (capped.deep !== undefined) appendDeep(document, capNesting(capped.deep));
-  if (html.includes('<![CDATA[') || capped.deep?.includes('<![CDATA[')) reopenCdata(document);
+  if (capped.deep !== undefined) {
+    appendDeep(document, capNesting(capped.deep));
+    cdataFree = false;
+  }
+  if (!cdataFree && (html.includes('<![CDATA[') || capped.deep?.includes('<![CDATA['))) reopenCdata(document);
   return document;
 }
 

@@ -35,6 +35,10 @@ const PAGES: Record<string, string> = {
   ),
   'a CDATA section in HTML holding deep markup': `<html><body><![CDATA[>${open('div', 1_500)}deep${close('div', 1_500)}]]></body></html>`,
   'a CDATA section in SVG': page(`<svg><![CDATA[${open('div', 1_500)}]]></svg>${open('div', 600)}x`),
+  'CDATA in a script, a comment starting [CDATA[ in the body': page(
+    `<script>//<![CDATA[\nvar a = 1 < 2;\n//]]></script><p>one</p><!--[CDATA[ x > <b>bold</b> -->${open('div', 60)}x`,
+  ),
+  'CDATA in a script only': page(`<script>//<![CDATA[\nvar a = "<div>";\n//]]></script><p>one</p><!-- [CDATA[ > <b>not</b> -->`),
   'quoted > in attributes, deep': page(`${'<div title="a>b" data-x=\'<div>\'>'.repeat(1_100)}deep`),
   'ordinary: many start tags, shallow': page(
     `<main>${'<section><h2>T</h2><p>Some <a href="/x">words</a>.</p></section>'.repeat(2_000)}</main>`,
@@ -70,6 +74,13 @@ describe('the parse watch (parse-depth.ts)', () => {
     expect(parse(PAGES['just past the limit']!)).toBeUndefined();
     expect(parse(PAGES['deeper than the cap']!)).toBeUndefined();
     expect(parse(PAGES['a CDATA section in SVG']!)).toBeUndefined();
+    // A comment starting `[CDATA[` is reported: parseHtmlDocument re-reads it (reopenCdata) as before.
+    expect(parse(PAGES['CDATA in a script only']!)?.cdataComments).toBe(false);
+    expect(parse(page('<!--[CDATA[ x > <b>bold</b> --><p>x</p>'))?.cdataComments).toBe(true);
+    expect(
+      parseHtmlDocument(page('<script>//<![CDATA[\n//]]></script><!--[CDATA[ x > <b>bold</b> -->')).querySelector('b')?.textContent,
+    ).toBe('bold');
+    expect(parseHtmlDocument(PAGES['CDATA in a script only']!).querySelector('b')).toBeNull();
     // Given up or not, the next parse is whole and unwatched.
     expect(linkedom.parseHTML(PAGES['deeper than the cap']!).document.body.textContent).toContain('deep');
     setParseWatch(false);
