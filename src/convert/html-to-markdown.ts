@@ -163,8 +163,9 @@ function preparePage(html: string, url: string | undefined, onParsed?: ParsedHoo
   const choiceLabels = findChoiceLabels(body, descendantsIn(all, body)); // before inputs are removed
   const root = doc.documentElement;
   const left = removeInvisible(root, descendantsIn(all, root));
-  // The document's elements are the root's when the page has none beside it (parseHtmlDocument's).
-  const base = documentBase(doc, url, left && all[0] === root && !root.nextElementSibling ? [root, ...left] : undefined);
+  // The document's elements are the root's when the page has none beside it (parseHtmlDocument's);
+  // the root itself is the <html> element, no <base>, so the elements below it are looked through.
+  const base = documentBase(doc, url, left && all[0] === root && !root.nextElementSibling ? left : undefined);
   const below = left ? descendantsIn(left, body) : descendants(body);
   markCodeLanguages(body, below);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.

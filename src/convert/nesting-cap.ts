@@ -5,7 +5,8 @@
 // and removes the open tags that would nest deeper than the cap, with nothing else changed: below
 // the cap the page is returned as it came, character for character. Text inside a removed tag stays
 // where it was, in the deepest element kept (dom-guard.ts flattens everything below MAX_DEPTH to
-// text anyway).
+// text anyway). parseHtmlDocument replays only a page whose watched parse was given up
+// (parse-depth.ts): one the parser nests past half the cap, or with a CDATA section.
 
 /** Deeper than dom-guard's MAX_DEPTH, so no page the guard leaves intact is changed here. */
 export const MAX_PARSE_DEPTH = 1_000;

@@ -7,7 +7,8 @@ import { capElements } from './element-cap.js';
 import { setFastNodes } from './fast-nodes.js';
 import { applyLazyListeners } from './lazy-listeners.js';
 import { applyLinkedomReads, commentsBelow } from './linkedom-reads.js';
-import { capNesting } from './nesting-cap.js';
+import { capNesting, MAX_PARSE_DEPTH } from './nesting-cap.js';
+import { parseWatched } from './parse-depth.js';
 import { setTextScan } from './text-scan.js';
 
 // Before the first parse: linkedom's nodes then build no listener Map each (lazy-listeners.ts).
@@ -19,20 +20,41 @@ setFastNodes(true);
 // And the tokenizer skips text characters that do nothing (text-scan.ts).
 setTextScan(true);
 
+/**
+ * The depth past which a parse of the page as it came is given up for capNesting's replay
+ * (parse-depth.ts): half the cap, a margin against any difference between the replay and the parser
+ * (no corpus page nests deeper than ~60).
+ */
+const WATCHED_DEPTH = MAX_PARSE_DEPTH / 2;
+
 const HEAD_ONLY = new Set(['title', 'meta', 'link', 'base', 'style', 'script', 'noscript', 'template']);
 
 export function parseHtmlDocument(source: string): Document {
   const capped = capElements(source);
-  const html = capNesting(capped.html);
-  let { document } = parseHTML(html) as unknown as { document: Document };
+  let html = capped.html;
+  // Most pages are parsed once, as they came; a deep one (or one with CDATA) takes the replay first.
+  const watched = parseWatched(() => parseHTML(html) as unknown as { document: Document }, WATCHED_DEPTH);
+  // No CDATA section parsed and no comment starting `[CDATA[`: no comment for reopenCdata (most
+  // pages whose `<![CDATA[` sits in a script), unless another parse below adds some.
+  let cdataFree = watched !== undefined && !watched.cdataComments;
+  let document: Document;
+  if (watched) document = watched.value.document;
+  else {
+    html = capNesting(html);
+    document = (parseHTML(html) as unknown as { document: Document }).document;
+  }
   if (document.documentElement?.localName !== 'html') {
     const body = html.replace(/^\s*<!doctype[^>]*>/i, '');
     const wrapped = /<body[\s>]/i.test(body) ? `<html>${body}</html>` : `<html><head></head><body>${body}</body></html>`;
     document = (parseHTML(wrapped) as unknown as { document: Document }).document;
+    cdataFree = false;
   }
   ensureHeadAndBody(document);
-  if (capped.deep !== undefined) appendDeep(document, capNesting(capped.deep));
-  if (html.includes('<![CDATA[') || capped.deep?.includes('<![CDATA[')) reopenCdata(document);
+  if (capped.deep !== undefined) {
+    appendDeep(document, capNesting(capped.deep));
+    cdataFree = false;
+  }
+  if (!cdataFree && (html.includes('<![CDATA[') || capped.deep?.includes('<![CDATA['))) reopenCdata(document);
   return document;
 }
 

@@ -17,6 +17,12 @@ const pages = [
   '<img alt="unterminated &amp; value',
   'text to the end &amp; beyond',
   `<div>${'long text without markup '.repeat(400)}&amp;${'more '.repeat(300)}</div>`,
+  // The skips to one character (fastForwardTo): a script's `<`s and end tag, a comment's `-`s, a
+  // CDATA's `]`s, end tags and declarations up to `>`, each also where the input ends.
+  `<script>${'if (a < b) x--; '.repeat(300)}</scrip></script ><style>${'p { x: 1 } '.repeat(300)}<</style>`,
+  `<!-- ${'a - b -- c '.repeat(300)} --->x<![CDATA[ ${'a ] b ]] c '.repeat(200)}]]]>y</div  junk ><!DOCTYPE html >`,
+  `<script>${'var x = "<"; '.repeat(200)}`,
+  `<!-- never closed ${'- '.repeat(300)}`,
 ];
 
 afterEach(() => {
