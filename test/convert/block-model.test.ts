@@ -3,7 +3,7 @@
 // and the training labels.
 
 import { describe, expect, it } from 'vitest';
-import { blockFeatures, FEATURES } from '../../src/convert/model/block-features.js';
+import { blockFeatures, FEATURES, headingLevel } from '../../src/convert/model/block-features.js';
 import { blockClassifier, blockScores, keptBlocks, selectRows } from '../../src/convert/model/block-model.js';
 import { segmentBlocks } from '../../src/convert/model/blocks.js';
 import { classTokens } from '../../src/convert/model/class-tokens.js';
@@ -335,5 +335,13 @@ describe('training labels from snippets (trafilatura-eval)', () => {
   it('a block both snippets touch is 0, and a snippet that is not there labels nothing', () => {
     expect(snippetLabels(blocks, ['It goes'], ['goes on'])).toEqual([-1, -1, 0, -1, -1, -1]);
     expect(snippetLabels(blocks, ['not on the page'], [''])).toEqual([-1, -1, -1, -1, -1, -1]);
+  });
+});
+
+describe('headingLevel', () => {
+  it('is the digit of h1-h6 and 0 for any other tag, as /^h[1-6]$/ decided', () => {
+    const tags = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h0', 'h7', 'h9', 'h10', 'h1x', 'hr', 'h', '', 'p', 'th', 'xh1', 'h:'];
+    for (const tag of tags) expect(headingLevel(tag)).toBe(/^h[1-6]$/.test(tag) ? Number(tag[1]) : 0);
+    expect(tags.map(headingLevel).filter((d) => d > 0)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });

@@ -435,7 +435,7 @@ export function blockFeatures(
     x[o + F.images] = Math.min(3, b.images);
 
     const tag = b.el.localName.toLowerCase();
-    const heading = /^h[1-6]$/.test(tag) ? Number(tag[1]) : 0;
+    const heading = headingLevel(tag);
     x[o + F.tag_p] = tag === 'p' ? 1 : 0;
     x[o + F.tag_li] = tag === 'li' ? 1 : 0;
     x[o + F.tag_cell] = tag === 'td' || tag === 'th' ? 1 : 0;
@@ -591,6 +591,13 @@ export function blockFeatures(
     x[o + F.text_meta] = kinds & KIND_META ? 1 : 0;
   }
   return { x, blocks: rows, groups, offersProduct: offersProduct(data), names: infoCache };
+}
+
+/** 1–6 for h1–h6, else 0 (/^h[1-6]$/ and its digit, without a regex run per row). */
+export function headingLevel(tag: string): number {
+  if (tag.length !== 2 || tag.charCodeAt(0) !== 104) return 0;
+  const d = tag.charCodeAt(1) - 48;
+  return d >= 1 && d <= 6 ? d : 0;
 }
 
 /** What an element's class and id say: the mean lexicon score of their words (NaN: none known) and the hint bits (1 boilerplate, 2 content, 4 post). */
