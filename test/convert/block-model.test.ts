@@ -345,3 +345,21 @@ describe('headingLevel', () => {
     expect(tags.map(headingLevel).filter((d) => d > 0)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 });
+
+describe('sibling groups', () => {
+  it("count each parent's children apart, whatever class other parents share with them", () => {
+    const li = (t: string, cls = 'item') => `<li class="${cls}">${t} words here</li>`;
+    const html = `<html><body><ul>${li('One')}${li('Two')}${li('Three')}${li('Odd', 'other')}</ul>
+      <ol>${li('Four')}${li('Five')}<li>Plain words here</li></ol><ul>${li('Six')}</ul></body></html>`;
+    const rows = rowsOf(html);
+    const value = (text: string, name: (typeof FEATURES)[number]) => {
+      const r = rows.blocks.findIndex((b) => b.text.includes(text));
+      return rows.x[r * FEATURES.length + FEATURES.indexOf(name)];
+    };
+    expect(value('One', 'repeat_self')).toBeCloseTo(Math.log1p(2)); // three li.item in its <ul>
+    expect(value('Odd', 'repeat_self')).toBe(0);
+    expect(value('Four', 'repeat_self')).toBeCloseTo(Math.log1p(1)); // two in its <ol>, not five
+    expect(value('Plain', 'repeat_self')).toBe(0);
+    expect(value('Six', 'repeat_self')).toBe(0); // alone in its <ul>
+  });
+});

@@ -280,14 +280,16 @@ export function blockFeatures(
   // Each child is mapped to its group when its parent's children are first counted, so the later
   // look-ups (per ancestor and twice per row) need no key.
   const groupOfChild = new Map<Element, [number, number]>();
+  // One class table for the page, its entries stamped with the parent they count for (a parent's
+  // children are counted once, together): no Map per parent.
+  const byClass = new Map<string, SiblingKind>();
   const group = (el: Element): [number, number] => {
     const known = groupOfChild.get(el);
     if (known) return known;
     const parent = el.parentElement;
     if (!parent) return [1, stats.get(el)?.words ?? 0];
-    const byClass = new Map<string, SiblingKind>();
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      const g = siblingGroup(byClass, c.getAttribute('class') ?? '', c.localName);
+      const g = siblingGroup(byClass, parent, c.getAttribute('class') ?? '', c.localName);
       g[0] += 1;
       g[1] += stats.get(c)?.words ?? 0;
       groupOfChild.set(c, g);
@@ -700,19 +702,28 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
 
 // Siblings are grouped by class, then tag: keyed by the class value itself (one string per element
 // whose hash is kept), not by a "tag|class" string built and hashed anew per child. Siblings of one
-// class nearly always share a tag; another tag gets a map of its own.
+// class nearly always share a tag; another tag gets a map of its own. An entry belongs to one parent
+// at a time: met under another parent, it starts over (the earlier parent's groups are its
+// children's already).
 interface SiblingKind {
+  parent: Element;
   tag: string;
   group: [number, number];
   others: Map<string, [number, number]> | null;
 }
 
-/** The [count, words] group of the siblings with class `cls` and tag `tag`, made when new. */
-function siblingGroup(byClass: Map<string, SiblingKind>, cls: string, tag: string): [number, number] {
+/** The [count, words] group of `parent`'s children with class `cls` and tag `tag`, made when new. */
+function siblingGroup(byClass: Map<string, SiblingKind>, parent: Element, cls: string, tag: string): [number, number] {
   const kind = byClass.get(cls);
-  if (kind === undefined) {
+  if (kind === undefined || kind.parent !== parent) {
     const group: [number, number] = [0, 0];
-    byClass.set(cls, { tag, group, others: null });
+    if (kind === undefined) byClass.set(cls, { parent, tag, group, others: null });
+    else {
+      kind.parent = parent;
+      kind.tag = tag;
+      kind.group = group;
+      kind.others = null;
+    }
     return group;
   }
   if (kind.tag === tag) return kind.group;
