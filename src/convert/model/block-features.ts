@@ -621,7 +621,11 @@ interface ClassNames extends Names {
   count: number;
   /** nameHints of the class alone. */
   hints: number;
+  /** `words` as a Set, made when an element with an id needs it and they are many. */
+  wordSet: Set<string> | undefined;
 }
+
+const SCAN_CLASS_WORDS = 16;
 
 const NO_WORDS: readonly string[] = [];
 
@@ -678,6 +682,7 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
         lex: count > 0 ? sum / count : NaN,
         // Without an id looksLikeBoilerplate reads the class alone; an element with an id cannot say.
         hint: id === '' ? (looksLikeBoilerplate(el) ? 1 : 0) | hints : -1,
+        wordSet: undefined,
       };
       if (known.size >= MAX_NAMES) known.clear();
       known.set(cls, c);
@@ -688,8 +693,12 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
     }
     let sum = c.sum;
     let count = c.count;
+    // The class's words as a Set once there are many (an id of many words against a class of many
+    // was their product).
+    if (c.words.length > SCAN_CLASS_WORDS) c.wordSet ??= new Set(c.words);
+    const wordSet = c.wordSet;
     for (const t of wordsOf(id)) {
-      if (c.words.includes(t)) continue;
+      if (wordSet !== undefined ? wordSet.has(t) : c.words.includes(t)) continue;
       const s = scores.get(t);
       if (s !== undefined) {
         sum += s;
