@@ -3,7 +3,7 @@
 // and the training labels.
 
 import { describe, expect, it } from 'vitest';
-import { blockFeatures, FEATURES } from '../../src/convert/model/block-features.js';
+import { blockFeatures, FEATURES, headingLevel } from '../../src/convert/model/block-features.js';
 import { blockClassifier, blockScores, keptBlocks, selectRows } from '../../src/convert/model/block-model.js';
 import { segmentBlocks } from '../../src/convert/model/blocks.js';
 import { classTokens } from '../../src/convert/model/class-tokens.js';
@@ -335,5 +335,31 @@ describe('training labels from snippets (trafilatura-eval)', () => {
   it('a block both snippets touch is 0, and a snippet that is not there labels nothing', () => {
     expect(snippetLabels(blocks, ['It goes'], ['goes on'])).toEqual([-1, -1, 0, -1, -1, -1]);
     expect(snippetLabels(blocks, ['not on the page'], [''])).toEqual([-1, -1, -1, -1, -1, -1]);
+  });
+});
+
+describe('headingLevel', () => {
+  it('is the digit of h1-h6 and 0 for any other tag, as /^h[1-6]$/ decided', () => {
+    const tags = ['h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'h0', 'h7', 'h9', 'h10', 'h1x', 'hr', 'h', '', 'p', 'th', 'xh1', 'h:'];
+    for (const tag of tags) expect(headingLevel(tag)).toBe(/^h[1-6]$/.test(tag) ? Number(tag[1]) : 0);
+    expect(tags.map(headingLevel).filter((d) => d > 0)).toEqual([1, 2, 3, 4, 5, 6]);
+  });
+});
+
+describe('sibling groups', () => {
+  it("count each parent's children apart, whatever class other parents share with them", () => {
+    const li = (t: string, cls = 'item') => `<li class="${cls}">${t} words here</li>`;
+    const html = `<html><body><ul>${li('One')}${li('Two')}${li('Three')}${li('Odd', 'other')}</ul>
+      <ol>${li('Four')}${li('Five')}<li>Plain words here</li></ol><ul>${li('Six')}</ul></body></html>`;
+    const rows = rowsOf(html);
+    const value = (text: string, name: (typeof FEATURES)[number]) => {
+      const r = rows.blocks.findIndex((b) => b.text.includes(text));
+      return rows.x[r * FEATURES.length + FEATURES.indexOf(name)];
+    };
+    expect(value('One', 'repeat_self')).toBeCloseTo(Math.log1p(2)); // three li.item in its <ul>
+    expect(value('Odd', 'repeat_self')).toBe(0);
+    expect(value('Four', 'repeat_self')).toBeCloseTo(Math.log1p(1)); // two in its <ol>, not five
+    expect(value('Plain', 'repeat_self')).toBe(0);
+    expect(value('Six', 'repeat_self')).toBe(0); // alone in its <ul>
   });
 });

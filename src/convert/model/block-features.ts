@@ -27,7 +27,7 @@ import {
 } from './block-words.js';
 import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
-import { tokensOf, wordsOf } from './class-tokens.js';
+import { wordsOf } from './class-tokens.js';
 import type { TextStats } from './text-stats.js';
 
 export const FEATURES = [
@@ -280,14 +280,16 @@ export function blockFeatures(
   // Each child is mapped to its group when its parent's children are first counted, so the later
   // look-ups (per ancestor and twice per row) need no key.
   const groupOfChild = new Map<Element, [number, number]>();
+  // One class table for the page, its entries stamped with the parent they count for (a parent's
+  // children are counted once, together): no Map per parent.
+  const byClass = new Map<string, SiblingKind>();
   const group = (el: Element): [number, number] => {
     const known = groupOfChild.get(el);
     if (known) return known;
     const parent = el.parentElement;
     if (!parent) return [1, stats.get(el)?.words ?? 0];
-    const byClass = new Map<string, SiblingKind>();
     for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      const g = siblingGroup(byClass, c.getAttribute('class') ?? '', c.localName);
+      const g = siblingGroup(byClass, parent, c.getAttribute('class') ?? '', c.localName);
       g[0] += 1;
       g[1] += stats.get(c)?.words ?? 0;
       groupOfChild.set(c, g);
@@ -435,7 +437,7 @@ export function blockFeatures(
     x[o + F.images] = Math.min(3, b.images);
 
     const tag = b.el.localName.toLowerCase();
-    const heading = /^h[1-6]$/.test(tag) ? Number(tag[1]) : 0;
+    const heading = headingLevel(tag);
     x[o + F.tag_p] = tag === 'p' ? 1 : 0;
     x[o + F.tag_li] = tag === 'li' ? 1 : 0;
     x[o + F.tag_cell] = tag === 'td' || tag === 'th' ? 1 : 0;
@@ -593,6 +595,13 @@ export function blockFeatures(
   return { x, blocks: rows, groups, offersProduct: offersProduct(data), names: infoCache };
 }
 
+/** 1–6 for h1–h6, else 0 (/^h[1-6]$/ and its digit, without a regex run per row). */
+export function headingLevel(tag: string): number {
+  if (tag.length !== 2 || tag.charCodeAt(0) !== 104) return 0;
+  const d = tag.charCodeAt(1) - 48;
+  return d >= 1 && d <= 6 ? d : 0;
+}
+
 /** What an element's class and id say: the mean lexicon score of their words (NaN: none known) and the hint bits (1 boilerplate, 2 content, 4 post). */
 interface Names {
   lex: number;
@@ -612,7 +621,13 @@ interface ClassNames extends Names {
   count: number;
   /** nameHints of the class alone. */
   hints: number;
+  /** `words` as a Set, made when an element with an id needs it and they are many. */
+  wordSet: Set<string> | undefined;
 }
+
+const SCAN_CLASS_WORDS = 16;
+
+const NO_WORDS: readonly string[] = [];
 
 const namesMemos = new WeakMap<Lexicon, Map<string, ClassNames>>();
 const lexiconMaps = new WeakMap<Lexicon, ReadonlyMap<string, number>>();
@@ -646,7 +661,9 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
   return (el, cls, id) => {
     let c = known.get(cls);
     if (c === undefined) {
-      const words = cls === '' ? [] : tokensOf(cls);
+      // Split here, not through tokensOf's memo: this memo is the class's first look-up, so that one
+      // nearly always missed too (~80 % of its calls), paying its Map entry and a frozen copy.
+      const words = cls === '' ? NO_WORDS : wordsOf(cls);
       let sum = 0;
       let count = 0;
       for (const t of words) {
@@ -665,6 +682,7 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
         lex: count > 0 ? sum / count : NaN,
         // Without an id looksLikeBoilerplate reads the class alone; an element with an id cannot say.
         hint: id === '' ? (looksLikeBoilerplate(el) ? 1 : 0) | hints : -1,
+        wordSet: undefined,
       };
       if (known.size >= MAX_NAMES) known.clear();
       known.set(cls, c);
@@ -675,8 +693,12 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
     }
     let sum = c.sum;
     let count = c.count;
+    // The class's words as a Set once there are many (an id of many words against a class of many
+    // was their product).
+    if (c.words.length > SCAN_CLASS_WORDS) c.wordSet ??= new Set(c.words);
+    const wordSet = c.wordSet;
     for (const t of wordsOf(id)) {
-      if (c.words.includes(t)) continue;
+      if (wordSet !== undefined ? wordSet.has(t) : c.words.includes(t)) continue;
       const s = scores.get(t);
       if (s !== undefined) {
         sum += s;
@@ -689,19 +711,28 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
 
 // Siblings are grouped by class, then tag: keyed by the class value itself (one string per element
 // whose hash is kept), not by a "tag|class" string built and hashed anew per child. Siblings of one
-// class nearly always share a tag; another tag gets a map of its own.
+// class nearly always share a tag; another tag gets a map of its own. An entry belongs to one parent
+// at a time: met under another parent, it starts over (the earlier parent's groups are its
+// children's already).
 interface SiblingKind {
+  parent: Element;
   tag: string;
   group: [number, number];
   others: Map<string, [number, number]> | null;
 }
 
-/** The [count, words] group of the siblings with class `cls` and tag `tag`, made when new. */
-function siblingGroup(byClass: Map<string, SiblingKind>, cls: string, tag: string): [number, number] {
+/** The [count, words] group of `parent`'s children with class `cls` and tag `tag`, made when new. */
+function siblingGroup(byClass: Map<string, SiblingKind>, parent: Element, cls: string, tag: string): [number, number] {
   const kind = byClass.get(cls);
-  if (kind === undefined) {
+  if (kind === undefined || kind.parent !== parent) {
     const group: [number, number] = [0, 0];
-    byClass.set(cls, { tag, group, others: null });
+    if (kind === undefined) byClass.set(cls, { parent, tag, group, others: null });
+    else {
+      kind.parent = parent;
+      kind.tag = tag;
+      kind.group = group;
+      kind.others = null;
+    }
     return group;
   }
   if (kind.tag === tag) return kind.group;

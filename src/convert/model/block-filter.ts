@@ -57,7 +57,8 @@ function pruneEmpty(root: Element): Element[] {
   let left = order.length;
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
-    if (!KEEP_EMPTY.has(el.localName.toLowerCase()) && !el.firstElementChild) {
+    // Element children first: most elements have some, and that test reads one field.
+    if (!el.firstElementChild && !KEEP_EMPTY.has(el.localName.toLowerCase())) {
       const text = leafText(el);
       if (text === '') {
         el.remove();

@@ -28,6 +28,9 @@ const isSeparator = (c: number) => c === 95 || c === 45 || c === 58 || c === 46 
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 
+/** Up to this many words a class's earlier words are scanned, past it looked up in a Set. */
+const SCAN_WORDS = 16;
+
 /**
  * `raw.split(SPLIT)`'s parts of 3–20 code units that lower-case to ASCII letters, each once, in order:
  * one pass over the characters (the look-behind split was most of a new value's cost). A part with
@@ -35,6 +38,9 @@ const isUpper = (c: number) => c >= 65 && c <= 90;
  */
 export function wordsOf(raw: string): string[] {
   const out: string[] = [];
+  // Words already out, once there are more than a few: a look-up each, not a scan of `out` (one
+  // attribute of many distinct words was quadratic).
+  let seen: Set<string> | null = null;
   const n = raw.length;
   let start = 0;
   // The part so far is ASCII letters only; it holds a non-ASCII unit.
@@ -57,7 +63,17 @@ export function wordsOf(raw: string): string[] {
     const len = i - start;
     if (len >= 3 && len <= 20 && (letters || wide)) {
       const t = raw.slice(start, i).toLowerCase();
-      if ((!wide || /^[a-z]+$/.test(t)) && !out.includes(t)) out.push(t);
+      if (!wide || /^[a-z]+$/.test(t)) {
+        if (seen !== null) {
+          if (!seen.has(t)) {
+            seen.add(t);
+            out.push(t);
+          }
+        } else if (!out.includes(t)) {
+          out.push(t);
+          if (out.length > SCAN_WORDS) seen = new Set(out);
+        }
+      }
     }
     if (c === -1) break;
     start = next;
