@@ -105,7 +105,11 @@ describe('call notes', () => {
     const h = await harness({ sources: FAIL_THEN_ANSWER });
     open.push(h.engine);
     expect((await h.call('/api/search?q=cats')).status).toBe(200);
-    expect(seen).toEqual(['source first primary failed in search', 'source second fallback answered in search', 'charge search 1 1 in search']);
+    expect(seen).toEqual([
+      'source first primary failed in search',
+      'source second fallback answered in search',
+      'charge search 1 1 in search',
+    ]);
 
     const text = await registry.metrics();
     expect(sample(text, 'websift_source_calls_total{source="first",outcome="failed",role="primary"}')).toBe(1);
@@ -141,7 +145,11 @@ describe('call notes', () => {
     expect(charges).toHaveLength(1);
     expect(sources[0]!.parentSpanContext?.spanId).toBe(search!.spanContext().spanId);
     expect(charges[0]!.parentSpanContext?.spanId).toBe(search!.spanContext().spanId);
-    expect(sources[0]!.attributes).toMatchObject({ 'websift.source.id': 'late', 'websift.source.attempt': 2, 'websift.source.outcome': 'cancelled' });
+    expect(sources[0]!.attributes).toMatchObject({
+      'websift.source.id': 'late',
+      'websift.source.attempt': 2,
+      'websift.source.outcome': 'cancelled',
+    });
     expect(charges[0]!.attributes).toMatchObject({ 'websift.charge.reserved': 3, 'websift.charge.charged': 3 });
   });
 
