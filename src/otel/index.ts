@@ -1,6 +1,7 @@
 // websift/otel: OpenTelemetry spans from the engine's tracing channels (src/channels.ts): `websift.search`
 // and `websift.extract`, each with its `websift.source` calls, `websift.page` pages and `websift.charge`
-// as children (sources and charge from the notes of the traced call, `readCallWork`, not from their channels). `@opentelemetry/api` is the only OpenTelemetry package imported (an optional peer): the
+// as children (sources and charge from the notes of the traced call, `readCallWork`, not from their
+// channels). `@opentelemetry/api` is the only OpenTelemetry package imported (an optional peer): the
 // host brings the SDK and exporter. Parents are found from the contexts themselves, which name their
 // enclosing call (`call`) and HTTP request (`request`), so no context manager nor AsyncLocalStorage is
 // needed (on Node 20 one turns on promise hooks process-wide: it made a search cost half again). A request
