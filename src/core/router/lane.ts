@@ -112,6 +112,8 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
 
 /** The attempt on the websift:source channel (when someone listens), with its outcome. */
 function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVerdict> {
+  // Nobody listens (websift's own subscribers read the notes): the attempt alone, without traced's two closures.
+  if (!channels.source.hasSubscribers) return runAttempt(input);
   return traced(
     channels.source,
     (): SourceTraceContext => new SourceTrace(lane.source.id, lane.attempt, lane.role, lane.call),
