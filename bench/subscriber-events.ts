@@ -1,7 +1,8 @@
 // What websift/metrics' and websift/otel's handlers cost per charged search, alone: the channel events of one
 // search (websift:http start, websift:search start, websift:source start/asyncEnd, websift:charge
 // start/asyncEnd, websift:search asyncEnd, websift:http asyncEnd) published directly, with the contexts the
-// engine makes, no engine, no promise. Sub-microsecond differences the request benches cannot resolve
+// engine makes, no engine, no promise; the source call and the settlement as the engine makes them since
+// obs8: on their channels only when someone listens there, as notes (readCallWork) for websift's readers. Sub-microsecond differences the request benches cannot resolve
 // (bench/observability-subscribers.ts, bench/observability.ts) show here. otel is over the API's no-op
 // tracer (websift's side), or the SDK with a discarding exporter (`otel-sdk`).
 // Variants are interleaved in one process, rotating order, one subscriber set on at a time; each round's
@@ -17,7 +18,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type TracerProvider, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { CallTrace, ChargeTrace, channels, HttpTrace, SourceTrace } from '../src/channels.js';
+import { CallTrace, ChargeTrace, callWorkRead, channels, HttpTrace, noteAttempt, noteCharge, SourceTrace } from '../src/channels.js';
 
 const { values } = parseArgs({
   options: {
@@ -78,15 +79,27 @@ function oneSearch(i: number): void {
   if (http.start.hasSubscribers) http.start.publish(h);
   const c = new CallTrace('search', 'bench', h);
   if (search.start.hasSubscribers) search.start.publish(c);
-  const s = new SourceTrace('scripted', 1, 'primary', c);
-  if (source.start.hasSubscribers) source.start.publish(s);
-  s.outcome = 'answered';
-  s.latencyMs = 1;
-  if (source.asyncEnd.hasSubscribers) source.asyncEnd.publish(s);
-  const ch = new ChargeTrace('search', 'bench', 1, c);
-  if (charge.start.hasSubscribers) charge.start.publish(ch);
-  ch.charged = 1;
-  if (charge.asyncEnd.hasSubscribers) charge.asyncEnd.publish(ch);
+  // The source call and the settlement: their channels' contexts and events only when someone listens
+  // to them (an APM, or an older tree's subscribers: traced()), the notes for websift's readers
+  // (readCallWork: this tree's metrics and otel) with their two clock reads each, as the engine makes them.
+  const noted = callWorkRead();
+  const sourceStart = noted ? performance.now() : 0;
+  if (source.hasSubscribers) {
+    const s = new SourceTrace('scripted', 1, 'primary', c);
+    if (source.start.hasSubscribers) source.start.publish(s);
+    s.outcome = 'answered';
+    s.latencyMs = 1;
+    if (source.asyncEnd.hasSubscribers) source.asyncEnd.publish(s);
+  }
+  if (noted) noteAttempt(c, 'scripted', 1, 'primary', 'answered', sourceStart, performance.now());
+  const chargeStart = noted ? performance.now() : 0;
+  if (charge.hasSubscribers) {
+    const ch = new ChargeTrace('search', 'bench', 1, c);
+    if (charge.start.hasSubscribers) charge.start.publish(ch);
+    ch.charged = 1;
+    if (charge.asyncEnd.hasSubscribers) charge.asyncEnd.publish(ch);
+  }
+  if (noted) noteCharge(c, 'search', 1, 1, undefined, chargeStart, performance.now());
   c.credits = 1;
   c.outcome = 'success';
   c.cache = { lookups: 1, hits: 0 };
@@ -95,7 +108,7 @@ function oneSearch(i: number): void {
   h.organization = 'bench';
   if (http.asyncEnd.hasSubscribers) http.asyncEnd.publish(h);
 }
-/** "off" still makes the contexts (a subscriber on an event never published here), and publishes nothing. */
+/** "off" still makes the http and search contexts (a subscriber on an event never published here), and publishes nothing. */
 const idle = () => {};
 function plumbing(on: boolean): void {
   on ? http.error.subscribe(idle) : http.error.unsubscribe(idle);

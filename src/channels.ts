@@ -244,6 +244,96 @@ export function noteSource(call: CallTraceContext, source: string, role: SourceT
 /** What `noteSource` noted on a call's context; undefined when no source was called. */
 export const callSources = (call: CallTraceContext): CallSources | undefined => (call as { [SOURCES]?: CallSources })[SOURCES];
 
+/**
+ * websift's own readers of a traced call's source calls and settlement (websift/metrics, websift/otel):
+ * the router and the ledger's settlement hand each one's facts to them directly (`noteAttempt`,
+ * `noteCharge`), on the call whose context exists, so that with only websift's subscribers on nobody
+ * listens to websift:source or websift:charge and `traced` skips both (no context, settle reaction nor
+ * events per source call and settlement). An APM that subscribes to those channels still gets every event.
+ * A note is delivered as it is made, never held for the call's end: one made after its call ended (none
+ * can be today: a search awaits its lanes and its settlement) is read like any other, exactly once.
+ * Times are `performance.now()` readings.
+ */
+export interface CallWorkReader {
+  /** One call to a source ended (as websift:source's asyncEnd: `outcome` as its context's). */
+  attempt(
+    call: CallTraceContext,
+    source: string,
+    attempt: number,
+    role: SourceTraceContext['role'],
+    outcome: NonNullable<SourceTraceContext['outcome']>,
+    start: number,
+    end: number,
+  ): void;
+  /** One settlement ended: `charged` as websift:charge's context's, undefined when it failed with `error`. */
+  charge(
+    call: CallTraceContext,
+    kind: ChargeTraceContext['kind'],
+    reserved: number,
+    charged: number | undefined,
+    error: unknown,
+    start: number,
+    end: number,
+  ): void;
+}
+
+/** Replaced, never changed in place: a note being delivered keeps the list it started with. */
+let readers: readonly CallWorkReader[] = [];
+
+/** Starts giving `reader` every note; returns how to stop. */
+export function readCallWork(reader: CallWorkReader): () => void {
+  readers = [...readers, reader];
+  return () => {
+    readers = readers.filter((r) => r !== reader);
+  };
+}
+
+/** Whether a note would be read (checked before taking its times). */
+export const callWorkRead = (): boolean => readers.length > 0;
+
+/** A reader's error is thrown on its own turn, as a channel subscriber's is: the engine's work goes on. */
+const rethrow = (error: unknown) => {
+  throw error;
+};
+
+/** One source call of a traced call ended (the router, after each call to a source). */
+export function noteAttempt(
+  call: CallTraceContext,
+  source: string,
+  attempt: number,
+  role: SourceTraceContext['role'],
+  outcome: NonNullable<SourceTraceContext['outcome']>,
+  start: number,
+  end: number,
+): void {
+  for (const reader of readers) {
+    try {
+      reader.attempt(call, source, attempt, role, outcome, start, end);
+    } catch (error) {
+      process.nextTick(rethrow, error);
+    }
+  }
+}
+
+/** A traced call's settlement ended (the ledger's settlement): `charged` undefined when it failed with `error`. */
+export function noteCharge(
+  call: CallTraceContext,
+  kind: ChargeTraceContext['kind'],
+  reserved: number,
+  charged: number | undefined,
+  error: unknown,
+  start: number,
+  end: number,
+): void {
+  for (const reader of readers) {
+    try {
+      reader.charge(call, kind, reserved, charged, error, start, end);
+    } catch (error) {
+      process.nextTick(rethrow, error);
+    }
+  }
+}
+
 /** The websift:search and websift:extract context. */
 export class CallTrace extends Trace implements CallTraceContext {
   readonly #request: HttpTraceContext | undefined;

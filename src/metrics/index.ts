@@ -1,5 +1,6 @@
 // websift/metrics: Prometheus metrics of an engine and its HTTP bindings, fed by the tracing channels
-// (src/channels.ts: one source of events for metrics, traces and logs) and, at each scrape, the engine's
+// (src/channels.ts: one source of events for metrics, traces and logs), the notes of a traced call's
+// source calls and settlement (`readCallWork`, same facts as websift:source/charge) and, at each scrape, the engine's
 // load (engine.stats()). No organization, key, query or URL is ever a label: every label has a small,
 // fixed set of values (endpoints, statuses, source ids, outcomes, kinds).
 
@@ -8,12 +9,11 @@ import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom
 import {
   type CallTraceContext,
   CHANNEL_NAMES,
-  type ChargeTraceContext,
   type HttpTraceContext,
   notedRequestStart,
   type PageTraceContext,
+  readCallWork,
   requestStart,
-  type SourceTraceContext,
 } from '../channels.js';
 import type { Engine } from '../types/index.js';
 import { CellHistogram } from './cell-histogram.js';
@@ -244,20 +244,6 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
         ] as [string, (message: unknown) => void],
     ),
     [
-      `tracing:${CHANNEL_NAMES.charge}:asyncEnd`,
-      (m) => {
-        const c = m as ChargeTraceContext;
-        if (c.charged) credits.add(c.charged, c.kind);
-      },
-    ],
-    [
-      `tracing:${CHANNEL_NAMES.source}:asyncEnd`,
-      (m) => {
-        const c = m as SourceTraceContext;
-        sources.add(1, c.source, c.outcome ?? 'failed', c.role);
-      },
-    ],
-    [
       `tracing:${CHANNEL_NAMES.page}:asyncEnd`,
       (m) => {
         const c = m as PageTraceContext;
@@ -267,6 +253,15 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
     ],
   ];
   for (const [name, listener] of listeners) subscribe(name, listener);
+  // A traced call's source calls and settlement, from the notes the router and the settlement hand
+  // websift's readers (src/channels.ts, `readCallWork`): no websift:source or websift:charge subscription,
+  // so neither channel is traced for the metrics.
+  const stopReading = readCallWork({
+    attempt: (_call, source, _attempt, role, outcome) => sources.add(1, source, outcome, role),
+    charge: (_call, kind, _reserved, charged) => {
+      if (charged) credits.add(charged, kind);
+    },
+  });
   let open = true;
   return {
     registry,
@@ -275,6 +270,7 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
       if (!open) return;
       open = false;
       for (const [name, listener] of listeners) unsubscribe(name, listener);
+      stopReading();
     },
   };
 }

@@ -1,6 +1,7 @@
 // websift/otel: OpenTelemetry spans from the engine's tracing channels (src/channels.ts): `websift.search`
 // and `websift.extract`, each with its `websift.source` calls, `websift.page` pages and `websift.charge`
-// as children. `@opentelemetry/api` is the only OpenTelemetry package imported (an optional peer): the
+// as children (sources and charge from the notes of the traced call, `readCallWork`, not from their
+// channels). `@opentelemetry/api` is the only OpenTelemetry package imported (an optional peer): the
 // host brings the SDK and exporter. Parents are found from the contexts themselves, which name their
 // enclosing call (`call`) and HTTP request (`request`), so no context manager nor AsyncLocalStorage is
 // needed (on Node 20 one turns on promise hooks process-wide: it made a search cost half again). A request
@@ -21,13 +22,12 @@ import {
 } from '@opentelemetry/api';
 import {
   type CallTraceContext,
-  type ChargeTraceContext,
   channels,
   claimSlot,
   type HttpTraceContext,
   type PageTraceContext,
+  readCallWork,
   releaseSlot,
-  type SourceTraceContext,
 } from '../channels.js';
 import { SpanParent } from './span-parent.js';
 
@@ -59,8 +59,8 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   const CHILDREN: unique symbol = claimSlot('websift.otel.children') as never;
   type Spanned = { [SPAN]?: Span; [CHILDREN]?: SpanParent };
   /** The parent of a source, page or charge: its call's span, when the call was traced. */
-  const callParent = (c: { call?: CallTraceContext | undefined }): Context => {
-    const call = c.call as (CallTraceContext & Spanned) | undefined;
+  const callParent = (of: CallTraceContext | undefined): Context => {
+    const call = of as (CallTraceContext & Spanned) | undefined;
     const span = call?.[SPAN];
     const active = otelContext.active();
     if (!span) return active;
@@ -130,20 +130,10 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       },
     );
   }
-  spanned<SourceTraceContext>(
-    channels.source,
-    'websift.source',
-    callParent,
-    (c) => ({ 'websift.source.id': c.source, 'websift.source.role': c.role, 'websift.source.attempt': c.attempt }),
-    (c, span) => {
-      span.setAttribute('websift.source.outcome', c.outcome ?? 'failed');
-      if (c.outcome === 'failed' || c.outcome === 'timeout') span.setStatus({ code: SpanStatusCode.ERROR, message: c.outcome });
-    },
-  );
   spanned<PageTraceContext>(
     channels.page,
     'websift.page',
-    callParent,
+    (c) => callParent(c.call),
     (c) => ({ 'server.address': c.host }),
     (c, span) => {
       span.setAttribute('websift.page.outcome', c.outcome ?? 'error');
@@ -152,13 +142,35 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       if (c.outcome !== 'success') span.setStatus({ code: SpanStatusCode.ERROR, message: c.outcome ?? 'error' });
     },
   );
-  spanned<ChargeTraceContext>(
-    channels.charge,
-    'websift.charge',
-    callParent,
-    (c) => ({ 'websift.charge.kind': c.kind, 'websift.charge.reserved': c.reserved }),
-    (c, span) => span.setAttribute('websift.charge.charged', c.charged ?? 0),
-  );
+  // A call's source calls and settlement: spans made from the notes the router and the settlement hand
+  // websift's readers (src/channels.ts, `readCallWork`) as each ends, with the times it started and ended,
+  // not from websift:source/charge (so neither channel is traced for the adapter). The spans are the same
+  // as when they were made from those channels' events: never made active (no context manager is used:
+  // nothing ran inside them), same names, attributes, statuses and parent.
+  const stopReading = readCallWork({
+    attempt(call, source, attempt, role, outcome, start, end) {
+      const attributes = { 'websift.source.id': source, 'websift.source.role': role, 'websift.source.attempt': attempt };
+      const span = tracer.startSpan('websift.source', { kind: SpanKind.INTERNAL, attributes, startTime: start }, callParent(call));
+      if (span.isRecording()) {
+        span.setAttribute('websift.source.outcome', outcome);
+        if (outcome === 'failed' || outcome === 'timeout') span.setStatus({ code: SpanStatusCode.ERROR, message: outcome });
+      }
+      span.end(end);
+    },
+    charge(call, kind, reserved, charged, error, start, end) {
+      const attributes = { 'websift.charge.kind': kind, 'websift.charge.reserved': reserved };
+      const span = tracer.startSpan('websift.charge', { kind: SpanKind.INTERNAL, attributes, startTime: start }, callParent(call));
+      if (span.isRecording()) {
+        if (charged === undefined) {
+          if (error instanceof Error) span.recordException(error, end);
+          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        }
+        span.setAttribute('websift.charge.charged', charged ?? 0);
+      }
+      span.end(end);
+    },
+  });
+  unsub.push(stopReading);
 
   let open = true;
   return {

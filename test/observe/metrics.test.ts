@@ -1,11 +1,11 @@
 // websift/metrics: the Prometheus text after real requests through the node handler, its labels (never
 // an organization, key or query), a host's own registry, and the conversion pool's gauges.
 
-import { channel } from 'node:diagnostics_channel';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Registry } from 'prom-client';
 import { afterEach, describe, expect, it } from 'vitest';
+import { CallTrace, noteAttempt } from '../../src/channels.js';
 import { createNodeHandler } from '../../src/http/index.js';
 import { createEngine } from '../../src/index.js';
 import { type WebsiftMetrics, websiftMetrics } from '../../src/metrics/index.js';
@@ -133,7 +133,8 @@ describe('websift/metrics', () => {
   it('counts each series apart when consecutive events differ in any one label (the last series is remembered)', async () => {
     const registry = new Registry();
     open.push(websiftMetrics({ registry }));
-    const ended = channel('tracing:websift:source:asyncEnd');
+    // Source calls reach the metrics as the router's notes on a traced call (no websift:source subscription).
+    const call = new CallTrace('search', 'acme', undefined);
     const events = [
       { source: 'a', outcome: 'answered', role: 'primary' },
       { source: 'a', outcome: 'answered', role: 'primary' },
@@ -141,8 +142,8 @@ describe('websift/metrics', () => {
       { source: 'a', outcome: 'empty', role: 'fallback' }, // only the second
       { source: 'b', outcome: 'empty', role: 'fallback' }, // only the first
       { source: 'a', outcome: 'answered', role: 'primary' },
-    ];
-    for (const event of events) ended.publish(event);
+    ] as const;
+    for (const event of events) noteAttempt(call, event.source, 1, event.role, event.outcome, 0, 1);
     const text = await registry.metrics();
     expect(sample(text, 'websift_source_calls_total{source="a",outcome="answered",role="primary"}')).toBe(3);
     expect(sample(text, 'websift_source_calls_total{source="a",outcome="answered",role="fallback"}')).toBe(1);

@@ -4,9 +4,9 @@
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
 // earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
-import { type CallTraceContext, ChargeTrace, type ChargeTraceContext, channels, traced } from '../../channels.js';
+import { type CallTraceContext, ChargeTrace, type ChargeTraceContext, callWorkRead, channels, noteCharge, traced } from '../../channels.js';
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
-import type { Ledger, RequestKind } from '../../ports/ledger.js';
+import type { Ledger, RequestKind, Settlement } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
 import type { HoldOptions } from '../call.js';
 import { timeOrderedIds } from './request-id.js';
@@ -60,10 +60,20 @@ export class Credits {
         throw new Error(`websift: price ${charged} outside the reservation of ${amount}`);
       }
       const settlement = { id, organization, kind, charged, answered, ...(key !== undefined ? { idempotencyKey: key } : {}) };
-      // Nobody listens to websift:charge: the settlement alone, without traced's closure and promise.
-      if (!channels.charge.hasSubscribers) return this.#ledger.settle(settlement);
-      const chargeContext = (): ChargeTraceContext => new ChargeTrace(kind, organization, amount, trace);
-      return traced(channels.charge, chargeContext, () => this.#ledger.settle(settlement), finishCharge);
+      // websift's own readers (metrics, otel) get the settlement from a note on the traced call; an APM
+      // listening to websift:charge, from the channel. Neither: the settlement alone, without traced's
+      // closure and promise.
+      if (trace === undefined || !callWorkRead()) return this.#settle(settlement, amount, trace);
+      const start = performance.now();
+      let paid: number;
+      try {
+        paid = await this.#settle(settlement, amount, trace);
+      } catch (error) {
+        noteCharge(trace, kind, amount, undefined, error, start, performance.now());
+        throw error;
+      }
+      noteCharge(trace, kind, amount, paid, undefined, start, performance.now());
+      return paid;
     };
     return {
       amount,
@@ -72,6 +82,14 @@ export class Credits {
         await finish(0, answered);
       },
     };
+  }
+
+  /** The ledger's settlement, on the websift:charge channel when someone listens to it (an APM). */
+  #settle(settlement: Settlement, reserved: number, trace: CallTraceContext | undefined): Promise<number> {
+    if (!channels.charge.hasSubscribers) return this.#ledger.settle(settlement);
+    const { kind, organization } = settlement;
+    const context = (): ChargeTraceContext => new ChargeTrace(kind, organization, reserved, trace);
+    return traced(channels.charge, context, () => this.#ledger.settle(settlement), finishCharge);
   }
 }
 

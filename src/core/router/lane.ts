@@ -3,7 +3,16 @@
 // source may be retried. Never throws. When a retry runs is the router's call: only once no untried
 // source is left, so a failure hands over to the next source at once (docs/router.md, "Retries").
 
-import { type CallTraceContext, channels, noteSource, SourceTrace, type SourceTraceContext, traced } from '../../channels.js';
+import {
+  type CallTraceContext,
+  callWorkRead,
+  channels,
+  noteAttempt,
+  noteSource,
+  SourceTrace,
+  type SourceTraceContext,
+  traced,
+} from '../../channels.js';
 import type { SearchQuery, SearchSource, SourceResult } from '../../types/index.js';
 import { type AttemptInput, type AttemptVerdict, runAttempt } from './attempt.js';
 import { type SourceHealthTracker, suspensionFor } from './health.js';
@@ -63,6 +72,9 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
     }
     started = clock.now();
   }
+  // websift's own readers (metrics, otel) get the call's facts from a note, not from websift:source.
+  const noted = lane.call !== undefined && callWorkRead();
+  const noteStart = noted ? performance.now() : 0;
   const verdict = await tracedAttempt(lane, {
     source: lane.source,
     query: lane.query,
@@ -75,7 +87,10 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
   });
   const now = verdict.endedAt; // the clock read that ended the attempt (its latency's end)
   const attempt = lane.attempt;
-  if (lane.call) noteSource(lane.call, lane.source.id, lane.role, verdict.kind === 'answer');
+  if (lane.call) {
+    noteSource(lane.call, lane.source.id, lane.role, verdict.kind === 'answer');
+    if (noted) noteAttempt(lane.call, lane.source.id, attempt, lane.role, attemptOutcome(verdict), noteStart, performance.now());
+  }
 
   if (verdict.kind === 'answer') {
     lane.tracker.recordAnswer(verdict.latencyMs, now);
@@ -97,6 +112,8 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
 
 /** The attempt on the websift:source channel (when someone listens), with its outcome. */
 function tracedAttempt(lane: LaneInput, input: AttemptInput): Promise<AttemptVerdict> {
+  // Nobody listens (websift's own subscribers read the notes): the attempt alone, without traced's two closures.
+  if (!channels.source.hasSubscribers) return runAttempt(input);
   return traced(
     channels.source,
     (): SourceTraceContext => new SourceTrace(lane.source.id, lane.attempt, lane.role, lane.call),
@@ -110,16 +127,14 @@ function finishAttempt(context: SourceTraceContext, failed: boolean, value: unkn
   if (failed) return;
   const verdict = value as AttemptVerdict;
   context.latencyMs = verdict.latencyMs;
-  context.outcome =
-    verdict.kind === 'answer'
-      ? verdict.answer.results.length > 0
-        ? 'answered'
-        : 'empty'
-      : verdict.kind === 'cancelled'
-        ? 'cancelled'
-        : verdict.timedOut
-          ? 'timeout'
-          : 'failed';
+  context.outcome = attemptOutcome(verdict);
+}
+
+/** How an attempt ended, as websift:source and its notes say it. */
+function attemptOutcome(verdict: AttemptVerdict): NonNullable<SourceTraceContext['outcome']> {
+  if (verdict.kind === 'answer') return verdict.answer.results.length > 0 ? 'answered' : 'empty';
+  if (verdict.kind === 'cancelled') return 'cancelled';
+  return verdict.timedOut ? 'timeout' : 'failed';
 }
 
 /**
