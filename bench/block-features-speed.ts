@@ -106,4 +106,6 @@ for (let r = 0; r <= rounds; r++) {
   console.log(`round ${r}: this ${(mine / 1000).toFixed(1)} ms, other ${(theirs / 1000).toFixed(1)} ms`);
 }
 ratios.sort((a, b) => a - b);
-console.log(`this / other: ${ratios[Math.floor(ratios.length / 2)]!.toFixed(3)} (${ratios[0]!.toFixed(3)}–${ratios.at(-1)!.toFixed(3)})`);
+// --rounds 0: the identity check and the warm-up round only, no ratio to report.
+if (ratios.length > 0)
+  console.log(`this / other: ${ratios[Math.floor(ratios.length / 2)]!.toFixed(3)} (${ratios[0]!.toFixed(3)}–${ratios.at(-1)!.toFixed(3)})`);

@@ -35,8 +35,9 @@ for (const p of corpusPages()) {
 }
 const out = arg('out') ?? 'convert-hashes.json';
 mkdirSync(CACHE, { recursive: true }); // absent on a fresh clone
-writeFileSync(resolve(CACHE, out), JSON.stringify(hashes, null, 1));
-console.log(`${Object.keys(hashes).length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s → bench/.cache/${out}`);
+const outPath = resolve(CACHE, out);
+writeFileSync(outPath, JSON.stringify(hashes, null, 1));
+console.log(`${Object.keys(hashes).length} pages in ${((Date.now() - started) / 1000).toFixed(1)} s → ${outPath}`);
 
 const compare = arg('compare');
 if (compare) {
