@@ -18,13 +18,12 @@
 // walk of the body's comments it made on every page holding `<![CDATA[` (453 of 990 trafilatura
 // pages, nearly all in scripts) is skipped.
 //
-// htmlparser2 is linkedom's dependency, not websift's: its Parser is reached as text-scan.ts reaches
-// its Tokenizer (the parser hands itself to `onparserinit` on a sample parse). Guarded by a hash of the
-// members relied on; with any other htmlparser2 `parseWatched` answers undefined and every page takes
-// the replay (and the comment walk where it did).
+// htmlparser2's Parser is reached as htmlparser2-parts.ts says, guarded by a hash of the members relied
+// on; with any other htmlparser2 `parseWatched` answers undefined and every page takes the replay (and
+// the comment walk where it did).
 
-import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
+import { membersHash, prototypeWith, sampleParser } from './htmlparser2-parts.js';
 
 /** SHA-256 of the Parser members below in htmlparser2 10.1.0. */
 export const AUDITED_PARSER = '56d123847858bd5c92a98e54775fafb7cc788575376379fb2c285c73bcb00cb0';
@@ -40,33 +39,12 @@ type Proto = Record<string, Member>;
 
 /** The prototype of the parser linkedom makes (of the given linkedom instance). */
 function parserPrototype(parse: typeof parseHTML = parseHTML): Proto | undefined {
-  const objectProto = Object.prototype as { onparserinit?: unknown };
-  let parser: object | undefined;
-  Object.defineProperty(objectProto, 'onparserinit', {
-    value(p: object) {
-      parser ??= p;
-    },
-    configurable: true,
-    writable: true,
-    enumerable: false,
-  });
-  try {
-    parse('<p>x</p>');
-  } finally {
-    delete objectProto.onparserinit;
-  }
-  const proto = parser ? (Object.getPrototypeOf(parser) as Proto) : undefined;
-  return proto && MEMBERS.every((m) => typeof proto[m] === 'function') ? proto : undefined;
+  return prototypeWith<Proto>(sampleParser(parse), MEMBERS);
 }
 
 export function parserHash(parse: typeof parseHTML = parseHTML): string | undefined {
   const proto = parserPrototype(parse);
-  return (
-    proto &&
-    createHash('sha256')
-      .update(MEMBERS.map((m) => String(proto[m])).join('\n'))
-      .digest('hex')
-  );
+  return proto && membersHash(proto, MEMBERS);
 }
 
 /** Thrown through linkedom's parse to give it up (caught in parseWatched only). */

@@ -8,13 +8,11 @@
 // stepped the tokenizer's index field one character at a time: indexOf finds the same character
 // (~6 % of linkedom's parse on trafilatura-eval, whose pages are ~28 % inline script).
 //
-// htmlparser2 is linkedom's dependency, not websift's: its Tokenizer is reached through the one
-// parser linkedom makes for a sample parse (the parser hands itself to its handler's `onparserinit`,
-// which linkedom's handler object inherits for that call only). Guarded by a hash of the sources it
+// htmlparser2's Tokenizer is reached as htmlparser2-parts.ts says, guarded by a hash of the sources it
 // relies on (the state loop, the two states, `fastForwardTo`); any other htmlparser2 keeps its own.
 
-import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
+import { membersHash, prototypeWith, sampleParser } from './htmlparser2-parts.js';
 
 /** SHA-256 of the Tokenizer members below in htmlparser2 10.1.0 (ESM and CommonJS builds alike). */
 export const AUDITED_TOKENIZER = '1d074bfff745404b6acbd3bc6fc16a766687f7ee51b0b6909e8aa59ac2976b5f';
@@ -31,33 +29,12 @@ type Proto = Record<string, (this: TokenizerState, ...args: number[]) => void>;
 
 /** The prototype of the tokenizer linkedom's parser uses (of the given linkedom instance). */
 function tokenizerPrototype(parse: typeof parseHTML = parseHTML): Proto | undefined {
-  const objectProto = Object.prototype as { onparserinit?: unknown };
-  let parser: { tokenizer?: object } | undefined;
-  Object.defineProperty(objectProto, 'onparserinit', {
-    value(p: { tokenizer?: object }) {
-      parser ??= p;
-    },
-    configurable: true,
-    writable: true,
-    enumerable: false,
-  });
-  try {
-    parse('<p>x</p>');
-  } finally {
-    delete objectProto.onparserinit;
-  }
-  const proto = parser?.tokenizer ? (Object.getPrototypeOf(parser.tokenizer) as Proto) : undefined;
-  return proto && MEMBERS.every((m) => typeof proto[m] === 'function') ? proto : undefined;
+  return prototypeWith<Proto>(sampleParser(parse)?.tokenizer, MEMBERS);
 }
 
 export function tokenizerHash(parse: typeof parseHTML = parseHTML): string | undefined {
   const proto = tokenizerPrototype(parse);
-  return (
-    proto &&
-    createHash('sha256')
-      .update(MEMBERS.map((m) => String(proto[m])).join('\n'))
-      .digest('hex')
-  );
+  return proto && membersHash(proto, MEMBERS);
 }
 
 /** Index of the last character before the next `a` or `b` at or after `from` (or the buffer's last). */
