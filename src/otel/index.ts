@@ -97,9 +97,7 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       error: (message: unknown) => {
         const span = (message as Spanned)[SPAN];
         const error = (message as { error?: unknown }).error;
-        if (!span?.isRecording()) return;
-        if (error instanceof Error) span.recordException(error);
-        span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+        if (span?.isRecording()) markFailed(span, error);
       },
     };
     channel.start.subscribe(handlers.start);
@@ -161,10 +159,7 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       const attributes = { 'websift.charge.kind': kind, 'websift.charge.reserved': reserved };
       const span = tracer.startSpan('websift.charge', { kind: SpanKind.INTERNAL, attributes, startTime: start }, callParent(call));
       if (span.isRecording()) {
-        if (charged === undefined) {
-          if (error instanceof Error) span.recordException(error, end);
-          span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
-        }
+        if (charged === undefined) markFailed(span, error, end);
         span.setAttribute('websift.charge.charged', charged ?? 0);
       }
       span.end(end);
@@ -182,6 +177,12 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
       releaseSlot(CHILDREN);
     },
   };
+}
+
+/** A span whose work failed with `error`: the exception recorded (at `time`, else now) and an ERROR status naming it. */
+function markFailed(span: Span, error: unknown, time?: number): void {
+  if (error instanceof Error) span.recordException(error, time);
+  span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(?:-|$)/;
