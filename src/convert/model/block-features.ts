@@ -27,7 +27,7 @@ import {
 } from './block-words.js';
 import type { Block } from './blocks.js';
 import { looksLikeBoilerplate } from './boilerplate.js';
-import { wordsOf } from './class-tokens.js';
+import { SCAN_WORDS, wordsOf } from './class-tokens.js';
 import type { TextStats } from './text-stats.js';
 
 export const FEATURES = [
@@ -625,8 +625,6 @@ interface ClassNames extends Names {
   wordSet: Set<string> | undefined;
 }
 
-const SCAN_CLASS_WORDS = 16;
-
 const NO_WORDS: readonly string[] = [];
 
 const namesMemos = new WeakMap<Lexicon, Map<string, ClassNames>>();
@@ -695,7 +693,7 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
     let count = c.count;
     // The class's words as a Set once there are many (an id of many words against a class of many
     // was their product).
-    if (c.words.length > SCAN_CLASS_WORDS) c.wordSet ??= new Set(c.words);
+    if (c.words.length > SCAN_WORDS) c.wordSet ??= new Set(c.words);
     const wordSet = c.wordSet;
     for (const t of wordsOf(id)) {
       if (wordSet !== undefined ? wordSet.has(t) : c.words.includes(t)) continue;

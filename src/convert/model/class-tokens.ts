@@ -28,8 +28,8 @@ const isSeparator = (c: number) => c === 95 || c === 45 || c === 58 || c === 46 
 const isLower = (c: number) => c >= 97 && c <= 122;
 const isUpper = (c: number) => c >= 65 && c <= 90;
 
-/** Up to this many words a class's earlier words are scanned, past it looked up in a Set. */
-const SCAN_WORDS = 16;
+/** Up to this many words a list of class words is scanned for one, past it looked up in a Set (here and block-features.ts). */
+export const SCAN_WORDS = 16;
 
 /**
  * `raw.split(SPLIT)`'s parts of 3–20 code units that lower-case to ASCII letters, each once, in order:
