@@ -71,10 +71,9 @@ const ROUTES: Record<string, Route> = {
     // takes to adopt the engine's, cost every search). handle() awaits it, so a throw here is a rejection.
     run(engine, request, organization, state, options) {
       if (request.method === 'GET') {
-        // The query was read before auth (answer), and its deprecated names marked then.
-        if (state.query === undefined)
-          return search(engine, searchParamsFromQuery(queryValues(state.url!.query)), request, organization, state);
-        return engine.search(searchParamsFromQuery(state.query) as unknown as SearchParams, callContext(organization, request, state));
+        // Its query was read before auth (answer() does for every GET of an apiKeyHeader route), and its
+        // deprecated names marked then.
+        return engine.search(searchParamsFromQuery(state.query!) as unknown as SearchParams, callContext(organization, request, state));
       }
       return readJsonObject(request, options).then((params) => search(engine, params, request, organization, state));
     },
