@@ -13,16 +13,12 @@ import { websiftTracing } from '../../src/otel/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import type { SearchSource } from '../../src/types/index.js';
 import { harness } from '../http/harness.js';
+import { sample } from './samples.js';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
-
-function sample(text: string, line: string): number | undefined {
-  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
-  return found === undefined ? undefined : Number(found.slice(line.length + 1));
-}
 
 /** websift's three subscribers, as `websift serve --metrics` with an OpenTelemetry SDK runs them. */
 function websiftsThree() {

@@ -11,17 +11,12 @@ import { createEngine } from '../../src/index.js';
 import { type WebsiftMetrics, websiftMetrics } from '../../src/metrics/index.js';
 import { scriptedSource } from '../../src/testing/index.js';
 import { article, extractSetup, html } from '../extract/helpers.js';
+import { sample } from './samples.js';
 
 const open: { close(): unknown }[] = [];
 afterEach(async () => {
   for (const o of open.splice(0).reverse()) await o.close();
 });
-
-/** The value of one sample line, e.g. `websift_pages_total{outcome="success"}`. */
-function sample(text: string, line: string): number | undefined {
-  const found = text.split('\n').find((l) => l.startsWith(`${line} `));
-  return found === undefined ? undefined : Number(found.slice(line.length + 1));
-}
 
 async function serve(engine: Parameters<typeof createNodeHandler>[0]) {
   const server = createServer(createNodeHandler(engine, { health: true }));
