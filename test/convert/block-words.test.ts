@@ -1,10 +1,13 @@
 // The block features' character loops (block-words.ts, nameHints) stand in for regexes: each must give
 // what the regex it replaced gives, on the cases where they could part (other scripts, surrogate
 // pairs, characters whose lower case is ASCII or longer, Unicode spaces) and on random text.
+// countBlockWords reads the words, the phrase kinds and the duplicate key in one pass: all three are
+// checked on every text.
 
 import { describe, expect, it } from 'vitest';
 import { nameHints } from '../../src/convert/model/block-features.js';
 import {
+  asciiWordKey,
   countBlockWords,
   duplicateCounts,
   KIND_DATE,
@@ -19,10 +22,48 @@ import {
 
 const STOP = new Set(['the', 'a', 'of', 'between', 'k']);
 
+const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
+const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
+const DATE =
+  /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
+const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
+const META =
+  /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
+
+/** The kinds the phrase regexes found. */
+function kindsByRegex(t: string): number {
+  return (
+    (LEGAL.test(t) ? KIND_LEGAL : 0) |
+    (SOCIAL.test(t) ? KIND_SOCIAL : 0) |
+    (DATE.test(t) ? KIND_DATE : 0) |
+    (PRICE.test(t) ? KIND_PRICE : 0) |
+    (META.test(t) ? KIND_META : 0)
+  );
+}
+
+/** The duplicate key: FNV-1a of normalText's UTF-16 units, as asciiWordKey masks it. */
+function keyByString(t: string): number {
+  const s = normalText(t);
+  let h = 0x811c9dc5 | 0;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return asciiWordKey(h);
+}
+
 /** What block-features.ts computed before: a match per block and a lower-cased copy per word. */
 function reference(text: string, title: ReadonlySet<string>) {
   const words = text.match(/[\p{L}\p{N}_]+/gu) ?? [];
-  const r = { words: words.length, chars: 0, stop: 0, caps: 0, digits: 0, inTitle: 0, commas: 0, endsSentence: false };
+  const r = {
+    words: words.length,
+    chars: 0,
+    stop: 0,
+    caps: 0,
+    digits: 0,
+    inTitle: 0,
+    commas: 0,
+    endsSentence: false,
+    kinds: kindsByRegex(text),
+    normalKey: keyByString(text),
+  };
   for (const w of words) {
     r.chars += w.length;
     const lower = w.toLowerCase();
@@ -96,7 +137,7 @@ describe('countBlockWords', () => {
   const title = new Set(['cat', 'σοφια', 'café', 'istanbul', 'kelvin', 'aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa']);
   const lookup = Math.max(...[...STOP, ...title].map((w) => w.length));
 
-  it('counts as the word regex and lower-cased copies did', () => {
+  it("counts as the word regex and lower-cased copies did, with the regexes' kinds and the normal text's key", () => {
     const texts = [...TRICKY, ...Array.from({ length: 500 }, (_, i) => randomText(i + 1))];
     for (const t of texts)
       expect({ ...countBlockWords(t, STOP, title, lookup, newBlockWords()) }, JSON.stringify(t)).toEqual(reference(t, title));
@@ -159,13 +200,6 @@ describe('nameHints', () => {
 });
 
 describe('textKinds', () => {
-  const LEGAL = /©|\bcopyright\b|all rights reserved|privacy policy|terms of (use|service)|\bcookies?\b/i;
-  const SOCIAL = /\b(share|tweet|facebook|twitter|linkedin|pinterest|whatsapp|instagram|youtube|subscribe|newsletter)\b/i;
-  const DATE =
-    /\b(19|20)\d\d\b|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.? \d{1,2}\b|\b\d{1,2} (jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|\bago\b/i;
-  const PRICE = /[$€£¥₹]\s?\d|\d\s?(€|usd|eur|gbp)\b/i;
-  const META =
-    /\b(reply|replies|quote|report|posted|joined|members?|posts|views|likes?|votes?|comments?|answered|asked|edited|permalink|reputation)\b/i;
   const texts = [
     ...TRICKY,
     '© 2024 Example Inc. ALL RIGHTS RESERVED',
@@ -183,14 +217,6 @@ describe('textKinds', () => {
     'xago agox',
   ];
   it('finds the kinds the phrase regexes found', () => {
-    for (const t of texts) {
-      const want =
-        (LEGAL.test(t) ? KIND_LEGAL : 0) |
-        (SOCIAL.test(t) ? KIND_SOCIAL : 0) |
-        (DATE.test(t) ? KIND_DATE : 0) |
-        (PRICE.test(t) ? KIND_PRICE : 0) |
-        (META.test(t) ? KIND_META : 0);
-      expect(textKinds(t), t).toBe(want);
-    }
+    for (const t of texts) expect(textKinds(t), t).toBe(kindsByRegex(t));
   });
 });

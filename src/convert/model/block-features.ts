@@ -21,7 +21,6 @@ import {
   KIND_SOCIAL,
   lowerHashStep,
   newBlockWords,
-  textKinds,
   WORD_HASH_START,
   wordTable,
 } from './block-words.js';
@@ -270,9 +269,8 @@ export function blockFeatures(
   let totalTokens = 0;
   for (const b of rows) totalTokens += b.tokens;
 
-  // How often each block's text occurs on the page, and how often before it (a thread's reply
-  // previews repeat posts: the first copy is the content).
-  const duplicates = duplicateCounts(rows.map((b) => b.text));
+  // Each row's normalKey (countBlockWords), for the duplicate counts after the rows.
+  const textKeys = new Int32Array(rows.length);
 
   const names = namesMemo(lexicon);
   // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
@@ -558,9 +556,6 @@ export function blockFeatures(
     x[o + F.under_related] = underRelated;
     x[o + F.under_discussion] = underDiscussion;
     x[o + F.rows_since_heading] = headingRow >= 0 ? Math.log1p(r - headingRow) : -1;
-    x[o + F.duplicate_text] = Math.min(5, duplicates.count[r]! - 1);
-    // Blocks of one or two words ("Reply", "Share") repeat by design; only text repeats are copies.
-    x[o + F.duplicate_before] = b.tokens >= 3 ? Math.min(5, duplicates.before[r]!) : 0;
 
     const prev = rows[r - 1];
     const next = rows[r + 1];
@@ -585,12 +580,25 @@ export function blockFeatures(
     x[o + F.title_overlap] = titleWords.size > 0 ? w.inTitle / nw : -1;
     x[o + F.after_h1] = firstH1 >= 0 ? (r - firstH1) / span : -2;
     x[o + F.from_largest] = (r - largest) / span;
-    const kinds = textKinds(text);
+    const kinds = w.kinds;
+    textKeys[r] = w.normalKey;
     x[o + F.text_legal] = kinds & KIND_LEGAL ? 1 : 0;
     x[o + F.text_social] = kinds & KIND_SOCIAL ? 1 : 0;
     x[o + F.text_date] = kinds & KIND_DATE ? 1 : 0;
     x[o + F.text_price] = kinds & KIND_PRICE ? 1 : 0;
     x[o + F.text_meta] = kinds & KIND_META ? 1 : 0;
+  }
+  // How often each block's text occurs on the page, and how often before it (a thread's reply
+  // previews repeat posts: the first copy is the content).
+  const duplicates = duplicateCounts(
+    rows.map((b) => b.text),
+    textKeys,
+  );
+  for (let r = 0; r < rows.length; r++) {
+    o = r * cols;
+    x[o + F.duplicate_text] = Math.min(5, duplicates.count[r]! - 1);
+    // Blocks of one or two words ("Reply", "Share") repeat by design; only text repeats are copies.
+    x[o + F.duplicate_before] = rows[r]!.tokens >= 3 ? Math.min(5, duplicates.before[r]!) : 0;
   }
   return { x, blocks: rows, groups, offersProduct: offersProduct(data), names: infoCache };
 }

@@ -1,8 +1,8 @@
-// The word counts of a block's text that block-features.ts turns into features, in one pass over its
-// characters: the words are what /[\p{L}\p{N}_]+/gu matches, but no array of them is built and an
-// ASCII word is looked up (stopwords, title) only when it is short enough to be one. This ran as a
-// match, a lower-cased copy per word and three more regex scans per block, ~a third of the features'
-// CPU on trafilatura-eval.
+// What block-features.ts reads of a block's text, in one pass over its characters: the word counts
+// (the words are what /[\p{L}\p{N}_]+/gu matches, but no array of them is built and an ASCII word is
+// looked up (stopwords, title) only when it is short enough to be one), the phrase kinds (textKinds)
+// and the hash duplicate texts are told apart by (duplicateCounts). This ran as a match, a lower-cased
+// copy per word and more regex scans per block, then as three character loops over each text.
 
 import { isSpace } from '../space.js';
 
@@ -21,10 +21,14 @@ export interface BlockWords {
   commas: number;
   /** The text ends with sentence punctuation, trailing whitespace aside (/[.!?:;"”)]\s*$/). */
   endsSentence: boolean;
+  /** The KIND_* bits of the text (textKinds). */
+  kinds: number;
+  /** The key of normalText(text) that duplicateCounts compares texts by first (equal texts, equal keys). */
+  normalKey: number;
 }
 
 export function newBlockWords(): BlockWords {
-  return { words: 0, chars: 0, stop: 0, caps: 0, digits: 0, inTitle: 0, commas: 0, endsSentence: false };
+  return { words: 0, chars: 0, stop: 0, caps: 0, digits: 0, inTitle: 0, commas: 0, endsSentence: false, kinds: 0, normalKey: 0 };
 }
 
 // Non-ASCII BMP code units: 0 not yet known, 1 a letter or number, 2 neither (filled as met).
@@ -107,154 +111,24 @@ export function inTable(words: string[] | undefined, text: string, start: number
   return false;
 }
 
-/**
- * Fills `out` with the counts of `text`. `stopwords` and `title` hold lower-cased words; `lookupChars`
- * is the length of the longest word in either (a longer ASCII word is in neither).
- */
-export function countBlockWords(
-  text: string,
-  stopwords: ReadonlySet<string>,
-  title: ReadonlySet<string>,
-  lookupChars: number,
-  out: BlockWords,
-): BlockWords {
-  let words = 0;
-  let chars = 0;
-  let stop = 0;
-  let caps = 0;
-  let digits = 0;
-  let inTitle = 0;
-  let commas = 0;
-  const stopTable = wordTable(stopwords);
-  const titleTable = wordTable(title);
-  const n = text.length;
-  let i = 0;
-  while (i < n) {
-    let c = text.charCodeAt(i);
-    if (c === 44) commas++;
-    // The code point at i (a surrogate pair read as one, as the u flag does).
-    let cp = c;
-    let units = 1;
-    if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-      const d = text.charCodeAt(i + 1);
-      if (d >= 0xdc00 && d <= 0xdfff) {
-        cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
-        units = 2;
-      }
-    }
-    if (!wordCodePoint(cp)) {
-      i += units;
-      continue;
-    }
-    const start = i;
-    let ascii = true;
-    // FNV-1a of the word's lower case while it is ASCII (c is its first unit here).
-    let h = lowerHashStep(WORD_HASH_START, c);
-    i += units;
-    while (i < n) {
-      c = text.charCodeAt(i);
-      if (c < 128) {
-        if (!((c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95)) break;
-        h = lowerHashStep(h, c);
-        i++;
-        continue;
-      }
-      cp = c;
-      units = 1;
-      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
-        const d = text.charCodeAt(i + 1);
-        if (d >= 0xdc00 && d <= 0xdfff) {
-          cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
-          units = 2;
-        }
-      }
-      if (!wordCodePoint(cp)) break;
-      ascii = false;
-      i += units;
-    }
-    const len = i - start;
-    words++;
-    chars += len;
-    const c0 = text.charCodeAt(start);
-    // An ASCII digit first, as /^\d/ without the u flag reads it.
-    if (c0 >= 48 && c0 <= 57) digits++;
-    if (ascii && c0 < 128) {
-      if (c0 >= 65 && c0 <= 90) caps++;
-      if (len <= lookupChars) {
-        const key = asciiWordKey(h);
-        if (inTable(stopTable.get(key), text, start, len)) stop++;
-        if (inTable(titleTable.get(key), text, start, len)) inTitle++;
-      }
-    } else {
-      const w = text.slice(start, i);
-      const lower = w.toLowerCase();
-      if (stopwords.has(lower)) stop++;
-      if (title.has(lower)) inTitle++;
-      if (w[0] !== lower[0]) caps++;
-    }
-  }
-  let end = n - 1;
-  while (end >= 0 && isSpace(text.charCodeAt(end))) end--;
-  const last = end >= 0 ? text.charCodeAt(end) : -1;
-  out.endsSentence =
-    last === 46 || last === 33 || last === 63 || last === 58 || last === 59 || last === 34 || last === 0x201d || last === 41;
-  out.words = words;
-  out.chars = chars;
-  out.stop = stop;
-  out.caps = caps;
-  out.digits = digits;
-  out.inTitle = inTitle;
-  out.commas = commas;
-  return out;
-}
-
 /** `text` as duplicate texts are compared: whitespace runs as one space, trimmed, lower-cased. */
 export const normalText = (text: string): string => text.replace(/\s+/g, ' ').trim().toLowerCase();
 
-// Non-ASCII BMP code units: 0 not yet known, 1 lower-casing leaves it as it is, 2 it does not (or a
-// surrogate, whose pair may). Lower-casing is per character but for the final sigma, which changes.
-const sameLower = new Uint8Array(0x10000);
+// Non-ASCII BMP code units as normalText lower-cases them: 0 not yet known, NOT_ONE_UNIT where the
+// text's own lower case must be taken (a surrogate, whose pair may change; U+0130, which lower-cases
+// to two units; the capital sigma, whose lower case depends on the letters around it), else the one
+// unit it lower-cases to. toLowerCase maps every other character on its own.
+const lowerUnits = new Uint16Array(0x10000);
+const NOT_ONE_UNIT = 0xffff;
 
-function keepsCase(c: number): boolean {
-  let k = sameLower[c]!;
+function lowerUnit(c: number): number {
+  let k = lowerUnits[c]!;
   if (k === 0) {
-    const s = String.fromCharCode(c);
-    sameLower[c] = k = (c >= 0xd800 && c <= 0xdfff) || s.toLowerCase() !== s ? 2 : 1;
+    const lower = String.fromCharCode(c).toLowerCase();
+    k = (c >= 0xd800 && c <= 0xdfff) || c === 0x130 || c === 0x3a3 || lower.length !== 1 ? NOT_ONE_UNIT : lower.charCodeAt(0);
+    lowerUnits[c] = k;
   }
-  return k === 1;
-}
-
-/**
- * FNV-1a of normalText(text), read off the text without building that string when its only
- * non-ASCII characters are spaces or characters lower-casing leaves alone (curly quotes, dashes).
- */
-function normalHash(text: string): number {
-  let h = FNV_OFFSET;
-  let content = false;
-  let space = false;
-  const n = text.length;
-  for (let i = 0; i < n; i++) {
-    let c = text.charCodeAt(i);
-    // ASCII first (most characters): a space, or a letter lower-cased; past it a space, or a
-    // character lower-casing may change (the normalised string is hashed instead).
-    if (c < 128) {
-      if (c === 32 || (c >= 9 && c <= 13)) {
-        space = content;
-        continue;
-      }
-      if (c >= 65 && c <= 90) c += 32;
-    } else if (isSpace(c)) {
-      space = content;
-      continue;
-    } else if (!keepsCase(c)) return stringHash(normalText(text));
-    if (space) {
-      h = Math.imul(h ^ 32, FNV_PRIME);
-      space = false;
-    }
-    content = true;
-    h = Math.imul(h ^ c, FNV_PRIME);
-  }
-  return h;
+  return k;
 }
 
 function stringHash(s: string): number {
@@ -268,14 +142,18 @@ function stringHash(s: string): number {
  * Most texts of a page are unique: they are told apart by a hash, and only texts whose hash repeats
  * are normalised and compared as strings (the counts are exact).
  */
-export function duplicateCounts(texts: readonly string[]): { count: Int32Array; before: Int32Array } {
+export function duplicateCounts(
+  texts: readonly string[],
+  /** Each text's normalKey (countBlockWords), when the caller has read them already. */
+  keys: ArrayLike<number> = textKeys(texts),
+): { count: Int32Array; before: Int32Array } {
   const n = texts.length;
   const count = new Int32Array(n).fill(1);
   const before = new Int32Array(n);
   const hashes = new Int32Array(n);
   const perHash = new Map<number, number>();
   for (let r = 0; r < n; r++) {
-    const h = asciiWordKey(normalHash(texts[r]!)); // a small integer: an unboxed Map key
+    const h = keys[r]!;
     hashes[r] = h;
     perHash.set(h, (perHash.get(h) ?? 0) + 1);
   }
@@ -292,6 +170,13 @@ export function duplicateCounts(texts: readonly string[]): { count: Int32Array; 
   for (let r = 0; r < n; r++) if (norms[r] !== undefined) count[r] = seen.get(norms[r]!)!;
   return { count, before };
 }
+
+function textKeys(texts: readonly string[]): Int32Array {
+  const out = newBlockWords();
+  return Int32Array.from(texts, (t) => countBlockWords(t, NO_WORDS, NO_WORDS, 0, out).normalKey);
+}
+
+const NO_WORDS: ReadonlySet<string> = new Set();
 
 /** Kinds of text (textKinds): what the phrase tests of block-features.ts found. */
 export const KIND_LEGAL = 1;
@@ -317,12 +202,12 @@ const LEGAL_WORDS = 'copyright cookie cookies';
 const RUN_LEGAL_MAYBE = 32;
 const RUN_AGO = 64;
 
-/** Lower-cased word → its kinds, keyed by the hash of its letters (runHash). */
+/** Lower-cased word → its kinds, keyed by the lowerHashStep hash of its letters (a run's key). */
 const runWords = new Map<number, { word: string; kinds: number }[]>();
 function addRunWords(words: string, kinds: number): void {
   for (const word of words.split(' ')) {
-    let h = FNV_OFFSET;
-    for (let i = 0; i < word.length; i++) h = Math.imul(h ^ word.charCodeAt(i), FNV_PRIME);
+    let h = WORD_HASH_START;
+    for (let i = 0; i < word.length; i++) h = lowerHashStep(h, word.charCodeAt(i));
     h = asciiWordKey(h);
     const list = runWords.get(h) ?? [];
     const same = list.find((e) => e.word === word);
@@ -338,8 +223,6 @@ addRunWords('rights', RUN_LEGAL_MAYBE);
 addRunWords('ago', RUN_AGO);
 const RUN_MAX = 12;
 
-const isRunChar = (c: number) => (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
-
 /** The run text[end - word.length, end) ends with `word` (lower-case ASCII letters), case ignored. */
 function endsWith(text: string, end: number, len: number, word: string): boolean {
   if (len < word.length) return false;
@@ -348,43 +231,171 @@ function endsWith(text: string, end: number, len: number, word: string): boolean
 }
 
 /**
- * The KIND_* bits of `text`, as LEGAL, SOCIAL, DATE, PRICE and META tested on it would set them: one
- * pass over its characters, the regexes run only where that pass found they could match.
+ * The KIND_* bits of `text`, as LEGAL, SOCIAL, DATE, PRICE and META tested on it would set them
+ * (countBlockWords' `kinds`).
  */
 export function textKinds(text: string): number {
+  return countBlockWords(text, NO_WORDS, NO_WORDS, 0, newBlockWords()).kinds;
+}
+
+/**
+ * Fills `out` with what block-features.ts reads of `text`, in one pass over its characters:
+ * - the word counts: `stopwords` and `title` hold lower-cased words; `lookupChars` is the length of
+ *   the longest word in either (a longer ASCII word is in neither);
+ * - the phrase kinds (textKinds): runs of ASCII word characters ([A-Za-z0-9_], what \b bounds without
+ *   the u flag) looked up as words, the LEGAL/DATE/PRICE regexes run only where a run or a digit says
+ *   they could match;
+ * - the key of normalText(text): FNV-1a of it, read off the text without building that string unless
+ *   a character's lower case is not one unit of its own (normalText is hashed then).
+ * An ASCII word is a run too (its hash is the run's); a word with a non-ASCII letter holds several.
+ */
+export function countBlockWords(
+  text: string,
+  stopwords: ReadonlySet<string>,
+  title: ReadonlySet<string>,
+  lookupChars: number,
+  out: BlockWords,
+): BlockWords {
+  let words = 0;
+  let chars = 0;
+  let stop = 0;
+  let caps = 0;
+  let digits = 0;
+  let inTitle = 0;
+  let commas = 0;
+  const stopTable = wordTable(stopwords);
+  const titleTable = wordTable(title);
+  // The word being read (start -1: none) and whether its units are all ASCII.
+  let wordStart = -1;
+  let wordAscii = true;
+  // The run of ASCII word characters being read (start -1: none) and its lowerHashStep hash.
+  let runStart = -1;
+  let h = WORD_HASH_START;
   let kinds = 0;
   let digit = false;
+  // normalText's hash: whitespace runs as one space (`space`: one is pending), none before the
+  // first character or after the last; `whole`: hash normalText itself.
+  let nh = FNV_OFFSET;
+  let content = false;
+  let space = false;
+  let whole = false;
   const n = text.length;
-  let i = 0;
-  while (i < n) {
-    const c = text.charCodeAt(i);
-    if (!isRunChar(c)) {
+  for (let i = 0; i <= n; i++) {
+    // Past the end: a unit that ends the word and the run and adds nothing.
+    const c = i < n ? text.charCodeAt(i) : 32;
+    let units = 1;
+    let word: boolean;
+    if (c < 128) {
+      word = (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+      if (word) {
+        if (runStart < 0) {
+          runStart = i;
+          h = WORD_HASH_START;
+        }
+        h = lowerHashStep(h, c);
+        if (c <= 57) digit = true;
+        if (wordStart < 0) {
+          wordStart = i;
+          wordAscii = true;
+        }
+      } else if (c === 44) commas++;
+      if (c === 32 || (c >= 9 && c <= 13)) space = content;
+      else {
+        if (space) {
+          nh = Math.imul(nh ^ 32, FNV_PRIME);
+          space = false;
+        }
+        content = true;
+        nh = Math.imul(nh ^ (c >= 65 && c <= 90 ? c + 32 : c), FNV_PRIME);
+      }
+      if (word) continue;
+    } else {
       if (c === 0xa9) kinds |= KIND_LEGAL; // ©
-      i++;
-      continue;
-    }
-    const start = i;
-    let h = FNV_OFFSET;
-    for (; i < n; i++) {
-      const d = text.charCodeAt(i);
-      if (!isRunChar(d)) break;
-      if (d <= 57) digit = true;
-      h = Math.imul(h ^ (d | 0x20), FNV_PRIME);
-    }
-    const len = i - start;
-    if (len <= RUN_MAX) {
-      const list = runWords.get(asciiWordKey(h));
-      if (list !== undefined) {
-        for (const e of list) {
-          if (e.word.length === len && endsWith(text, i, len, e.word)) kinds |= e.kinds;
+      if (isSpace(c)) space = content;
+      else {
+        const lower = lowerUnit(c);
+        if (lower === NOT_ONE_UNIT) whole = true;
+        if (space) {
+          nh = Math.imul(nh ^ 32, FNV_PRIME);
+          space = false;
+        }
+        content = true;
+        nh = Math.imul(nh ^ lower, FNV_PRIME);
+      }
+      // The code point at i (a surrogate pair read as one, as the u flag does).
+      let cp = c;
+      if (c >= 0xd800 && c <= 0xdbff && i + 1 < n) {
+        const d = text.charCodeAt(i + 1);
+        if (d >= 0xdc00 && d <= 0xdfff) {
+          cp = (c - 0xd800) * 0x400 + (d - 0xdc00) + 0x10000;
+          units = 2;
         }
       }
+      word = wordCodePoint(cp);
     }
-    if (endsWith(text, i, len, 'privacy') || endsWith(text, i, len, 'terms')) kinds |= RUN_LEGAL_MAYBE;
+    // A run ends at any unit that is not an ASCII word character.
+    if (runStart >= 0) {
+      const len = i - runStart;
+      if (len <= RUN_MAX) {
+        const list = runWords.get(asciiWordKey(h));
+        if (list !== undefined) {
+          for (const e of list) {
+            if (e.word.length === len && endsWith(text, i, len, e.word)) kinds |= e.kinds;
+          }
+        }
+      }
+      if (endsWith(text, i, len, 'privacy') || endsWith(text, i, len, 'terms')) kinds |= RUN_LEGAL_MAYBE;
+      runStart = -1;
+    }
+    if (word) {
+      // A non-ASCII letter or number: it starts or continues a word that is not ASCII.
+      if (wordStart < 0) wordStart = i;
+      wordAscii = false;
+    } else if (wordStart >= 0) {
+      const start = wordStart;
+      const len = i - start;
+      words++;
+      chars += len;
+      const c0 = text.charCodeAt(start);
+      // An ASCII digit first, as /^\d/ without the u flag reads it.
+      if (c0 >= 48 && c0 <= 57) digits++;
+      if (wordAscii) {
+        // The word is the run that just ended: `h` is its hash.
+        if (c0 >= 65 && c0 <= 90) caps++;
+        if (len <= lookupChars) {
+          const key = asciiWordKey(h);
+          if (inTable(stopTable.get(key), text, start, len)) stop++;
+          if (inTable(titleTable.get(key), text, start, len)) inTitle++;
+        }
+      } else {
+        const w = text.slice(start, i);
+        const lower = w.toLowerCase();
+        if (stopwords.has(lower)) stop++;
+        if (title.has(lower)) inTitle++;
+        if (w[0] !== lower[0]) caps++;
+      }
+      wordStart = -1;
+    }
+    i += units - 1;
   }
+  let end = n - 1;
+  while (end >= 0 && isSpace(text.charCodeAt(end))) end--;
+  const last = end >= 0 ? text.charCodeAt(end) : -1;
+  out.endsSentence =
+    last === 46 || last === 33 || last === 63 || last === 58 || last === 59 || last === 34 || last === 0x201d || last === 41;
+  out.words = words;
+  out.chars = chars;
+  out.stop = stop;
+  out.caps = caps;
+  out.digits = digits;
+  out.inTitle = inTitle;
+  out.commas = commas;
   if (kinds & RUN_LEGAL_MAYBE && !(kinds & KIND_LEGAL) && LEGAL.test(text)) kinds |= KIND_LEGAL;
   if (kinds & RUN_AGO) kinds |= KIND_DATE;
   else if (digit && DATE.test(text)) kinds |= KIND_DATE;
   if (digit && PRICE.test(text)) kinds |= KIND_PRICE;
-  return kinds & (KIND_LEGAL | KIND_SOCIAL | KIND_DATE | KIND_PRICE | KIND_META);
+  out.kinds = kinds & (KIND_LEGAL | KIND_SOCIAL | KIND_DATE | KIND_PRICE | KIND_META);
+  // A small integer: an unboxed Map key.
+  out.normalKey = asciiWordKey(whole ? stringHash(normalText(text)) : nh);
+  return out;
 }
