@@ -75,6 +75,33 @@ describe('selectRows: the most probable blocks, as many as make the expected F1 
     expect(selectRows([2, 2, -3], [10, 0, 10], plain)).toEqual([true, true, false]);
     expect(selectRows([], [], plain)).toEqual([]);
   });
+
+  it('keeps what the scan along a stable sort of the probabilities keeps, on pages of many rows and many ties', () => {
+    // The selection as first written: the F1 sums formed along Array.prototype.sort's stable order.
+    const reference = (scores: number[], tokens: number[]) => {
+      const p = scores.map((s) => 1 / (1 + Math.exp(-s)));
+      const order = p.map((_, r) => r).sort((a, b) => p[b]! - p[a]!);
+      const expected = p.reduce((sum, q, r) => sum + q * tokens[r]!, 0);
+      let [hits, kept, best, cut] = [0, 0, -1, Infinity];
+      for (const r of order) {
+        hits += p[r]! * tokens[r]!;
+        kept += tokens[r]!;
+        const f1 = kept + expected > 0 ? (2 * hits) / (kept + expected) : 0;
+        if (f1 > best) [best, cut] = [f1, p[r]!];
+      }
+      return p.map((q) => q >= cut);
+    };
+    let seed = 3;
+    const next = () => (seed = (seed * 1103515245 + 12345) >>> 0) / 2 ** 32;
+    for (const n of [1, 2, 3, 7, 64, 65, 300]) {
+      for (let k = 0; k < 20; k++) {
+        // Few distinct scores (ties everywhere) or many.
+        const scores = Array.from({ length: n }, () => (k % 2 ? Math.round(next() * 6 - 3) : next() * 10 - 5));
+        const tokens = Array.from({ length: n }, () => Math.floor(next() * 40));
+        expect(selectRows(scores, tokens, plain)).toEqual(reference(scores, tokens));
+      }
+    }
+  });
 });
 
 describe('blockClassifier', () => {

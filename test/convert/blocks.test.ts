@@ -97,6 +97,18 @@ describe('contextFeatures', () => {
     expect(at(2, 'page_kept_share')).toBeCloseTo(50 / 60);
   });
 
+  it('gives the same features whatever numbers name the containers', () => {
+    const levels = GROUP_LEVELS.length;
+    const scores = [1, -2, 3, 0.5, -1, 2];
+    const tokens = [10, 4, 30, 7, 1, 12];
+    // blockFeatures' numbering (from 0, -1 for none) and the same containers under other numbers.
+    const groups = Int32Array.from({ length: 6 * levels }, (_, i) => ((i * 7) % 4) - 1);
+    const renamed = groups.map((g) => g * 1_000_003 - 17);
+    expect(Array.from(contextFeatures({ groups: renamed }, scores, tokens))).toEqual(
+      Array.from(contextFeatures({ groups }, scores, tokens)),
+    );
+  });
+
   it('places each row against the story: kept content before and after it, rows to the nearest likely paragraph', () => {
     const levels = GROUP_LEVELS.length;
     // Rows: a kept paragraph (20 tokens), a dropped caption (5), a kept short line (4), a kept paragraph (30), a dropped teaser (8).

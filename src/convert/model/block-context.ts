@@ -46,19 +46,21 @@ export function contextFeatures(rows: Pick<BlockRows, 'groups'>, scores: ArrayLi
     pageWeighted += t * clamp(scores[r]!);
     if (scores[r]! >= 0) keptTokens += t;
   }
-  // Token-weighted mean score, token total and row count per container, per level.
-  const perLevel = GROUP_LEVELS.map((_, j) => {
-    const sum = new Map<number, [number, number, number]>();
+  // Token-weighted mean score, token total and row count per container, per level, in arrays by
+  // container index (a Map entry and a tuple per container cost more than these sums).
+  const index = new Int32Array(n * levels);
+  const containers = containerIndices(rows.groups, n, levels, index);
+  const weighted = new Float64Array(containers * levels);
+  const tokenSum = new Float64Array(containers * levels);
+  const rowCount = new Int32Array(containers * levels);
+  for (let j = 0; j < levels; j++) {
     for (let r = 0; r < n; r++) {
-      const g = rows.groups[r * levels + j]!;
-      const acc = sum.get(g) ?? [0, 0, 0];
-      acc[0] += tokens[r]! * clamp(scores[r]!);
-      acc[1] += tokens[r]!;
-      acc[2] += 1;
-      sum.set(g, acc);
+      const g = j * containers + index[r * levels + j]!;
+      weighted[g] = weighted[g]! + tokens[r]! * clamp(scores[r]!);
+      tokenSum[g] = tokenSum[g]! + tokens[r]!;
+      rowCount[g] = rowCount[g]! + 1;
     }
-    return sum;
-  });
+  }
   // Rows since the last likely paragraph, and until the next one.
   const gapBefore = new Float32Array(n);
   const gapAfter = new Float32Array(n);
@@ -80,10 +82,11 @@ export function contextFeatures(rows: Pick<BlockRows, 'groups'>, scores: ArrayLi
     out[o + 3] = r + 1 < n ? scores[r + 1]! : MISSING;
     out[o + 4] = r + 2 < n ? scores[r + 2]! : MISSING;
     for (let j = 0; j < levels; j++) {
-      const [weighted, t, count] = perLevel[j]!.get(rows.groups[r * levels + j]!)!;
-      out[o + 5 + j * 3] = t > 0 ? weighted / t : MISSING;
+      const g = j * containers + index[r * levels + j]!;
+      const t = tokenSum[g]!;
+      out[o + 5 + j * 3] = t > 0 ? weighted[g]! / t : MISSING;
       out[o + 6 + j * 3] = t / Math.max(1, pageTokens);
-      out[o + 7 + j * 3] = Math.log1p(count);
+      out[o + 7 + j * 3] = Math.log1p(rowCount[g]!);
     }
     out[o + 5 + levels * 3] = pageTokens > 0 ? pageWeighted / pageTokens : MISSING;
     out[o + 6 + levels * 3] = keptTokens / Math.max(1, pageTokens);
@@ -95,6 +98,32 @@ export function contextFeatures(rows: Pick<BlockRows, 'groups'>, scores: ArrayLi
     keptBefore += mine;
   }
   return out;
+}
+
+/**
+ * Fills `index` (like `groups`) with each row's container as a number from 0, the same for the rows of
+ * one container at one level, and returns how many numbers that takes. blockFeatures numbers
+ * containers from 0 (-1: none), so its numbers shift by one; other numbers are renumbered.
+ */
+function containerIndices(groups: Int32Array, n: number, levels: number, index: Int32Array): number {
+  let max = -1;
+  let min = -1;
+  for (let i = 0; i < n * levels; i++) {
+    const g = groups[i]!;
+    if (g > max) max = g;
+    if (g < min) min = g;
+  }
+  if (min >= -1 && max < 4 * n * levels + 64) {
+    for (let i = 0; i < n * levels; i++) index[i] = groups[i]! + 1;
+    return max + 2;
+  }
+  const seen = new Map<number, number>();
+  for (let i = 0; i < n * levels; i++) {
+    let k = seen.get(groups[i]!);
+    if (k === undefined) seen.set(groups[i]!, (k = seen.size));
+    index[i] = k;
+  }
+  return seen.size;
 }
 
 /** Scores are log-odds; extreme values would let one block dominate a container's mean. */
