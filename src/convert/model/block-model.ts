@@ -65,16 +65,19 @@ export function blockScores(rows: BlockRows, c: BlockClassifier = defaultClassif
   const width = cols + cc;
   const both = new Float32Array(Math.min(CHUNK, n) * width);
   const out = new Float64Array(n);
+  // Copied cell by cell (a subarray view per row and part was ~30 KB of garbage a page), as the
+  // float32s' bits: an Int32Array copy is the same cells without a conversion to float64 and back.
+  const to32 = new Int32Array(both.buffer);
+  const x = new Int32Array(rows.x.buffer, rows.x.byteOffset, rows.x.length);
+  const context32 = new Int32Array(context.buffer, context.byteOffset, context.length);
   for (let r = 0; r < n; r += CHUNK) {
     const m = Math.min(CHUNK, n - r);
-    // Copied cell by cell: a subarray view per row and part was ~30 KB of garbage a page.
-    const x = rows.x;
     for (let k = 0; k < m; k++) {
       const to = k * width;
       const from = (r + k) * cols;
-      for (let i = 0; i < cols; i++) both[to + i] = x[from + i]!;
+      for (let i = 0; i < cols; i++) to32[to + i] = x[from + i]!;
       const fromContext = (r + k) * cc;
-      for (let i = 0; i < cc; i++) both[to + cols + i] = context[fromContext + i]!;
+      for (let i = 0; i < cc; i++) to32[to + cols + i] = context32[fromContext + i]!;
     }
     predictRows(c.stageTwo, both, width, m, out.subarray(r, r + m));
   }
