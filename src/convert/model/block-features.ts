@@ -19,6 +19,7 @@ import {
   KIND_META,
   KIND_PRICE,
   KIND_SOCIAL,
+  keyed,
   lowerHashStep,
   newBlockWords,
   WORD_HASH_START,
@@ -163,8 +164,8 @@ export function nameHints(names: string): number {
       // A word with a non-ASCII letter matches none (the regex's ignoreCase maps none to ASCII).
       if (ascii && len >= HINT_MIN && len <= HINT_MAX) {
         const key = asciiWordKey(h);
-        if (inTable(content.get(key), names, start, len)) hints |= 2;
-        if (inTable(post.get(key), names, start, len)) hints |= 4;
+        if (inTable(keyed(content, key), names, start, len)) hints |= 2;
+        if (inTable(keyed(post, key), names, start, len)) hints |= 4;
       }
       start = i + 1;
       ascii = true;

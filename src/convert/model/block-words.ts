@@ -66,15 +66,51 @@ export const lowerHashStep = (h: number, c: number): number => Math.imul(h ^ (c 
 /** The table key of a word hashed by lowerHashStep. */
 export const asciiWordKey = (h: number): number => h & HASH_MASK;
 
+/**
+ * Values by asciiWordKey, open-addressed in a typed array: a word's look-up is a probe or two of
+ * `keys`, not a Map call (two or three look-ups per word of every row's text).
+ */
+export interface KeyTable<T> {
+  mask: number;
+  /** The key in each slot; -1 where empty (asciiWordKey's keys are not negative). */
+  keys: Int32Array;
+  values: (T | undefined)[];
+}
+
+function keyTable<T>(entries: ReadonlyMap<number, T>): KeyTable<T> {
+  let size = 16;
+  while (size < entries.size * 4) size *= 2;
+  const keys = new Int32Array(size).fill(-1);
+  const values: (T | undefined)[] = new Array(size).fill(undefined);
+  for (const [key, value] of entries) {
+    let slot = key & (size - 1);
+    while (keys[slot] !== -1) slot = (slot + 1) & (size - 1);
+    keys[slot] = key;
+    values[slot] = value;
+  }
+  return { mask: size - 1, keys, values };
+}
+
+/** The value of `key` in `table`, undefined when it has none. */
+export function keyed<T>(table: KeyTable<T>, key: number): T | undefined {
+  const { keys, mask } = table;
+  let slot = key & mask;
+  for (let k = keys[slot]!; k !== -1; k = keys[slot]!) {
+    if (k === key) return table.values[slot];
+    slot = (slot + 1) & mask;
+  }
+  return undefined;
+}
+
 /** A set's ASCII words by hash (the others cannot equal a lower-cased ASCII word). */
-export type WordTable = Map<number, string[]>;
+export type WordTable = KeyTable<string[]>;
 const wordTables = new WeakMap<ReadonlySet<string>, WordTable>();
 
 /** `set`'s lower-case ASCII words by asciiWordKey, built once per set. */
 export function wordTable(set: ReadonlySet<string>): WordTable {
-  let table = wordTables.get(set);
-  if (table !== undefined) return table;
-  table = new Map();
+  const known = wordTables.get(set);
+  if (known !== undefined) return known;
+  const byKey = new Map<number, string[]>();
   for (const w of set) {
     let h = WORD_HASH_START;
     let ascii = true;
@@ -86,10 +122,11 @@ export function wordTable(set: ReadonlySet<string>): WordTable {
     // A word that is not ASCII or not lower-case can equal no lower-cased ASCII word.
     if (!ascii || w.toLowerCase() !== w) continue;
     const key = asciiWordKey(h);
-    const list = table.get(key);
+    const list = byKey.get(key);
     if (list) list.push(w);
-    else table.set(key, [w]);
+    else byKey.set(key, [w]);
   }
+  const table = keyTable(byKey);
   wordTables.set(set, table);
   return table;
 }
@@ -221,6 +258,7 @@ addRunWords(META_WORDS, KIND_META);
 addRunWords(LEGAL_WORDS, KIND_LEGAL);
 addRunWords('rights', RUN_LEGAL_MAYBE);
 addRunWords('ago', RUN_AGO);
+const runTable = keyTable(runWords);
 const RUN_MAX = 12;
 
 /** The run text[end - word.length, end) ends with `word` (lower-case ASCII letters), case ignored. */
@@ -337,7 +375,7 @@ export function countBlockWords(
     if (runStart >= 0) {
       const len = i - runStart;
       if (len <= RUN_MAX) {
-        const list = runWords.get(asciiWordKey(h));
+        const list = keyed(runTable, asciiWordKey(h));
         if (list !== undefined) {
           for (const e of list) {
             if (e.word.length === len && endsWith(text, i, len, e.word)) kinds |= e.kinds;
@@ -364,8 +402,8 @@ export function countBlockWords(
         if (c0 >= 65 && c0 <= 90) caps++;
         if (len <= lookupChars) {
           const key = asciiWordKey(h);
-          if (inTable(stopTable.get(key), text, start, len)) stop++;
-          if (inTable(titleTable.get(key), text, start, len)) inTitle++;
+          if (inTable(keyed(stopTable, key), text, start, len)) stop++;
+          if (inTable(keyed(titleTable, key), text, start, len)) inTitle++;
         }
       } else {
         const w = text.slice(start, i);
