@@ -7,11 +7,7 @@
 // median; variants run interleaved, one process each per round. Also the main thread's own (the JS that
 // runs per request, and the GC work done there; V8's compiler and concurrent marking run on other threads,
 // whose counts vary from process to process with when V8 compiles and marks).
-//   npx tsx bench/observability-instructions.ts [--rounds 3] [--warmup 3000] [--requests 2000] [--in-process]
-// --in-process: each variant is bench/observability-subscribers.ts instead (the API core in-process, the log
-// opened and written around each request, no sockets, no client), counted whole (no callgrind_control: in a
-// window this short, `-i on` reached valgrind late) twice, after `--requests` and after 3× as many
-// requests: the difference over the 2× extra requests, each past the warm-up, is the figure.
+//   npx tsx bench/observability-instructions.ts [--rounds 3] [--warmup 3000] [--requests 2000]
 
 import { type ChildProcess, execFileSync, fork, spawn } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -30,7 +26,6 @@ const { values } = parseArgs({
     warmup: { type: 'string' },
     requests: { type: 'string' },
     only: { type: 'string' },
-    'in-process': { type: 'boolean' },
   },
 });
 const self = fileURLToPath(import.meta.url);
@@ -44,14 +39,6 @@ const VARIANTS: Record<string, Part[]> = {
   'websift/metrics': ['metrics'],
   'websift/otel, no-op tracer': ['otel-noop'],
   "log + metrics + otel no-op (all websift's)": ['log', 'metrics', 'otel-noop'],
-};
-/** --in-process: the same variants' names in bench/observability-subscribers.ts. */
-const SUBSCRIBERS_VARIANT: Record<string, string> = {
-  off: 'off',
-  'JSON access log (as serve)': 'log',
-  'websift/metrics': 'metrics',
-  'websift/otel, no-op tracer': 'otel',
-  "log + metrics + otel no-op (all websift's)": 'all',
 };
 
 if (values.client) {
@@ -109,11 +96,6 @@ async function serverMode(parts: readonly Part[]) {
 
 /** Runs one variant's server under callgrind; its instructions per measured request (every thread's, the main thread's). */
 async function measure(name: string): Promise<{ all: number; main: number }> {
-  if (values['in-process']) {
-    const short = await counted(name, REQUESTS);
-    const long = await counted(name, 3 * REQUESTS);
-    return { all: (long.all - short.all) / (2 * REQUESTS), main: (long.main - short.main) / (2 * REQUESTS) };
-  }
   const out = join(tmpdir(), `websift-obs-${process.pid}-${Date.now()}.callgrind`);
   const child = spawn(
     'valgrind',
@@ -143,51 +125,19 @@ async function measure(name: string): Promise<{ all: number; main: number }> {
     if (line === 'WARM' || line === 'DONE') child.kill('SIGUSR2');
   }
   await exited;
-  // One file per thread, each with a "totals:" line: its Ir while instrumentation was on.
-  const { all, main } = totals(out);
-  return { all: all / REQUESTS, main: main / REQUESTS };
-}
-
-/** --in-process: every instruction of a whole run of bench/observability-subscribers.ts (warm-up, then `requests`). */
-async function counted(name: string, requests: number): Promise<{ all: number; main: number }> {
-  const out = join(tmpdir(), `websift-obs-${process.pid}-${Date.now()}.callgrind`);
-  const subscribers = fileURLToPath(new URL('./observability-subscribers.ts', import.meta.url));
-  const child = spawn(
-    'valgrind',
-    [
-      '--tool=callgrind',
-      '--separate-threads=yes',
-      `--callgrind-out-file=${out}`,
-      process.execPath,
-      '--import',
-      'tsx',
-      subscribers,
-      '--variant',
-      SUBSCRIBERS_VARIANT[name]!,
-      '--warmup',
-      String(WARMUP),
-      '--requests',
-      String(requests),
-    ],
-    { stdio: 'ignore' },
-  );
-  await new Promise((resolve) => child.on('exit', resolve));
-  return totals(out);
-}
-
-/** The "totals:" of each thread's callgrind file (out-01 is the main thread), summed; the files removed unless KEEP. */
-function totals(out: string): { all: number; main: number } {
+  // One file per thread (out-01 is the main thread), each with a "totals:" line: its Ir while instrumentation was on.
   const dir = tmpdir();
+  const files = readdirSync(dir).filter((f) => f.startsWith(`${basename(out)}-`));
   let all = 0;
   let main = 0;
-  for (const file of readdirSync(dir).filter((f) => f.startsWith(`${basename(out)}-`))) {
+  for (const file of files) {
     const path = join(dir, file);
     const total = Number(/^totals: (\d+)/m.exec(readFileSync(path, 'utf8'))?.[1] ?? 0);
     all += total;
     if (file.endsWith('-01')) main = total;
     if (!process.env.KEEP) rmSync(path, { force: true });
   }
-  return { all, main };
+  return { all: all / REQUESTS, main: main / REQUESTS };
 }
 
 async function parentMode() {
@@ -208,7 +158,7 @@ async function parentMode() {
   const off = median(ir.off!);
   const offMain = median(mainIr.off!);
   console.log(
-    `Instructions per charged search ${values['in-process'] ? 'in-process (bench/observability-subscribers.ts' : 'over HTTP (server process'}, callgrind), ${ROUNDS} rounds, warm-up ${WARMUP}, ${REQUESTS} measured requests, Node ${process.version}`,
+    `Instructions per charged search over HTTP (server process, callgrind), ${ROUNDS} rounds, warm-up ${WARMUP}, ${REQUESTS} measured requests, Node ${process.version}`,
   );
   console.log('| observability | instructions/request, all threads | vs off (medians) | main thread | vs off |\n|---|---|---|---|---|');
   for (const name of names) {
