@@ -359,14 +359,27 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
   const windows: [number, number][] = [];
   let natural = 0;
   const majors: number[] = [];
+  // Scavenges (minor GCs) inside the windows and their pause time: whether a variant's allocation crosses
+  // the young generation's size more often (the interaction of the three, docs/benchmarks.md, obs10).
+  const minors: [number, number][] = [];
+  let scavenges = 0;
+  let scavengeMs = 0;
   new PerformanceObserver((list) => {
-    for (const e of list.getEntries())
-      if ((e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(e.startTime);
+    for (const e of list.getEntries()) {
+      const kind = (e as { detail?: { kind?: number } }).detail?.kind;
+      if (kind === constants.NODE_PERFORMANCE_GC_MAJOR) majors.push(e.startTime);
+      else if (kind === constants.NODE_PERFORMANCE_GC_MINOR) minors.push([e.startTime, e.duration]);
+    }
   }).observe({ entryTypes: ['gc'] });
   // The forced GCs under load fall inside the windows: not V8's own.
   let forcedInWindows = 0;
   const countNatural = () => {
     for (const t of majors.splice(0)) if (windows.some(([a, b]) => t >= a && t < b)) natural++;
+    for (const [t, ms] of minors.splice(0))
+      if (windows.some(([a, b]) => t >= a && t < b)) {
+        scavenges++;
+        scavengeMs += ms;
+      }
     natural -= forcedInWindows;
     forcedInWindows = 0;
   };
@@ -413,7 +426,7 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
   };
   const stats = () => {
     countNatural();
-    return { natural, gcUs, heapAfter, mainUs, cpuUs };
+    return { natural, gcUs, heapAfter, mainUs, cpuUs, scavenges, scavengeMs };
   };
   if (mode === 'fetch') {
     const handle = createFetchHandler(engine);
@@ -482,6 +495,9 @@ if (values['variant-fetch'] !== undefined) await variantProcess(IN_PROCESS_VARIA
 /** A variant process's diagnostics: major GCs V8 began itself in a window, CPU µs of the forced GCs, heap after the last, the windows' CPU µs (all threads, and the main thread's). */
 interface Stats {
   natural: number;
+  /** Scavenges begun inside the windows, and their pauses' total ms. */
+  scavenges: number;
+  scavengeMs: number;
   gcUs: number;
   heapAfter: number;
   mainUs: number;
@@ -617,6 +633,9 @@ async function interleaved(
   );
   console.log(
     `(forced GC's share of each variant's CPU: ${names.map((n, i) => `${((stated[i]!.gcUs / (sum(cpuOf[n]!) * REQUESTS)) * 100).toFixed(1)} %`).join(', ')}; heap after it: ${stated.map((s) => `${(s.heapAfter / 2 ** 20).toFixed(1)} MB`).join(', ')}; V8's own major GCs inside the windows, all variants: ${sum(stated.map((s) => s.natural))})`,
+  );
+  console.log(
+    `(scavenges per 1,000 requests in the windows, and their pause µs per request: ${names.map((n, i) => (stated[i]!.scavenges === undefined ? '— (an older tree)' : `${((stated[i]!.scavenges * 1000) / (cpuOf[n]!.length * REQUESTS)).toFixed(2)} (${((stated[i]!.scavengeMs * 1000) / (cpuOf[n]!.length * REQUESTS)).toFixed(1)} µs)`)).join(', ')})`,
   );
   for (const line of verdicts) console.log(line);
   if (TREE_B) {

@@ -105,10 +105,19 @@ function search(engine: Engine, params: Record<string, unknown>, request: ApiReq
  * their request (src/channels.ts).
  */
 function callContext(organization: string, request: ApiRequest, charged?: RequestState): CallContext {
-  const ctx: CallContext & TracedCallContext = request.signal ? { organization, signal: request.signal } : { organization };
+  const trace = charged?.trace;
+  const signal = request.signal;
+  // The request's trace in the literal, not added after it (a map transition and a property array per
+  // traced request).
+  const ctx: CallContext & TracedCallContext = trace
+    ? signal
+      ? { organization, signal, [REQUEST_TRACE]: trace }
+      : { organization, [REQUEST_TRACE]: trace }
+    : signal
+      ? { organization, signal }
+      : { organization };
   const key = charged ? idempotencyKeyOf(request) : undefined;
   if (key !== undefined) ctx.idempotencyKey = key;
-  if (charged?.trace) ctx[REQUEST_TRACE] = charged.trace;
   return ctx;
 }
 

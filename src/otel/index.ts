@@ -29,7 +29,7 @@ import {
   readCallWork,
   releaseSlot,
 } from '../channels.js';
-import { SpanParent } from './span-parent.js';
+import { SPAN_PARENT_KEEPER, SpanParent } from './span-parent.js';
 
 export interface TracingOptions {
   /** Default: the global provider (`trace.getTracerProvider()`, set by the host's SDK). */
@@ -53,6 +53,7 @@ const TRACER_NAME = 'websift';
  */
 export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(TRACER_NAME);
+  void SPAN_PARENT_KEEPER; // alive with the module: the shapes of a call's children's parents (span-parent.ts)
   /** Each traced context's span, in this adapter's slot on the context (kept with the context: a late child still finds its parent; no WeakMap to keep; a slot the context has from creation, not a property added to it). */
   const SPAN: unique symbol = claimSlot('websift.otel.span') as never;
   /** On a call's context: its children's parent context, made from the active context (made again only when that changed). */

@@ -3,7 +3,7 @@
 // and makes three closures per `setValue`). Any object with getValue/setValue/deleteValue is a Context to
 // the API and the SDK (they read the parent span with `trace.getSpan`, i.e. `getValue` of the span key).
 
-import { type Context, createContextKey, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
+import { type Context, createContextKey, INVALID_SPAN_CONTEXT, ROOT_CONTEXT, type Span, trace } from '@opentelemetry/api';
 
 /**
  * The API's key for the span in a context: `Symbol.for` of this description (so that several copies of
@@ -43,3 +43,14 @@ export class SpanParent implements Context {
     return this.#made;
   }
 }
+
+/**
+ * A SpanParent over the API's non-recording span (the no-op tracer's kind), kept for the process's life, as
+ * src/channels.ts keeps a context of each kind: both live only while a call runs, and with none alive at a
+ * full GC their hidden classes (reached through constructor transitions, held weakly) died and V8 threw
+ * away the optimized code that checks them (the API's `startSpan` and `getSpanContext`, `getValue`, the
+ * constructor, the adapter's source and charge readers: "weak objects", every round of the bench) and
+ * compiled it again (docs/benchmarks.md, "Observability", obs10). Made with `wrapSpanContext`, not a tracer:
+ * no span is started, no processor sees it.
+ */
+export const SPAN_PARENT_KEEPER = new SpanParent(ROOT_CONTEXT, trace.wrapSpanContext(INVALID_SPAN_CONTEXT));

@@ -3,7 +3,7 @@
 
 import { createContextKey, ROOT_CONTEXT, trace } from '@opentelemetry/api';
 import { describe, expect, it } from 'vitest';
-import { SpanParent } from '../../src/otel/span-parent.js';
+import { SPAN_PARENT_KEEPER, SpanParent } from '../../src/otel/span-parent.js';
 
 const span = trace.wrapSpanContext({ traceId: 'a'.repeat(32), spanId: 'b'.repeat(16), traceFlags: 1 });
 const other = trace.wrapSpanContext({ traceId: 'c'.repeat(32), spanId: 'd'.repeat(16), traceFlags: 1 });
@@ -11,6 +11,16 @@ const HOST = createContextKey('host value');
 const MORE = createContextKey('more');
 
 describe('SpanParent', () => {
+  it("keeps one alive over a span of the no-op tracer's kind, with the keys and prototypes of those the adapter makes", () => {
+    // The kept instance holds their hidden classes through a full GC with no call in flight (docs/benchmarks.md, obs10).
+    const noop = trace.getTracerProvider().getTracer('t').startSpan('s');
+    const made = new SpanParent(ROOT_CONTEXT, noop);
+    expect(Object.getPrototypeOf(SPAN_PARENT_KEEPER)).toBe(Object.getPrototypeOf(made));
+    expect(Reflect.ownKeys(SPAN_PARENT_KEEPER)).toEqual(Reflect.ownKeys(made));
+    expect(Object.getPrototypeOf(SPAN_PARENT_KEEPER.span)).toBe(Object.getPrototypeOf(noop));
+    expect(Reflect.ownKeys(SPAN_PARENT_KEEPER.span)).toEqual(Reflect.ownKeys(noop));
+  });
+
   it("answers the span, and every other key from the context it was made from, as trace.setSpan's context does", () => {
     const from = trace.setSpan(ROOT_CONTEXT.setValue(HOST, 'h'), other);
     const parent = new SpanParent(from, span);
