@@ -130,8 +130,58 @@ const foreignContextElements = new Set(['math', 'svg']);
 const htmlIntegrationElements = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 const reNameEnd = /\s|\//;
 
-/** A tag's attribute names are checked one by one up to this many, then through a Set (linear either way). */
+/**
+ * A tag's first attribute names are checked one by one against the earlier ones. Past this many, each
+ * name is linked at once and only its hash is kept (FNV-1a from a per-process random basis, in a
+ * Uint32Array with open addressing): a name whose hash was met before is a suspect, and at the tag's end
+ * the suspects met again are unlinked, the first kept. A Set or an object of every name (as the Parser
+ * had), or keeping every name for a sort, cost ~1 µs a name on a tag of 50,000 (the table and the array
+ * of names the collector traces) and made the conversion grow ×9–26 from 12,500 to 50,000 attributes.
+ * A run of more than MAX_PROBES equal slots (hashes made to collide) gives the table up for a sort of
+ * the tag's names at its end: n log n at worst.
+ */
 const SCAN_NAMES = 8;
+const MAX_PROBES = 64;
+const HASH_BASIS = (Math.random() * 0x100000000) | 0;
+
+/** The name's hash, never 0 (an empty slot). */
+function nameHash(name: string): number {
+  let h = HASH_BASIS;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
+  return h === 0 ? 1 : h >>> 0;
+}
+
+/** The hashes of a tag's names past the scan. */
+class NameHashes {
+  table = new Uint32Array(64);
+  count = 0;
+
+  /** Adds `h`; true when it was there already, undefined when the probes ran past MAX_PROBES. */
+  add(h: number): boolean | undefined {
+    if (2 * (this.count + 1) > this.table.length) this.grow();
+    const table = this.table;
+    const mask = table.length - 1;
+    let at = h & mask;
+    for (let probes = 0; probes <= MAX_PROBES; probes++) {
+      const held = table[at]!;
+      if (held === 0) {
+        table[at] = h;
+        this.count++;
+        return false;
+      }
+      if (held === h) return true;
+      at = (at + 1) & mask;
+    }
+    return undefined;
+  }
+
+  grow(): void {
+    const old = this.table;
+    this.table = new Uint32Array(old.length * 2);
+    this.count = 0;
+    for (const h of old) if (h !== 0) this.add(h);
+  }
+}
 
 type Node = Record<PropertyKey, unknown>;
 type Doc = Node & {
@@ -187,9 +237,14 @@ class Builder {
   tagname = '';
   attribname = '';
   attribvalue = '';
-  /** The tag's attribute names so far, and a Set of them past SCAN_NAMES. */
+  /** The tag's first SCAN_NAMES attribute names, checked one by one. */
   readonly names: string[] = [];
-  seen: Set<string> | null = null;
+  /** Past them: the names' hashes (null after too many probes), and the names whose hash was met before. */
+  hashes: NameHashes | null = null;
+  unchecked = false;
+  suspects: Set<string> | null = null;
+  /** Whether the tag's `class` is linked (set through `className` once, by the first). */
+  classLinked = false;
   /** Array-index attribute names and values, linked at the tag's end. */
   indexed: string[] | null = null;
 
@@ -250,12 +305,16 @@ class Builder {
     this.tagname = name;
     this.element = this.create(name);
     this.names.length = 0;
-    this.seen = null;
+    this.unchecked = false;
+    this.hashes = null;
+    this.suspects = null;
+    this.classLinked = false;
   }
 
   /** The Parser's `endOpenTag`: the element joins the tree (and a void one is closed at once). */
   endOpenTag(): void {
     const el = this.element!;
+    if (this.unchecked && (this.suspects || !this.hashes)) this.dropRepeats(el);
     if (this.indexed) this.linkIndexed(el);
     this.link(this.node, el, el[this.p.END] as Node);
     if (!voidElements.has(this.tagname)) this.node = el;
@@ -284,9 +343,13 @@ class Builder {
     const pairs: [number, string, string][] = [];
     const list = this.indexed!;
     for (let i = 0; i < list.length; i += 2) pairs.push([Number(list[i]), list[i]!, list[i + 1]!]);
+    // Stable: of one name met again past the scan, the first stays first.
     pairs.sort((a, b) => a[0] - b[0]);
     let prev = el;
-    for (const [, name, value] of pairs) {
+    let last = Number.NaN;
+    for (const [n, name, value] of pairs) {
+      if (n === last) continue;
+      last = n;
       const attr = this.doc.createAttribute(name);
       attr[VALUE] = value;
       attr['ownerElement'] = el;
@@ -300,18 +363,57 @@ class Builder {
     this.indexed = null;
   }
 
-  /** Whether the tag has had this attribute name already (it is recorded if not). */
+  /**
+   * Whether the tag has had this attribute name already, among its first SCAN_NAMES (recorded if not);
+   * past them every name is taken, its hash noted, and dropRepeats removes the repeats at the tag's end.
+   */
   repeated(name: string): boolean {
     const names = this.names;
-    if (this.seen) {
-      if (this.seen.has(name)) return true;
-      this.seen.add(name);
-      return false;
+    if (!this.unchecked) {
+      for (let i = 0; i < names.length; i++) if (names[i] === name) return true;
+      if (names.length < SCAN_NAMES) {
+        names.push(name);
+        return false;
+      }
+      this.unchecked = true;
+      this.hashes = new NameHashes();
+      for (const earlier of names) this.hashes.add(nameHash(earlier));
     }
-    for (let i = 0; i < names.length; i++) if (names[i] === name) return true;
-    names.push(name);
-    if (names.length > SCAN_NAMES) this.seen = new Set(names);
+    if (this.hashes) {
+      const met = this.hashes.add(nameHash(name));
+      if (met) (this.suspects ??= new Set()).add(name);
+      else if (met === undefined) this.hashes = null;
+    }
     return false;
+  }
+
+  /**
+   * Unlinks every attribute of `el` whose name an earlier one has (the first wins, as in the Parser):
+   * the suspects', or, when the hashes were given up, those a sort of the names finds.
+   */
+  dropRepeats(el: Node): void {
+    const { NEXT, PREV, END } = this.p;
+    let repeats = this.suspects;
+    if (!this.hashes) {
+      const all: string[] = [];
+      for (let n = el[NEXT] as Node; n !== el[END]; n = n[NEXT] as Node) all.push(n['name'] as string);
+      all.sort();
+      repeats = null;
+      for (let i = 1; i < all.length; i++) if (all[i] === all[i - 1]) (repeats ??= new Set()).add(all[i]!);
+    }
+    if (!repeats) return;
+    const kept = new Set<string>();
+    for (let n = el[NEXT] as Node; n !== el[END]; n = n[NEXT] as Node) {
+      const name = n['name'] as string;
+      if (!repeats.has(name)) continue;
+      if (!kept.has(name)) kept.add(name);
+      else {
+        const prev = n[PREV] as Node;
+        const next = n[NEXT] as Node;
+        prev[NEXT] = next;
+        next[PREV] = prev;
+      }
+    }
   }
 
   // The Tokenizer's callbacks (htmlparser2's Parser has the same names and arguments).
@@ -349,7 +451,11 @@ class Builder {
     this.attribvalue = '';
     if (!el || this.repeated(name) || name === '__proto__') return;
     if (isIndex(name)) (this.indexed ??= []).push(name, value);
-    else this.attribute(el, name, value);
+    else if (name !== 'class') this.attribute(el, name, value);
+    else if (!this.classLinked) {
+      this.classLinked = true;
+      this.attribute(el, name, value);
+    }
   }
 
   onopentagend(): void {

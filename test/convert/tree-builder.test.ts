@@ -47,7 +47,7 @@ const SHAPES: Record<string, string> = {
     `<div b=1 2=two 10=ten 1=one 0=zero 01=z 4294967295=big 4294967294=max __proto__=p constructor=c>x</div><p ${Array.from(
       { length: 40 },
       (_, i) => `a${i % 13}=v${i}`,
-    ).join(' ')} class="m n">y</p>`,
+    ).join(' ')} class="m  n" 7=a class=dup 7=b a3=late 3=c>y</p>`,
   ),
   'CDATA in svg and in html': page('<svg><![CDATA[ a < b ]]><text>t</text></svg><div><![CDATA[ x > <b>bold</b> ]]>after</div>'),
   'doctype variants and processing instructions': `<?xml version="1.0"?><!DOCTYPE html PUBLIC "-//W3C//DTD XHTML 1.0//EN" "http://x/y.dtd"><html><body><!doctype other>x</body></html>`,
