@@ -307,3 +307,9 @@ export function fastNodesApplied(): boolean {
 export function nodeSourcesHash(parse: typeof parseHTML = parseHTML): string | undefined {
   return inspect(parse)?.hash;
 }
+
+/** linkedom's node-list symbols (and the document's custom-elements one), read off a sample document. */
+export function linkedomSymbols(parse: typeof parseHTML = parseHTML): (Linkedom['symbols'] & { customElements: symbol }) | undefined {
+  const l = inspect(parse);
+  return l && { ...l.symbols, customElements: l.customElements };
+}

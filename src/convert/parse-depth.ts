@@ -88,6 +88,24 @@ function install(): boolean {
   return true;
 }
 
+/**
+ * For a parse that does not go through htmlparser2's Parser (tree-builder.ts): the watched parse's
+ * depth limit (Infinity while no parse is watched), read once as that parse starts.
+ */
+export function watchedLimit(): number {
+  return limit;
+}
+
+/** Gives up the watched parse (as the Parser's watch does past the limit or at CDATA). */
+export function giveUpParse(): never {
+  throw GIVE_UP;
+}
+
+/** A comment the watched parse met, as the Parser's `oncomment` watch reads it. */
+export function noteComment(data: string): void {
+  if (limit !== Number.POSITIVE_INFINITY && !cdataComment && data.startsWith('[CDATA[')) cdataComment = true;
+}
+
 export interface Watched<T> {
   value: T;
   /**

@@ -2,7 +2,6 @@
 // implied elements: a fragment becomes the documentElement itself and `document.body` then throws
 // or comes back empty, so the shape is repaired here once for every caller.
 
-import { parseHTML } from 'linkedom';
 import { capElements } from './element-cap.js';
 import { setFastNodes } from './fast-nodes.js';
 import { applyLazyListeners } from './lazy-listeners.js';
@@ -10,6 +9,7 @@ import { applyLinkedomReads, commentsBelow } from './linkedom-reads.js';
 import { capNesting, MAX_PARSE_DEPTH } from './nesting-cap.js';
 import { parseWatched } from './parse-depth.js';
 import { setTextScan } from './text-scan.js';
+import { parseDocument } from './tree-builder.js';
 
 // Before the first parse: linkedom's nodes then build no listener Map each (lazy-listeners.ts).
 applyLazyListeners();
@@ -33,20 +33,20 @@ export function parseHtmlDocument(source: string): Document {
   const capped = capElements(source);
   let html = capped.html;
   // Most pages are parsed once, as they came; a deep one (or one with CDATA) takes the replay first.
-  const watched = parseWatched(() => parseHTML(html) as unknown as { document: Document }, WATCHED_DEPTH);
+  const watched = parseWatched(() => parseDocument(html), WATCHED_DEPTH);
   // No CDATA section parsed and no comment starting `[CDATA[`: no comment for reopenCdata (most
   // pages whose `<![CDATA[` sits in a script), unless another parse below adds some.
   let cdataFree = watched !== undefined && !watched.cdataComments;
   let document: Document;
-  if (watched) document = watched.value.document;
+  if (watched) document = watched.value;
   else {
     html = capNesting(html);
-    document = (parseHTML(html) as unknown as { document: Document }).document;
+    document = parseDocument(html);
   }
   if (document.documentElement?.localName !== 'html') {
     const body = html.replace(/^\s*<!doctype[^>]*>/i, '');
     const wrapped = /<body[\s>]/i.test(body) ? `<html>${body}</html>` : `<html><head></head><body>${body}</body></html>`;
-    document = (parseHTML(wrapped) as unknown as { document: Document }).document;
+    document = parseDocument(wrapped);
     cdataFree = false;
   }
   ensureHeadAndBody(document);
