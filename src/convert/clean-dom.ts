@@ -138,5 +138,5 @@ export const CHROME_ROLES: ReadonlySet<string> = new Set([
 
 /** Tested per element (a selector would make linkedom re-compile and re-match per call). */
 export function isChrome(el: Element): boolean {
-  return CHROME_TAGS.has(el.localName.toLowerCase()) || CHROME_ROLES.has(el.getAttribute('role') ?? '');
+  return CHROME_TAGS.has(tagOf(el)) || CHROME_ROLES.has(el.getAttribute('role') ?? '');
 }

@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
 import { isSpace } from './space.js';
+import { lowerName } from './tag-name.js';
 import { memoByValue } from './value-memo.js';
 
 /** SHA-256 of the linkedom 0.18.14 sources the fast paths stand in for or rely on (auditedSources). */
@@ -378,7 +379,7 @@ export function applyLinkedomReads(): boolean {
   const [stockClosest, stockQuery, stockQueryAll] = stockSelectors.map((d) => d.value as (this: Element, s: string) => unknown);
   const { next, end } = found;
   const NodeList = (stockQueryAll!.call(sampleDocument().body, 'p') as object).constructor as new () => Element[];
-  const lower = (e: Element) => e.localName.toLowerCase();
+  const lower = (e: Element) => lowerName(e.localName);
   const overrides = {
     closest(this: Element, selectors: string): Element | null {
       const names = typeNames(selectors, this);
