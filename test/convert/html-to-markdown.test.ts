@@ -413,6 +413,21 @@ describe('parse repairs', () => {
     expect((doc.body.textContent ?? '').replace(/\s+/g, ' ').trim()).toBe('Kept ✓ mark Words');
   });
 
+  it('reads aria-hidden and the class however they were set: parsed, set again, through classList, among other attributes', () => {
+    // removeInvisible reads both from the element's attribute nodes in one walk (the first of a name).
+    const doc = parseHtmlDocument(
+      `<html><body><p id="a" data-x="1" class="  x  SR-ONLY x ">gone1</p><p aria-hidden="false" class="y">kept1</p>
+      <p title="t" aria-hidden="true" class="y">gone2</p><p class="icon x" data-y="2">kept2 words here</p>
+      <p id="b">gone3</p><p id="c" class="sr-only">kept3</p><p id="d">gone4</p><p id="e" aria-hidden="true">kept4</p></body></html>`,
+    );
+    doc.getElementById('b')!.setAttribute('class', 'z\tvisually-hidden  z');
+    doc.getElementById('c')!.classList.remove('sr-only');
+    doc.getElementById('d')!.classList.add('q', 'screen-reader-text');
+    doc.getElementById('e')!.setAttribute('aria-hidden', 'false');
+    removeInvisible(doc.documentElement);
+    expect(Array.from(doc.body.querySelectorAll('p')).map((p) => p.textContent)).toEqual(['kept1', 'kept2 words here', 'kept3', 'kept4']);
+  });
+
   it('moves page content unwrapped from a <noscript> in <head> into the body', () => {
     const doc = parseHtmlDocument(
       `<html><head><noscript><div><p>${lorem(30, 'headnoscript')}</p></div></noscript></head><body><div id="app"></div></body></html>`,
