@@ -309,6 +309,15 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toBe('[![Shop](https://s.test/logo.png)](https://s.test/)\n\n[Shop](https://s.test/)\n\nText.\n\nRefrain.\n\nRefrain.');
   });
 
+  it("drops a later heading or plain line with the title's words, and only those", () => {
+    const md = tidyMarkdown(
+      '# The Big Title\n\nThe big title\n\n**The BIG [Title](https://x.test/t)**\n\n## the big — title!\n\nThe big title, again\n\nThe big\n\nThe bigtitle\n\nThe big titl\n\nThe b g title\n\n- The big title',
+    );
+    expect(md).toBe(
+      '# The Big Title\n\nThe big title, again\n\nThe big\n\nThe bigtitle\n\nThe big titl\n\nThe b g title\n\n- The big title',
+    );
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(
       articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
