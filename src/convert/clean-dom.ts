@@ -172,7 +172,7 @@ export const CHROME_ROLES: ReadonlySet<string> = new Set([
   'menubar',
 ]);
 
-/** Tested per element (a selector would make linkedom re-compile and re-match per call). */
-export function isChrome(el: Element): boolean {
-  return CHROME_TAGS.has(tagOf(el)) || CHROME_ROLES.has(el.getAttribute('role') ?? '');
+/** Tested per element (a selector would make linkedom re-compile and re-match per call). `role`: el's, when read already. */
+export function isChrome(el: Element, role: string | null = el.getAttribute('role')): boolean {
+  return CHROME_TAGS.has(tagOf(el)) || CHROME_ROLES.has(role ?? '');
 }
