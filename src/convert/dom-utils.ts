@@ -4,9 +4,10 @@
 // and test tag names and attributes themselves.
 
 import { elementsBelow } from './linkedom-reads.js';
+import { lowerName } from './tag-name.js';
 
 /** Lower-cased tag name, as CSS type selectors match it in an HTML document. */
-export const tagOf = (el: Element): string => el.localName.toLowerCase();
+export const tagOf = (el: Element): string => lowerName(el.localName);
 
 /** Every element below `root` in document order (what `querySelectorAll('*')` returns), iteratively. */
 export const descendants = (root: ParentNode): Element[] => elementsBelow(root);

@@ -20,6 +20,7 @@
 import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
 import { isSpace } from './space.js';
+import { lowerName } from './tag-name.js';
 import { memoByValue } from './value-memo.js';
 
 /** SHA-256 of the linkedom 0.18.14 sources the fast paths stand in for or rely on (auditedSources). */
@@ -159,6 +160,55 @@ let walk: (root: ParentNode) => Element[] = siblingWalk;
  */
 export function nodeListLinks(): { readonly next: symbol; readonly end: symbol } | undefined {
   return internals;
+}
+
+const ATTRIBUTE_NODE = 2;
+
+/** An element's class, id and role as getAttribute and hasAttribute answer them (readNames). */
+export interface ElementNames {
+  /** getAttribute('class'): '' when there is none. */
+  className: string;
+  hasClass: boolean;
+  id: string | null;
+  role: string | null;
+}
+
+/** An ElementNames to fill (one per pass: readNames writes over it). */
+export const elementNames = (): ElementNames => ({ className: '', hasClass: false, id: null, role: null });
+
+/**
+ * Fills `out` with el's class, id and role from one walk over its attribute nodes, where getAttribute
+ * walks them once per name (and the class through className): the rule passes ask all three of most
+ * elements they look at. The first attribute of a name counts, as in getAttributeNode; the class is
+ * spelled as className spells it. Outside an HTML document, or with the fast paths off, it asks
+ * getAttribute.
+ */
+export function readNames(el: Element, out: ElementNames): ElementNames {
+  const doc = el.ownerDocument as unknown as Record<symbol, { ignoreCase?: boolean } | undefined> | null;
+  if (!internals || !doc?.[internals.mime]?.ignoreCase) {
+    out.className = el.getAttribute('class') ?? '';
+    out.hasClass = el.hasAttribute('class');
+    out.id = el.getAttribute('id');
+    out.role = el.getAttribute('role');
+    return out;
+  }
+  const { next, classList } = internals;
+  let cls: Attr | null = null;
+  let id: Attr | null = null;
+  let role: Attr | null = null;
+  for (let a = (el as unknown as Linked)[next]; a && a.nodeType === ATTRIBUTE_NODE; a = a[next]) {
+    const attr = a as unknown as Attr;
+    const name = attr.name;
+    if (name === 'class') cls ??= attr;
+    else if (name === 'id') id ??= attr;
+    else if (name === 'role') role ??= attr;
+  }
+  const list = (el as unknown as Record<symbol, DOMTokenList | null>)[classList];
+  out.className = list ? list.value : cls ? normaliseClass(cls.value) : '';
+  out.hasClass = cls !== null;
+  out.id = id === null ? null : id.value;
+  out.role = role === null ? null : role.value;
+  return out;
 }
 
 /** Every element below `root` in document order (what `querySelectorAll('*')` returns). */
@@ -378,7 +428,7 @@ export function applyLinkedomReads(): boolean {
   const [stockClosest, stockQuery, stockQueryAll] = stockSelectors.map((d) => d.value as (this: Element, s: string) => unknown);
   const { next, end } = found;
   const NodeList = (stockQueryAll!.call(sampleDocument().body, 'p') as object).constructor as new () => Element[];
-  const lower = (e: Element) => e.localName.toLowerCase();
+  const lower = (e: Element) => lowerName(e.localName);
   const overrides = {
     closest(this: Element, selectors: string): Element | null {
       const names = typeNames(selectors, this);

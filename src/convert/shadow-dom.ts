@@ -11,8 +11,10 @@ const isShadowRoot = (el: Element) => tagOf(el) === 'template' && (el.hasAttribu
 export function flattenShadowRoots(all: readonly Element[]): boolean {
   let flattened = false;
   for (const template of all) {
+    // The tag first: the parent is a getter, asked of every element of the page.
+    if (!isShadowRoot(template)) continue;
     const host = template.parentElement;
-    if (!isShadowRoot(template) || !host) continue;
+    if (!host) continue;
     // Light nodes by the slot they ask for ('' = the default slot); each goes to the first such slot.
     const bySlot = new Map<string, Node[]>();
     for (const n of Array.from(host.childNodes)) {

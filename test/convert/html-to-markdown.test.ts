@@ -309,6 +309,15 @@ describe('htmlToMarkdown: Markdown fidelity', () => {
     expect(md).toBe('[![Shop](https://s.test/logo.png)](https://s.test/)\n\n[Shop](https://s.test/)\n\nText.\n\nRefrain.\n\nRefrain.');
   });
 
+  it("drops a later heading or plain line with the title's words, and only those", () => {
+    const md = tidyMarkdown(
+      '# The Big Title\n\nThe big title\n\n**The BIG [Title](https://x.test/t)**\n\n## the big — title!\n\nThe big title, again\n\nThe big\n\nThe bigtitle\n\nThe big titl\n\nThe b g title\n\n- The big title',
+    );
+    expect(md).toBe(
+      '# The Big Title\n\nThe big title, again\n\nThe big\n\nThe bigtitle\n\nThe big titl\n\nThe b g title\n\n- The big title',
+    );
+  });
+
   it('renders headings, lists, blockquotes and emphasis without leftover HTML', () => {
     const md = render(
       articlePage(`<h2>Heading <span>two</span></h2><p>${lorem(10)}</p>
@@ -411,6 +420,21 @@ describe('parse repairs', () => {
     );
     removeInvisible(doc.documentElement);
     expect((doc.body.textContent ?? '').replace(/\s+/g, ' ').trim()).toBe('Kept ✓ mark Words');
+  });
+
+  it('reads aria-hidden and the class however they were set: parsed, set again, through classList, among other attributes', () => {
+    // removeInvisible reads both from the element's attribute nodes in one walk (the first of a name).
+    const doc = parseHtmlDocument(
+      `<html><body><p id="a" data-x="1" class="  x  SR-ONLY x ">gone1</p><p aria-hidden="false" class="y">kept1</p>
+      <p title="t" aria-hidden="true" class="y">gone2</p><p class="icon x" data-y="2">kept2 words here</p>
+      <p id="b">gone3</p><p id="c" class="sr-only">kept3</p><p id="d">gone4</p><p id="e" aria-hidden="true">kept4</p></body></html>`,
+    );
+    doc.getElementById('b')!.setAttribute('class', 'z\tvisually-hidden  z');
+    doc.getElementById('c')!.classList.remove('sr-only');
+    doc.getElementById('d')!.classList.add('q', 'screen-reader-text');
+    doc.getElementById('e')!.setAttribute('aria-hidden', 'false');
+    removeInvisible(doc.documentElement);
+    expect(Array.from(doc.body.querySelectorAll('p')).map((p) => p.textContent)).toEqual(['kept1', 'kept2 words here', 'kept3', 'kept4']);
   });
 
   it('moves page content unwrapped from a <noscript> in <head> into the body', () => {

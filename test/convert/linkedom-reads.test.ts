@@ -7,9 +7,11 @@ import {
   AUDITED_READS,
   commentsBelow,
   deepestElement,
+  elementNames,
   firstElementBelow,
   linkedomReadsApplied,
   normaliseClass,
+  readNames,
   readsHash,
 } from '../../src/convert/linkedom-reads.js';
 
@@ -160,5 +162,45 @@ describe('linkedom class reads, element walks and type selectors (linkedom-reads
   it('spells a class value the way DOMTokenList does', () => {
     for (const v of ['', 'a', ' a ', 'a  b\ta', 'a\u00a0b', '\n', 'x y x y z'])
       expect(normaliseClass(v)).toBe(parse(stock, `<p class="${v}">x</p>`).querySelector('p')!.className);
+  });
+});
+
+describe('readNames: class, id and role from one walk', () => {
+  it('answers what getAttribute and hasAttribute answer, however the attributes were set', () => {
+    expect(linkedomReadsApplied()).toBe(true);
+    const doc = parse(
+      linkedom,
+      page.replace('<ul class="list">', '<ul class="list" role="list" id="l" data-x="1"><li role="" id="" class="">e</li>'),
+    );
+    const els = descendants(doc);
+    els[3]!.setAttribute('class', ' z\tz  y ');
+    els[4]!.classList.add('added', 'more');
+    els[5]!.setAttribute('role', 'navigation');
+    els[6]!.setAttribute('id', 'late');
+    els[7]!.classList.remove(els[7]!.classList[0] ?? 'none');
+    els[8]!.removeAttribute('class');
+    // The attribute node changed under an element's token list: className reads the list.
+    els[9]!.classList.add('listed');
+    els[9]!.getAttributeNode('class')!.value = 'direct  direct';
+    const out = elementNames();
+    let classed = 0;
+    for (const el of els) {
+      readNames(el, out);
+      expect([out.className, out.hasClass, out.id, out.role]).toEqual([
+        el.getAttribute('class') ?? '',
+        el.hasAttribute('class'),
+        el.getAttribute('id'),
+        el.getAttribute('role'),
+      ]);
+      if (out.hasClass) classed++;
+    }
+    expect(classed).toBeGreaterThan(10);
+  });
+
+  it('asks getAttribute outside an HTML document (XML values are escaped there)', () => {
+    const xml = new linkedom.DOMParser().parseFromString('<r><e class="a &amp; b" id="x&lt;" role="r"/></r>', 'text/xml');
+    const el = xml.querySelector('e')!;
+    const out = readNames(el, elementNames());
+    expect([out.className, out.id, out.role]).toEqual([el.getAttribute('class') ?? '', el.getAttribute('id'), el.getAttribute('role')]);
   });
 });

@@ -38,6 +38,9 @@ const CASES: Record<string, string> = {
   <ul><li><p>para</p><p>two</p></li><li>x</li></ul><div><div><div>deep</div></div>after</div>  `,
   // Inline elements at the very start and end; a trailing space to trim.
   ends: ` <span> lead</span> mid <b>end </b> `,
+  // Whitespace runs: single spaces left as they are, every other run (two spaces, tab, CR, LF) as one space.
+  runs: `<p>one two three</p><p>a\nb</p><p>a\tb  c</p><p> lead</p><p>trail </p><p>x\r\ny</p><p>\n</p><p>  </p>
+  <p>u <b> v</b>\t<i>w </i> <span>\n</span>z</p>`,
 };
 
 describe('the Markdown writer (writer.ts) against turndown', () => {

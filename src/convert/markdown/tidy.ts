@@ -49,7 +49,7 @@ export function tidyMarkdown(md: string): string {
     }
     if (repeatsPrevious(line, out[out.length - 1])) continue;
     if (title === undefined && line.startsWith('# ')) title = wordKey(line);
-    else if (title && TITLE_LIKE.test(line) && wordKey(line) === title) continue; // the title again
+    else if (title && TITLE_LIKE.test(line) && hasWordKey(line, title)) continue; // the title again
     // A rule separates content: none first, none twice in a row (what stood between was removed).
     if (line === HR && (out.length === 0 || out[out.length - 1] === HR)) continue;
     if (blank > 0 && out.length > 0) out.push('');
@@ -101,12 +101,27 @@ function withoutTargets(s: string): string {
   return out + s.slice(from);
 }
 
+const WORD = /[\p{L}\p{N}]+/gu;
+
 /** A line's words, lower-cased and joined, link targets aside: how a title is recognised again. */
-const wordKey = (s: string) =>
-  withoutTargets(s)
-    .toLowerCase()
-    .match(/[\p{L}\p{N}]+/gu)
-    ?.join(' ') ?? '';
+const wordKey = (s: string) => withoutTargets(s).toLowerCase().match(WORD)?.join(' ') ?? '';
+
+/**
+ * `wordKey(s) === key` for a non-empty key, word by word: asked of every plain line after the title,
+ * it stops at the first word that differs (most lines' first) instead of joining all of a line's words.
+ */
+function hasWordKey(s: string, key: string): boolean {
+  const lower = withoutTargets(s).toLowerCase();
+  let at = 0;
+  WORD.lastIndex = 0;
+  for (let m = WORD.exec(lower); m !== null; m = WORD.exec(lower)) {
+    if (at > 0 && key.charCodeAt(at++) !== 32) return false;
+    const word = m[0];
+    if (!key.startsWith(word, at)) return false;
+    at += word.length;
+  }
+  return at === key.length;
+}
 
 /** A heading or a plain line (not a list item, quote, table row, image or link line). */
 const TITLE_LIKE = /^(?:#{1,6} |\*\*|[\p{L}\p{N}])/u;

@@ -242,6 +242,23 @@ function next(prev: Node | null, current: Node): Node {
   return (current.firstChild ?? current.nextSibling ?? current.parentNode)!;
 }
 
+/**
+ * `s.replace(/[ \r\n\t]+/g, ' ')`. Most text nodes have nothing to collapse (single spaces between
+ * words), yet the regex replaces every space and builds a new string: checked first.
+ */
+function collapseRuns(s: string): string {
+  let space = false;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 32) {
+      if (space) return s.replace(/[ \r\n\t]+/g, ' ');
+      space = true;
+    } else if (c === 10 || c === 13 || c === 9) return s.replace(/[ \r\n\t]+/g, ' ');
+    else space = false;
+  }
+  return s;
+}
+
 /** turndown's collapseWhitespace: runs of ASCII whitespace as one space, none at a block's edges. */
 function collapseWhitespace(element: Element): void {
   if (!element.firstChild || isPre(element)) return;
@@ -253,7 +270,7 @@ function collapseWhitespace(element: Element): void {
     const type = node.nodeType;
     if (type === 3 || type === 4) {
       const t = node as CharacterData;
-      let text = t.data.replace(/[ \r\n\t]+/g, ' ');
+      let text = collapseRuns(t.data);
       if ((!prevText || prevText.data.endsWith(' ')) && !keepLeadingWs && text[0] === ' ') text = text.slice(1);
       if (!text) {
         node = remove(node);

@@ -3,7 +3,7 @@
 // is left empty is pruned, so headings, lists, tables and code keep their structure for turndown.
 // Blocks with no text (a <figure> holding only an image) follow the nearest text block.
 
-import { descendants } from '../dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 import { firstElementBelow } from '../linkedom-reads.js';
 import type { Block } from './blocks.js';
 
@@ -58,7 +58,7 @@ function pruneEmpty(root: Element): Element[] {
   for (let i = order.length - 1; i >= 0; i--) {
     const el = order[i]!;
     // Element children first: most elements have some, and that test reads one field.
-    if (!el.firstElementChild && !KEEP_EMPTY.has(el.localName.toLowerCase())) {
+    if (!el.firstElementChild && !KEEP_EMPTY.has(tagOf(el))) {
       const text = leafText(el);
       if (text === '') {
         el.remove();

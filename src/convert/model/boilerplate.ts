@@ -8,6 +8,7 @@
 
 import { isChrome } from '../clean-dom.js';
 import { descendants, tagOf } from '../dom-utils.js';
+import { elementNames, readNames } from '../linkedom-reads.js';
 import { computeTextStats, type TextStats } from './text-stats.js';
 
 const BOILERPLATE_WORDS =
@@ -24,8 +25,11 @@ const ANCHOR_TAGS = new Set(['section', 'article', 'h1', 'h2', 'h3', 'h4', 'h5',
 const STATE_TOKEN = /--|(?:^|[-_])(?:enabled|disabled|false|true|active|open|closed|has|no|with|without|is)(?:[-_]|$)/i;
 
 export function looksLikeBoilerplate(el: Element): boolean {
-  const cls = el.getAttribute('class') ?? '';
-  const id = el.getAttribute('id') ?? '';
+  return namedLikeBoilerplate(el, el.getAttribute('class') ?? '', el.getAttribute('id') ?? '');
+}
+
+/** looksLikeBoilerplate, given el's class and id ('' for none). */
+function namedLikeBoilerplate(el: Element, cls: string, id: string): boolean {
   // A token can only match where the whole attribute does (token edges are spaces or its ends):
   // most elements are rejected here without splitting.
   if (!BOILERPLATE_WORDS.test(cls) && !BOILERPLATE_WORDS.test(id)) return false;
@@ -94,8 +98,11 @@ export function boilerplateCover(
   // document order (a parent before its children), where four passes each walked the page and
   // walked up from every hit.
   const covered = new Set<Element>();
+  // Each element's class, id and role from one read (the tests below ask up to five times).
+  const names = elementNames();
   for (const el of all) {
-    const parent = el.parentElement;
+    // parentNode, not the parentElement getter: they differ only above the root, never covered.
+    const parent = el.parentNode as Element | null;
     if (parent !== null && covered.has(parent)) {
       covered.add(el);
       continue;
@@ -112,8 +119,9 @@ export function boilerplateCover(
     const s = st(el);
     // An element holding most of the page's words is never boilerplate, whatever its name says.
     if (s.words <= 0.4 * total) {
-      if (chrome && isChrome(el)) return true;
-      if (hints && (el.hasAttribute('class') || el.hasAttribute('id')) && !NEVER_BY_HINT.has(tag) && looksLikeBoilerplate(el)) return true;
+      const { className, hasClass, id, role } = readNames(el, names);
+      if (chrome && isChrome(el, role)) return true;
+      if (hints && (hasClass || id !== null) && !NEVER_BY_HINT.has(tag) && namedLikeBoilerplate(el, className, id ?? '')) return true;
       // Menus and link farms: nearly all link text, and every link short.
       if (linkLists && LINK_LIST_TAGS.has(tag) && s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6)
         return true;

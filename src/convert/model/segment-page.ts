@@ -4,7 +4,7 @@
 // elements a third time. The same answers as those three (test/convert/segment-page.test.ts compares
 // them); without linkedom's fast paths (linkedom-reads.ts) it is those three.
 
-import { descendants } from '../dom-utils.js';
+import { descendants, tagOf } from '../dom-utils.js';
 import { nodeListLinks } from '../linkedom-reads.js';
 import { BLOCK_TAGS, type Block, segmentBlocks } from './blocks.js';
 import { computeTextStats, type TextStats } from './text-stats.js';
@@ -95,7 +95,7 @@ export function segmentPage(root: Element): PageText {
     } else if (type === ELEMENT_NODE) {
       const el = n as unknown as Element;
       elements.push(el);
-      const tag = el.localName.toLowerCase();
+      const tag = tagOf(el);
       const block = owners[top]!;
       let target = block;
       let link = inLink[top]!;
