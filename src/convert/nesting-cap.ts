@@ -8,85 +8,16 @@
 // text anyway). parseHtmlDocument replays only a page whose watched parse was given up
 // (parse-depth.ts): one the parser nests past half the cap, or with a CDATA section.
 
+import {
+  foreignContextElements as FOREIGN,
+  openImpliesClose as IMPLIES_CLOSE,
+  htmlIntegrationElements as INTEGRATION,
+  voidElements as VOID,
+} from './parser-rules.js';
+
 /** Deeper than dom-guard's MAX_DEPTH, so no page the guard leaves intact is changed here. */
 export const MAX_PARSE_DEPTH = 1_000;
 
-// htmlparser2 10's rules (Parser.js): an open tag of the key closes open elements of the value.
-const P = ['p'];
-const FORM = ['input', 'option', 'optgroup', 'select', 'button', 'datalist', 'textarea'];
-const IMPLIES_CLOSE = new Map<string, ReadonlySet<string>>(
-  (
-    [
-      ['tr', ['tr', 'th', 'td']],
-      ['th', ['th']],
-      ['td', ['thead', 'th', 'td']],
-      ['body', ['head', 'link', 'script']],
-      ['li', ['li']],
-      ['option', ['option']],
-      ['optgroup', ['optgroup', 'option']],
-      ['dd', ['dd', 'dt']],
-      ['dt', ['dd', 'dt']],
-      ['rt', ['rt', 'rp']],
-      ['rp', ['rt', 'rp']],
-      ['tbody', ['thead', 'tbody']],
-      ['tfoot', ['thead', 'tbody']],
-      ...['select', 'input', 'output', 'button', 'datalist', 'textarea'].map((t) => [t, FORM] as const),
-      ...[
-        'p',
-        'h1',
-        'h2',
-        'h3',
-        'h4',
-        'h5',
-        'h6',
-        'address',
-        'article',
-        'aside',
-        'blockquote',
-        'details',
-        'div',
-        'dl',
-        'fieldset',
-        'figcaption',
-        'figure',
-        'footer',
-        'form',
-        'header',
-        'hr',
-        'main',
-        'nav',
-        'ol',
-        'pre',
-        'section',
-        'table',
-        'ul',
-      ].map((t) => [t, P] as const),
-    ] as Array<readonly [string, readonly string[]]>
-  ).map(([k, v]) => [k, new Set(v)]),
-);
-const VOID = new Set([
-  'area',
-  'base',
-  'basefont',
-  'br',
-  'col',
-  'command',
-  'embed',
-  'frame',
-  'hr',
-  'img',
-  'input',
-  'isindex',
-  'keygen',
-  'link',
-  'meta',
-  'param',
-  'source',
-  'track',
-  'wbr',
-]);
-const FOREIGN = new Set(['math', 'svg']);
-const INTEGRATION = new Set(['mi', 'mo', 'mn', 'ms', 'mtext', 'annotation-xml', 'foreignobject', 'desc', 'title']);
 /** The tokenizer reads these as raw text up to their end tag. */
 const RAW_TEXT = new Set(['script', 'style', 'title', 'textarea', 'xmp']);
 
