@@ -65,11 +65,18 @@ const reNameEnd = /\s|\//;
  */
 const SCAN_NAMES = 8;
 const MAX_PROBES = 64;
-const HASH_BASIS = (Math.random() * 0x100000000) | 0;
+let hashBasis = (Math.random() * 0x100000000) | 0;
+
+/** Sets the names' hash basis (tests: a known one, to make names collide); returns the one before. */
+export function setNameHashBasis(basis: number): number {
+  const before = hashBasis;
+  hashBasis = basis | 0;
+  return before;
+}
 
 /** The name's hash, never 0 (an empty slot). */
-function nameHash(name: string): number {
-  let h = HASH_BASIS;
+export function nameHash(name: string): number {
+  let h = hashBasis;
   for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
   return h === 0 ? 1 : h >>> 0;
 }
@@ -81,7 +88,7 @@ class NameHashes {
 
   /** Adds `h`; true when it was there already, undefined when the probes ran past MAX_PROBES. */
   add(h: number): boolean | undefined {
-    if (2 * (this.count + 1) > this.table.length) this.grow();
+    if (2 * (this.count + 1) > this.table.length && !this.grow()) return undefined;
     const table = this.table;
     const mask = table.length - 1;
     let at = h & mask;
@@ -98,11 +105,13 @@ class NameHashes {
     return undefined;
   }
 
-  grow(): void {
+  /** Doubles the table; false when a hash could not be placed again (the table is then given up). */
+  grow(): boolean {
     const old = this.table;
     this.table = new Uint32Array(old.length * 2);
     this.count = 0;
-    for (const h of old) if (h !== 0) this.add(h);
+    for (const h of old) if (h !== 0 && this.add(h) === undefined) return false;
+    return true;
   }
 }
 

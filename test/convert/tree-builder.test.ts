@@ -10,8 +10,10 @@ import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import {
   AUDITED_PARSE,
   documentNodes,
+  nameHash,
   parseDocument,
   parseSourcesHash,
+  setNameHashBasis,
   setTreeBuilder,
   treeBuilderApplied,
 } from '../../src/convert/tree-builder.js';
@@ -91,6 +93,34 @@ describe('the tree builder (tree-builder.ts)', () => {
     expect(treeBuilderApplied()).toBe(false);
     const html = SHAPES['attributes: entities, duplicates, quotes, no value']!;
     expect(documentNodes(parseDocument(html))).toBe(documentNodes(parseHTML(html).document as unknown as Document));
+  });
+
+  it('keeps the first of repeated names when the names past the scan are made to collide (the hashes given up for a sort)', () => {
+    // 80 names whose hashes share their low 8 bits under a known basis: more than MAX_PROBES (64) in one run
+    // of slots, also while the table grows, so the tag's repeats are found by the sort.
+    const before = setNameHashBasis(0x2545f491);
+    try {
+      const buckets = new Map<number, string[]>();
+      let colliding: string[] = [];
+      for (let i = 0; colliding.length < 80; i++) {
+        const name = `n${i.toString(36)}`;
+        const low = nameHash(name) & 255;
+        const list = buckets.get(low) ?? [];
+        list.push(name);
+        buckets.set(low, list);
+        if (list.length > colliding.length) colliding = list;
+      }
+      const scan = Array.from({ length: 8 }, (_, i) => `s${i}="${i}"`).join(' ');
+      const names = colliding.map((n, i) => `${n}="v${i}"`).join(' ');
+      const repeats = `${colliding[3]}="again" ${colliding[70]}="again" class="first" class="second" s2="again"`;
+      const html = page(`<p ${scan} ${names} ${repeats}>text</p>`);
+      const { built, linkedomOwn } = both(parseDocument, html);
+      expect(built).toBe(linkedomOwn);
+      expect(built).toContain('v3');
+      expect(built).not.toContain('again');
+    } finally {
+      setNameHashBasis(before);
+    }
   });
 
   it.each(Object.entries(SHAPES))('builds the nodes linkedom builds: %s', (_name, html) => {
