@@ -7,6 +7,7 @@
 // the elements (the conversion's hottest loop), so splitting it would mean walking the page again.
 
 import { CHROME_ROLES } from '../clean-dom.js';
+import { tagOf } from '../dom-utils.js';
 import { isSpace } from '../space.js';
 import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
 import {
@@ -321,7 +322,7 @@ export function blockFeatures(
   }
   const infoCache = new Map<Element, AncestorInfo>();
   const make = (el: Element): AncestorInfo => {
-    const t = el.localName.toLowerCase();
+    const t = tagOf(el);
     const role = el.getAttribute('role');
     const named = el.hasAttribute('class') || el.hasAttribute('id');
     const cls = named ? (el.getAttribute('class') ?? '') : '';
@@ -393,7 +394,7 @@ export function blockFeatures(
   let lookupChars = STOPWORD_CHARS;
   for (const t of titleWords) lookupChars = Math.max(lookupChars, t.length);
   const counts = newBlockWords();
-  const firstH1 = rows.findIndex((b) => b.el.localName.toLowerCase() === 'h1');
+  const firstH1 = rows.findIndex((b) => tagOf(b.el) === 'h1');
   let largest = 0;
   rows.forEach((b, r) => {
     if (b.tokens > rows[largest]!.tokens) largest = r;
@@ -435,7 +436,7 @@ export function blockFeatures(
     x[o + F.digit_rate] = w.digits / nw;
     x[o + F.images] = Math.min(3, b.images);
 
-    const tag = b.el.localName.toLowerCase();
+    const tag = tagOf(b.el);
     const heading = headingLevel(tag);
     x[o + F.tag_p] = tag === 'p' ? 1 : 0;
     x[o + F.tag_li] = tag === 'li' ? 1 : 0;

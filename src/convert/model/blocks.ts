@@ -5,6 +5,7 @@
 // attribute set and removed again per block was a share of segmentation and of applying, and a
 // page's own attribute of that name passed for a block).
 
+import { tagOf } from '../dom-utils.js';
 import { countWords } from './text-stats.js';
 
 export const BLOCK_TAGS: ReadonlySet<string> = new Set([
@@ -110,7 +111,7 @@ export function segmentBlocks(body: Element): Block[] {
     }
     if (node.nodeType !== 1) continue;
     const el = node as Element;
-    const tag = el.localName.toLowerCase();
+    const tag = tagOf(el);
     let target = block;
     let link = inLink;
     if (tag === 'a') {
