@@ -12,7 +12,9 @@
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
 //   npx tsx bench/observability.ts [--requests 2000] [--rounds 16] [--warmup 3000] [--connections 16] [--outages 5]
-//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations] [--tree-b DIR]
+//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations] [--tree-b DIR] [--processes K]
+// --processes K: part 1's rounds in K fresh processes per variant, one after another, the interval drawn over
+// processes (one process's ±3–5 % of its own, which its rounds share, then counts).
 // --tree-b DIR: every chosen variant of part 1 twice, from this tree and from DIR's (rows `B: …`), in the
 // same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
@@ -65,6 +67,7 @@ const { values } = parseArgs({
     'natural-gc': { type: 'boolean' },
     'idle-gc': { type: 'boolean' },
     'tree-b': { type: 'string' },
+    processes: { type: 'string' },
   },
 });
 
@@ -117,6 +120,15 @@ const ROUNDS = Number(values.rounds ?? 16);
 const OUTAGES = Number(values.outages ?? 5);
 /** Requests each variant's server answers before the rounds (part 1), so V8 has compiled its hot code. */
 const WARMUP = Number(values.warmup ?? 3000);
+/**
+ * --processes K (part 1): each variant's server replaced by a fresh process, warmed up again, K − 1 times at
+ * equal steps of the rounds, and the 95 % interval drawn over those processes (their runs of rounds), not
+ * over single rounds: one process carries ±3–5 % of its own that its rounds share (docs/benchmarks.md,
+ * obs10), which an interval over one process's rounds leaves out.
+ */
+const PROCESSES = Math.max(1, Math.min(ROUNDS, Number(values.processes ?? 1)));
+/** The process (0 … blocks − 1) that round r of `rounds` ran in. */
+const blockOf = (r: number, rounds: number, blocks: number) => Math.floor((r * blocks) / rounds);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const spread = (xs: number[], f: (x: number) => string) => `${f(median(xs))} (${f(Math.min(...xs))}–${f(Math.max(...xs))})`;
 const int = (x: number) => String(Math.round(x));
@@ -132,7 +144,7 @@ const GOAL = 1.05;
  * bootstrap (rounds drawn again with replacement, 4,000 times, a fixed seed: the same rounds give the
  * same interval).
  */
-function ratioEstimate(ratios: readonly number[]): { mid: number; low: number; high: number } {
+function ratioEstimate(ratios: readonly number[], blocks = 1): { mid: number; low: number; high: number } {
   const trimmedMean = (xs: number[]) => {
     const sorted = [...xs].sort((a, b) => a - b);
     const cut = Math.floor(sorted.length * 0.1);
@@ -146,7 +158,12 @@ function ratioEstimate(ratios: readonly number[]): { mid: number; low: number; h
     return seed / 2 ** 32;
   };
   const draws: number[] = [];
-  for (let b = 0; b < 4000; b++) draws.push(trimmedMean(logs.map(() => logs[Math.floor(random() * logs.length)]!)));
+  if (blocks > 1) {
+    // Whole processes drawn again: each draw is `blocks` processes' rounds, picked with replacement.
+    const runs: number[][] = Array.from({ length: blocks }, () => []);
+    logs.forEach((x, r) => runs[blockOf(r, logs.length, blocks)]!.push(x));
+    for (let b = 0; b < 4000; b++) draws.push(trimmedMean(runs.flatMap(() => runs[Math.floor(random() * blocks)]!)));
+  } else for (let b = 0; b < 4000; b++) draws.push(trimmedMean(logs.map(() => logs[Math.floor(random() * logs.length)]!)));
   draws.sort((a, b) => a - b);
   return { mid: Math.exp(trimmedMean(logs)), low: Math.exp(draws[100]!), high: Math.exp(draws[3899]!) };
 }
@@ -545,7 +562,7 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
 // requests to one variant's server, whose CPU is read around exactly them (and its forced GC, above);
 // each server is warmed up first (WARMUP requests) so V8 has compiled its hot code.
 const client = childOf(['--client']);
-const servers = await startVariants<{ url: string; headers: Record<string, string> }>('--variant-server', Object.keys(VARIANTS));
+let servers = await startVariants<{ url: string; headers: Record<string, string> }>('--variant-server', Object.keys(VARIANTS));
 const send = async (name: string, requests: number) => {
   const { url, headers } = servers[name]!.ready;
   const { failed } = await client.ask<{ failed: number }>({ url, headers, connections: CONNECTIONS, requests });
@@ -599,10 +616,14 @@ async function interleaved(
   names: readonly string[],
   measure: (name: string) => Promise<number>,
   stats: (name: string) => Promise<Stats>,
+  /** With --processes: replaces every variant's process (the next block of rounds runs in fresh ones). */
+  replace?: () => Promise<void>,
 ) {
+  const blocks = replace ? PROCESSES : 1;
   const cpuOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   const ratioOf = Object.fromEntries(names.map((n) => [n, [] as number[]]));
   for (let r = 0; r < ROUNDS; r++) {
+    if (r > 0 && blockOf(r, ROUNDS, blocks) !== blockOf(r - 1, ROUNDS, blocks)) await replace!();
     const figures: Record<string, number> = {};
     for (let k = 0; k < names.length; k++) {
       const name = names[(r + k) % names.length]!;
@@ -621,7 +642,7 @@ async function interleaved(
   );
   const verdicts: string[] = [];
   for (const [i, name] of names.entries()) {
-    const est = ratioEstimate(ratioOf[name]!);
+    const est = ratioEstimate(ratioOf[name]!, blocks);
     const total = sum(cpuOf[name]!) / sum(cpuOf[names[0]!]!);
     console.log(
       `| ${name} | ${spread(cpuOf[name]!, one)} | ${spread(ratioOf[name]!, times)} | ${times(total)} | ${times(est.mid)} (${times(est.low)}–${times(est.high)}) |`,
@@ -642,22 +663,52 @@ async function interleaved(
     // Each tree's own on/off, round by round (B's rows above are against A's off).
     const own = (name: string) => (name.startsWith(B) ? `${B}${OFF}` : OFF);
     for (const name of names.filter((n) => n !== OFF && n !== `${B}${OFF}`)) {
-      const est = ratioEstimate(cpuOf[name]!.map((x, r) => x / cpuOf[own(name)]![r]!));
+      const est = ratioEstimate(
+        cpuOf[name]!.map((x, r) => x / cpuOf[own(name)]![r]!),
+        blocks,
+      );
       console.log(`own off: ${name}: ${times(est.mid)} (95 %: ${times(est.low)}–${times(est.high)})`);
     }
     for (const name of names.filter((n) => !n.startsWith(B))) {
-      const est = ratioEstimate(cpuOf[`${B}${name}`]!.map((x, r) => x / cpuOf[name]![r]!));
+      const est = ratioEstimate(
+        cpuOf[`${B}${name}`]!.map((x, r) => x / cpuOf[name]![r]!),
+        blocks,
+      );
       console.log(`B/A: ${name}: ${times(est.mid)} (95 %: ${times(est.low)}–${times(est.high)})`);
     }
   }
   return cpuOf[names[0]!]!;
 }
 
+/** The stats of the processes replaced so far (--processes), by variant, added to the last process's. */
+const earlier: Record<string, Stats> = {};
+const addStats = (a: Stats | undefined, b: Stats): Stats =>
+  a === undefined
+    ? b
+    : {
+        natural: a.natural + b.natural,
+        // undefined from an older tree's processes (--tree-b), which do not count them
+        scavenges: a.scavenges === undefined || b.scavenges === undefined ? (undefined as unknown as number) : a.scavenges + b.scavenges,
+        scavengeMs: a.scavengeMs + b.scavengeMs,
+        gcUs: a.gcUs + b.gcUs,
+        heapAfter: b.heapAfter,
+        mainUs: a.mainUs + b.mainUs,
+        cpuUs: a.cpuUs + b.cpuUs,
+      };
+async function replaceServers(): Promise<void> {
+  for (const name of Object.keys(VARIANTS)) {
+    earlier[name] = addStats(earlier[name], await servers[name]!.child.ask<Stats>('stats'));
+    servers[name]!.child.close();
+  }
+  servers = await startVariants<{ url: string; headers: Record<string, string> }>('--variant-server', Object.keys(VARIANTS));
+  for (const name of Object.keys(VARIANTS)) await send(name, WARMUP);
+}
 const off = await interleaved(
-  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, one process per variant, a full GC forced midway through each round's requests (under load), ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
+  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, ${PROCESSES === 1 ? 'one process' : `${PROCESSES} processes one after another`} per variant, a full GC forced midway through each round's requests (under load), ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
   Object.keys(VARIANTS),
   round,
-  (name) => servers[name]!.child.ask<Stats>('stats'),
+  async (name) => addStats(earlier[name], await servers[name]!.child.ask<Stats>('stats')),
+  PROCESSES > 1 ? replaceServers : undefined,
 );
 client.close();
 for (const { child } of Object.values(servers)) child.close();
