@@ -188,16 +188,29 @@ class Builder {
     this.node = doc;
   }
 
+  /** Puts `first` … `last` (a node and its end marker, or one node) into the list right after `prev`. */
+  splice(prev: Node, first: Node, last: Node): void {
+    const { NEXT, PREV } = this.p;
+    const next = prev[NEXT] as Node;
+    prev[NEXT] = first;
+    first[PREV] = prev;
+    last[NEXT] = next;
+    next[PREV] = last;
+  }
+
   /** linkedom's `append`: `child` (with `last`, its end marker or itself) as `parent`'s last child. */
   link(parent: Node, child: Node, last: Node): void {
-    const { NEXT, PREV, END } = this.p;
-    const end = parent[END] as Node;
-    const prev = end[PREV] as Node;
     child['parentNode'] = parent;
-    prev[NEXT] = child;
-    child[PREV] = prev;
-    last[NEXT] = end;
-    end[PREV] = last;
+    this.splice((parent[this.p.END] as Node)[this.p.PREV] as Node, child, last);
+  }
+
+  /** An attribute node of `el`, linked right after `prev` (el itself, or one of its attributes). */
+  linkAttribute(el: Node, prev: Node, name: string, value: string): Node {
+    const attr = this.doc.createAttribute(name);
+    attr[this.p.VALUE] = value;
+    attr['ownerElement'] = el;
+    this.splice(prev, attr, attr);
+    return attr;
   }
 
   /** linkedom's `onclosetag`. */
@@ -256,22 +269,12 @@ class Builder {
 
   /** Links an attribute at the end of `el`'s attributes (linkedom's `attribute`). */
   attribute(el: Node, name: string, value: string): void {
-    const { NEXT, PREV, END, VALUE } = this.p;
-    const attr = this.doc.createAttribute(name);
-    attr[VALUE] = value;
-    attr['ownerElement'] = el;
-    const end = el[END] as Node;
-    const prev = end[PREV] as Node;
-    prev[NEXT] = attr;
-    attr[PREV] = prev;
-    attr[NEXT] = end;
-    end[PREV] = attr;
+    this.linkAttribute(el, (el[this.p.END] as Node)[this.p.PREV] as Node, name, value);
     if (name === 'class') el['className'] = value;
   }
 
   /** The array-index names, in ascending order, ahead of the element's other attributes. */
   linkIndexed(el: Node): void {
-    const { NEXT, PREV, VALUE } = this.p;
     const pairs: [number, string, string][] = [];
     const list = this.indexed!;
     for (let i = 0; i < list.length; i += 2) pairs.push([Number(list[i]), list[i]!, list[i + 1]!]);
@@ -282,15 +285,7 @@ class Builder {
     for (const [n, name, value] of pairs) {
       if (n === last) continue;
       last = n;
-      const attr = this.doc.createAttribute(name);
-      attr[VALUE] = value;
-      attr['ownerElement'] = el;
-      const next = prev[NEXT] as Node;
-      prev[NEXT] = attr;
-      attr[PREV] = prev;
-      attr[NEXT] = next;
-      next[PREV] = attr;
-      prev = attr;
+      prev = this.linkAttribute(el, prev, name, value);
     }
     this.indexed = null;
   }
