@@ -262,9 +262,11 @@ export const callSources = (call: CallTraceContext): CallSources | undefined => 
  * events per source call and settlement). An APM that subscribes to those channels still gets every event.
  * A note is delivered as it is made, never held for the call's end: one made after its call ended (none
  * can be today: a search awaits its lanes and its settlement) is read like any other, exactly once.
- * Times are `performance.now()` readings.
+ * Times are `performance.now()` readings, or 0 when no reader wants them (`times: false`: no clock read for them).
  */
 export interface CallWorkReader {
+  /** false: this reader ignores the notes' times (websift/metrics). Default: it reads them. */
+  readonly times?: boolean;
   /** One call to a source ended (as websift:source's asyncEnd: `outcome` as its context's). */
   attempt(
     call: CallTraceContext,
@@ -289,17 +291,24 @@ export interface CallWorkReader {
 
 /** Replaced, never changed in place: a note being delivered keeps the list it started with. */
 let readers: readonly CallWorkReader[] = [];
+/** Whether a reader wants the notes' times (kept with `readers`: read per note). */
+let timed = false;
 
 /** Starts giving `reader` every note; returns how to stop. */
 export function readCallWork(reader: CallWorkReader): () => void {
   readers = [...readers, reader];
+  timed = readers.some((r) => r.times !== false);
   return () => {
     readers = readers.filter((r) => r !== reader);
+    timed = readers.some((r) => r.times !== false);
   };
 }
 
 /** Whether a note would be read (checked before taking its times). */
 export const callWorkRead = (): boolean => readers.length > 0;
+
+/** A note's time: `performance.now()` when a reader wants the times, else 0 (two clock reads a note saved: websift/metrics alone). */
+export const noteTime = (): number => (timed ? performance.now() : 0);
 
 /** A reader's error is thrown on its own turn, as a channel subscriber's is: the engine's work goes on. */
 const rethrow = (error: unknown) => {

@@ -257,6 +257,7 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
   // websift's readers (src/channels.ts, `readCallWork`): no websift:source or websift:charge subscription,
   // so neither channel is traced for the metrics.
   const stopReading = readCallWork({
+    times: false, // counts only: the notes' clock reads are skipped when no other reader wants them
     attempt: (_call, source, _attempt, role, outcome) => sources.add(1, source, outcome, role),
     charge: (_call, kind, _reserved, charged) => {
       if (charged) credits.add(charged, kind);

@@ -48,12 +48,13 @@ const duration = (span: ReadableSpan) => ms(span.endTime) - ms(span.startTime);
 
 type Note = [name: string, start: number, end: number];
 /** The times the notes carry, and the call's start and end on the same clock (performance.now()). */
-function noteTimes() {
+function noteTimes(reads: { times?: boolean } = {}) {
   const times = { attempts: [] as Note[], charges: [] as Note[], call: [] as number[] };
   const onCall = () => times.call.push(performance.now());
   channels.search.start.subscribe(onCall);
   channels.search.asyncEnd.subscribe(onCall);
   const stop = readCallWork({
+    ...reads,
     attempt: (_call, source, _attempt, _role, _outcome, start, end) => times.attempts.push([source, start, end]),
     charge: (_call, kind, _reserved, _charged, _error, start, end) => times.charges.push([kind, start, end]),
   });
@@ -101,6 +102,30 @@ describe('call notes', () => {
       [times.call[0]!, s1, e1, s2, e2, s3, e3, times.call[1]!].sort((a, b) => a - b),
     );
     expect(e1 - s1).toBeGreaterThanOrEqual(15);
+  });
+
+  it('takes no clock reads for the notes when no reader wants their times (websift/metrics alone), and takes them once one does', async () => {
+    const registry = new Registry();
+    open.push(websiftMetrics({ registry, processMetrics: false })); // its reader: times: false
+    const untimed = noteTimes({ times: false });
+    const h = await harness({ sources: FAIL_THEN_ANSWER });
+    open.push(h.engine);
+    expect((await h.call('/api/search?q=cats')).status).toBe(200);
+    expect([...untimed.attempts, ...untimed.charges]).toEqual([
+      ['first', 0, 0],
+      ['second', 0, 0],
+      ['search', 0, 0],
+    ]);
+    expect(sample(await registry.metrics(), 'websift_source_calls_total{source="second",outcome="answered",role="fallback"}')).toBe(1);
+    const timed = noteTimes(); // a reader that reads the times (otel's)
+    const fresh = await harness({ sources: FAIL_THEN_ANSWER }); // the first's answer is cached
+    open.push(fresh.engine);
+    expect((await fresh.call('/api/search?q=cats')).status).toBe(200);
+    for (const [, start, end] of [...timed.attempts, ...timed.charges]) {
+      expect(start).toBeGreaterThan(0);
+      expect(end).toBeGreaterThanOrEqual(start);
+    }
+    expect(timed.attempts).toHaveLength(2);
   });
 
   it('an APM listening to websift:source and websift:charge still gets every event; metrics and otel count and span each once', async () => {

@@ -4,7 +4,7 @@
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
 // earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
-import { type CallTraceContext, ChargeTrace, type ChargeTraceContext, callWorkRead, channels, noteCharge, traced } from '../../channels.js';
+import { type CallTraceContext, ChargeTrace, type ChargeTraceContext, callWorkRead, channels, noteCharge, noteTime, traced } from '../../channels.js';
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind, Settlement } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
@@ -64,15 +64,15 @@ export class Credits {
       // listening to websift:charge, from the channel. Neither: the settlement alone, without traced's
       // closure and promise.
       if (trace === undefined || !callWorkRead()) return this.#settle(settlement, amount, trace);
-      const start = performance.now();
+      const start = noteTime();
       let paid: number;
       try {
         paid = await this.#settle(settlement, amount, trace);
       } catch (error) {
-        noteCharge(trace, kind, amount, undefined, error, start, performance.now());
+        noteCharge(trace, kind, amount, undefined, error, start, noteTime());
         throw error;
       }
-      noteCharge(trace, kind, amount, paid, undefined, start, performance.now());
+      noteCharge(trace, kind, amount, paid, undefined, start, noteTime());
       return paid;
     };
     return {

@@ -8,6 +8,7 @@ import {
   callWorkRead,
   channels,
   noteAttempt,
+  noteTime,
   noteSource,
   SourceTrace,
   type SourceTraceContext,
@@ -74,7 +75,7 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
   }
   // websift's own readers (metrics, otel) get the call's facts from a note, not from websift:source.
   const noted = lane.call !== undefined && callWorkRead();
-  const noteStart = noted ? performance.now() : 0;
+  const noteStart = noted ? noteTime() : 0;
   const verdict = await tracedAttempt(lane, {
     source: lane.source,
     query: lane.query,
@@ -89,7 +90,7 @@ export async function runLane(options: ResolvedRouterOptions, lane: LaneInput): 
   const attempt = lane.attempt;
   if (lane.call) {
     noteSource(lane.call, lane.source.id, lane.role, verdict.kind === 'answer');
-    if (noted) noteAttempt(lane.call, lane.source.id, attempt, lane.role, attemptOutcome(verdict), noteStart, performance.now());
+    if (noted) noteAttempt(lane.call, lane.source.id, attempt, lane.role, attemptOutcome(verdict), noteStart, noteTime());
   }
 
   if (verdict.kind === 'answer') {
