@@ -21,8 +21,7 @@ import {
   noteRequestStart,
   releaseSlot,
 } from '../channels.js';
-import { BufferedLines } from './buffered-lines.js';
-import { LineBuffer } from './line-buffer.js';
+import { bufferedLines } from './buffered-lines.js';
 
 export type LogFormat = 'json' | 'text';
 
@@ -50,11 +49,8 @@ export interface RequestEntry {
 
 export interface RequestLogOptions {
   format: LogFormat;
-  /**
-   * Where JSON lines go: buffered lines (buffered-lines.ts) get each line written into their buffer, any other
-   * stream each line as a string as it is made. Default: stdout, buffered (closed with the log).
-   */
-  stream?: BufferedLines | { write(line: string): unknown };
+  /** Where JSON lines go, each written as it is made. Default: stdout, buffered (buffered-lines.ts). */
+  stream?: { write(line: string): unknown };
   /** Where text lines go. */
   say: (line: string) => void;
 }
@@ -86,11 +82,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   let opening: Entry | undefined;
   const recordOf = (request: HttpTraceContext | undefined) => (request as Recorded | undefined)?.[RECORD];
   const json = options.format === 'json';
-  const owned = json && options.stream === undefined ? new BufferedLines() : undefined;
-  const stream = json ? (options.stream ?? owned) : undefined;
-  // Buffered lines take each line's bytes in their own buffer; another stream gets them as a string.
-  const batch = stream instanceof BufferedLines ? stream : undefined;
-  const scratch = stream !== undefined && batch === undefined ? new LineBuffer(1024) : undefined;
+  const buffered = json && options.stream === undefined ? bufferedLines() : undefined;
+  const stream = json ? (options.stream ?? buffered) : undefined;
   // pino for the rare error lines (its error serializer), on the same stream as the request lines.
   const logger: Logger | undefined = stream
     ? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, stream)
@@ -135,15 +128,8 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     },
     done(token) {
       const entry = token as Entry;
-      if (batch) {
-        writeJsonLine(batch.pending, entry);
-        batch.wrote();
-      } else if (stream) {
-        writeJsonLine(scratch!, entry);
-        const line = scratch!.view().toString('utf8');
-        scratch!.clear();
-        stream.write(line);
-      } else options.say(textLine(entry));
+      if (stream) stream.write(jsonLine(entry));
+      else options.say(textLine(entry));
     },
     error(error, request) {
       const path = URL.canParse(request.url) ? new URL(request.url).pathname : '/';
@@ -155,7 +141,7 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
     close() {
       for (const [name, listener] of listeners) unsubscribe(name, listener);
       releaseSlot(RECORD);
-      owned?.close();
+      buffered?.close();
     },
   };
 }
@@ -186,100 +172,79 @@ function fieldsOf(entry: Entry) {
 }
 
 /**
- * The JSON line, as pino would write `logger.info(fields, 'request')` (level, time, the fields, msg), written
- * by hand as bytes into `out` (the batch's own buffer when the lines are buffered: line-buffer.ts): pino's
- * serialization of the fields object was most of the log's cost per request, then the line's string and the
- * batch's (docs/benchmarks.md, "Observability"). Strings go through `out.json` (a path may hold anything).
+ * The JSON line, as pino would write `logger.info(fields, 'request')` (level, time, the fields, msg), built
+ * by hand: pino's serialization of the fields object was most of the log's cost per request
+ * (docs/benchmarks.md, "Observability"). Strings go through jsonString (a path may hold anything).
  */
-function writeJsonLine(out: LineBuffer, entry: Entry): void {
-  writeLinePrefix(out);
+function jsonLine(entry: Entry): string {
+  let line = `{"level":"info","time":"${isoNow()}"`;
   const http = entry.http;
   // The bindings' request id (request-id.ts: a sane header's, or a UUID) holds nothing JSON escapes: written
-  // as it is, without the scan for escapes; any other as JSON.
-  if (http instanceof HttpTrace) {
-    out.ascii(',"request_id":"');
-    out.ascii(http.requestId);
-    out.ascii('","method":');
-  } else {
+  // as it is, without jsonString's scan (~0.1 µs a line); any other as JSON.
+  if (http instanceof HttpTrace) line += `,"request_id":"${http.requestId}"`;
+  else {
     const requestId = requestIdOf(entry);
-    if (requestId !== undefined) {
-      out.ascii(',"request_id":');
-      out.json(requestId);
-    }
-    out.ascii(',"method":');
+    if (requestId !== undefined) line += `,"request_id":${jsonString(requestId)}`;
   }
-  out.json(methodOf(entry));
-  out.ascii(',"path":');
-  out.json(pathOf(entry));
-  out.ascii(',"status":');
-  out.uint(statusOf(entry));
-  out.ascii(',"duration_ms":');
-  writeTenths(out, performance.now() - entry.started);
-  const organization = http?.organization;
-  if (organization !== undefined) {
-    out.ascii(',"organization":');
-    out.json(organization);
-  }
+  line += `,"method":${jsonString(methodOf(entry))},"path":${jsonString(pathOf(entry))},"status":${statusOf(entry)},"duration_ms":${tenthsText(performance.now() - entry.started)}`;
+  const organization = entry.http?.organization;
+  if (organization !== undefined) line += `,"organization":${jsonString(organization)}`;
   const call = entry.call;
   if (call !== undefined) {
-    out.ascii(',"credits":');
-    out.uint(call.credits ?? 0);
-    if (call.outcome !== undefined) {
-      out.ascii(',"outcome":');
-      out.json(call.outcome);
-    }
+    line += `,"credits":${call.credits ?? 0}`;
+    if (call.outcome !== undefined) line += `,"outcome":${jsonString(call.outcome)}`;
     const sources = callSources(call);
     if (sources !== undefined) {
       const { answered } = sources;
       if (namesSources(sources)) {
-        out.ascii(',"sources":[');
-        for (let i = 0; i < answered.length; i++) {
-          if (i > 0) out.ascii(',');
-          out.json(answered[i]!);
-        }
-        out.ascii(sources.fallback ? '],"fallback":true' : '],"fallback":false');
+        line += `,"sources":[`;
+        for (let i = 0; i < answered.length; i++) line += (i === 0 ? '' : ',') + jsonString(answered[i]!);
+        line += `],"fallback":${sources.fallback}`;
       }
-      if (sources.hedged) out.ascii(',"hedged":true');
+      if (sources.hedged) line += ',"hedged":true';
     }
   }
-  out.ascii(',"msg":"request"}\n');
+  return `${line},"msg":"request"}\n`;
 }
 
 /**
- * Writes `String(Math.round(ms * 10) / 10)` from integers: a fraction's shortest decimal form is a slow
+ * `String(Math.round(ms * 10) / 10)`, from integers: a fraction's shortest decimal form is a slow
  * conversion (~3× the integer's, and one per line); tenths are never negative here but are checked.
  */
-export function writeTenths(out: LineBuffer, ms: number): void {
+export function tenthsText(ms: number): string {
   const tenths = Math.round(ms * 10);
-  if (!(tenths >= 0 && tenths < 1e15)) {
-    out.ascii(String(tenths / 10));
-    return;
-  }
+  if (!(tenths >= 0 && tenths < 1e15)) return String(tenths / 10);
   const whole = Math.floor(tenths / 10);
   const tenth = tenths - whole * 10;
-  out.uint(whole);
-  if (tenth !== 0) {
-    out.ascii('.');
-    out.uint(tenth);
-  }
+  return tenth === 0 ? `${whole}` : `${whole}.${tenth}`;
 }
 
-/** The line's start up to the time's seconds (`{"level":"info","time":"2026-11-26T00:41:05.`), made again once a second. */
-let prefixSecond = -1;
-let linePrefix = '';
-/** Writes the line's start and its time, milliseconds included (toISOString per line cost ~0.2 µs). */
-function writeLinePrefix(out: LineBuffer): void {
+/**
+ * `s` as a JSON string, as JSON.stringify writes it: between quotes as it is when it holds only printable
+ * ASCII other than `"` and `\` (request ids, methods, paths, organizations, outcomes and source ids nearly
+ * always), else JSON.stringify's (escapes, lone surrogates). JSON.stringify is a call into the runtime,
+ * ~0.1–0.2 µs each, five or six a line.
+ */
+export function jsonString(s: string): string {
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return JSON.stringify(s);
+  }
+  return `"${s}"`;
+}
+
+/** The ISO time's part up to the seconds, made again once a second (toISOString per line cost ~0.2 µs). */
+let isoSecond = -1;
+let isoPrefix = '';
+function isoNow(): string {
   const now = Date.now();
   const second = Math.floor(now / 1000);
-  if (second !== prefixSecond) {
-    prefixSecond = second;
-    linePrefix = `{"level":"info","time":"${new Date(second * 1000).toISOString().slice(0, 20)}`;
+  if (second !== isoSecond) {
+    isoSecond = second;
+    isoPrefix = new Date(second * 1000).toISOString().slice(0, 20); // 2026-11-26T00:41:05.
   }
-  out.ascii(linePrefix);
   const ms = now - second * 1000;
-  out.ascii(ms < 10 ? '00' : ms < 100 ? '0' : '');
-  out.uint(ms);
-  out.ascii('Z"');
+  return `${isoPrefix}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
 const headerText = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

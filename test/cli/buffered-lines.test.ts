@@ -11,7 +11,7 @@ import { ROOT } from './run-cli.js';
 describe('buffered access-log lines', () => {
   it('writes lines together: when enough wait, and on flush/close, in order', () => {
     const chunks: string[] = [];
-    const lines = bufferedLines({ destination: { write: (c: Buffer) => chunks.push(c.toString()) }, maxPending: 20, flushMs: 60_000 });
+    const lines = bufferedLines({ destination: { write: (c: string) => chunks.push(c) }, maxPending: 20, flushMs: 60_000 });
     lines.write('one\n');
     lines.write('two\n');
     expect(chunks).toEqual([]);
@@ -26,7 +26,7 @@ describe('buffered access-log lines', () => {
 
   it('writes what waits after a while, without holding the process open', async () => {
     const chunks: string[] = [];
-    const lines = bufferedLines({ destination: { write: (c: Buffer) => chunks.push(c.toString()) }, flushMs: 10 });
+    const lines = bufferedLines({ destination: { write: (c: string) => chunks.push(c) }, flushMs: 10 });
     lines.write('alone\n');
     expect(chunks).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 50));
