@@ -178,16 +178,20 @@ abstract class InCallTrace extends Trace {
 
 /**
  * When a request began (`performance.now()`), on its websift:http context: read once and shared by the
- * subscribers that time the request (the access log puts the time it opened the request's record, websift/metrics
- * reads it, `requestStart`). Symbol-keyed: not one of the context's public fields, not serialized.
+ * subscribers that time the request. The context notes its creation time when one of them asked for it
+ * (`wantRequestStarts`: websift/metrics, which then needs no `start` listener of its own); the access log
+ * replaces it with the time it opened the request's record, earlier (`noteRequestStart`). Symbol-keyed: not
+ * one of the context's public fields, not serialized.
  */
 const REQUEST_START: unique symbol = Symbol('websift.requestStart');
+/** How many subscribers asked for the requests' start times (`wantRequestStarts`). */
+let startsWanted = 0;
 
 /** The websift:http context. */
 export class HttpTrace extends Trace implements HttpTraceContext {
   status: number | undefined = undefined;
   organization: string | undefined = undefined;
-  [REQUEST_START]: number | undefined = undefined;
+  [REQUEST_START]: number | undefined = startsWanted > 0 ? performance.now() : undefined;
   constructor(
     public requestId: string,
     public method: string,
@@ -200,20 +204,22 @@ export class HttpTrace extends Trace implements HttpTraceContext {
   }
 }
 
-/**
- * The request's start (`performance.now()`): the time already noted on its context (`noteRequestStart`, or an
- * earlier call), else now, noted for the next caller. One clock read per request for every subscriber that times it.
- */
-export function requestStart(http: HttpTraceContext): number {
-  return ((http as { [REQUEST_START]?: number | undefined })[REQUEST_START] ??= performance.now());
+/** From now on every websift:http context notes when it was made (its request's start); returns how to stop asking. */
+export function wantRequestStarts(): () => void {
+  startsWanted++;
+  let asking = true;
+  return () => {
+    if (asking) startsWanted--;
+    asking = false;
+  };
 }
 
-/** Notes when the request began (`performance.now()` taken earlier), unless a start was noted already. */
+/** Notes when the request began (`performance.now()` taken earlier than the context: the access log's open). */
 export function noteRequestStart(http: HttpTraceContext, at: number): void {
-  (http as { [REQUEST_START]?: number | undefined })[REQUEST_START] ??= at;
+  (http as { [REQUEST_START]?: number | undefined })[REQUEST_START] = at;
 }
 
-/** The request's start, when one was noted; undefined when no subscriber timed it from its `start`. */
+/** The request's start, when one was noted (asked for by `wantRequestStarts`, or by the access log). */
 export const notedRequestStart = (http: HttpTraceContext): number | undefined =>
   (http as { [REQUEST_START]?: number | undefined })[REQUEST_START];
 

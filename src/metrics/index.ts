@@ -13,7 +13,7 @@ import {
   notedRequestStart,
   type PageTraceContext,
   readCallWork,
-  requestStart,
+  wantRequestStarts,
 } from '../channels.js';
 import type { Engine } from '../types/index.js';
 import { CellHistogram } from './cell-histogram.js';
@@ -215,10 +215,10 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
   pool('websift_conversion_capacity', 'Pages that can convert at once', (s) => s.capacity);
   pool('websift_conversion_utilization', "The conversion workers' utilization, 0–1", (s) => s.utilization);
 
-  // A request's start is the one noted on its websift:http context (requestStart): the access log's, when it
-  // noted it first, else read here as the request starts; one clock read per request for both.
+  // A request's start is the one noted on its websift:http context: the access log's open, else the context's
+  // creation (wantRequestStarts): no listener on websift:http's start, so metrics alone publishes no start event.
+  const stopStarts = wantRequestStarts();
   const listeners: [string, (message: unknown) => void][] = [
-    [`tracing:${CHANNEL_NAMES.http}:start`, (m) => requestStart(m as HttpTraceContext)],
     [
       `tracing:${CHANNEL_NAMES.http}:asyncEnd`,
       (m) => {
@@ -272,6 +272,7 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
       open = false;
       for (const [name, listener] of listeners) unsubscribe(name, listener);
       stopReading();
+      stopStarts();
     },
   };
 }

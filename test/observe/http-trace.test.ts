@@ -202,10 +202,12 @@ describe("a request's start, shared", () => {
     expect(text).toContain('websift_http_request_duration_seconds_bucket{le="+Inf",endpoint="other"} 1');
   });
 
-  it('websift/metrics alone reads the clock as the request starts', async () => {
+  it('websift/metrics alone reads the clock as the request starts, on the context as it is made: no start listener of its own', async () => {
     const { handle, request } = await setup();
     const metrics = websiftMetrics({ processMetrics: false });
     cleanup.push(() => metrics.close());
+    expect(channels.http.start.hasSubscribers).toBe(false);
+    expect(channels.http.asyncEnd.hasSubscribers).toBe(true);
     const starts: (number | undefined)[] = [];
     const after = (m: unknown) => starts.push(notedRequestStart(m as HttpTraceContext));
     channels.http.start.subscribe(after); // after metrics': it sees the start metrics noted
@@ -217,28 +219,33 @@ describe("a request's start, shared", () => {
     expect(await metrics.text()).toContain('websift_http_request_duration_seconds_bucket{le="0.005",endpoint="other"} 1');
   });
 
-  it("the access log notes the time it opened the request's record as its start", async () => {
-    const { handle, request } = await setup();
-    const requestLog = createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} });
-    cleanup.push(() => requestLog.close());
-    const starts: (number | undefined)[] = [];
-    const after = (m: unknown) => starts.push(notedRequestStart(m as HttpTraceContext));
-    channels.http.start.subscribe(after); // after the log's
-    cleanup.push(() => channels.http.start.unsubscribe(after));
-    const req = { method: 'GET', url: '/nowhere', headers: {} };
-    const res = { headersSent: true, statusCode: 404, getHeader: () => undefined };
-    let entered = 0;
-    let reply: Promise<unknown> | undefined;
-    const opened = performance.now();
-    requestLog.open(req as never, res as never, () => {
-      entered = performance.now();
-      reply = handle(request('/nowhere'));
+  for (const withMetrics of [false, true])
+    it(`the access log notes the time it opened the request's record as its start${withMetrics ? ', over the one metrics asked for' : ''}`, async () => {
+      const { handle, request } = await setup();
+      if (withMetrics) {
+        const metrics = websiftMetrics({ processMetrics: false });
+        cleanup.push(() => metrics.close());
+      }
+      const requestLog = createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} });
+      cleanup.push(() => requestLog.close());
+      const starts: (number | undefined)[] = [];
+      const after = (m: unknown) => starts.push(notedRequestStart(m as HttpTraceContext));
+      channels.http.start.subscribe(after); // after the log's
+      cleanup.push(() => channels.http.start.unsubscribe(after));
+      const req = { method: 'GET', url: '/nowhere', headers: {} };
+      const res = { headersSent: true, statusCode: 404, getHeader: () => undefined };
+      let entered = 0;
+      let reply: Promise<unknown> | undefined;
+      const opened = performance.now();
+      requestLog.open(req as never, res as never, () => {
+        entered = performance.now();
+        reply = handle(request('/nowhere'));
+      });
+      await reply;
+      expect(starts).toHaveLength(1);
+      expect(starts[0]).toBeGreaterThanOrEqual(opened);
+      expect(starts[0]).toBeLessThanOrEqual(entered);
     });
-    await reply;
-    expect(starts).toHaveLength(1);
-    expect(starts[0]).toBeGreaterThanOrEqual(opened);
-    expect(starts[0]).toBeLessThanOrEqual(entered);
-  });
 });
 
 describe("the access log's request id", () => {

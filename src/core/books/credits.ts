@@ -4,7 +4,16 @@
 // (HoldOptions) so the ledger marks the key's claim paid together with the charge; a rerun of a call an
 // earlier attempt already paid for reserves and settles nothing (core/books/idempotency.ts).
 
-import { type CallTraceContext, ChargeTrace, type ChargeTraceContext, callWorkRead, channels, noteCharge, noteTime, traced } from '../../channels.js';
+import {
+  type CallTraceContext,
+  ChargeTrace,
+  type ChargeTraceContext,
+  callWorkRead,
+  channels,
+  noteCharge,
+  noteTime,
+  traced,
+} from '../../channels.js';
 import { InsufficientCreditsError, UnauthorizedError } from '../../errors.js';
 import type { Ledger, RequestKind, Settlement } from '../../ports/ledger.js';
 import type { Clock } from '../../types/index.js';
