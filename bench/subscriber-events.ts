@@ -18,7 +18,7 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type TracerProvider, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { CallTrace, ChargeTrace, callWorkRead, channels, HttpTrace, noteAttempt, noteCharge, SourceTrace } from '../src/channels.js';
+import { CallTrace, ChargeTrace, callWorkRead, channels, HttpTrace, noteAttempt, noteCharge, noteTime, SourceTrace } from '../src/channels.js';
 
 const { values } = parseArgs({
   options: {
@@ -81,9 +81,10 @@ function oneSearch(i: number): void {
   if (search.start.hasSubscribers) search.start.publish(c);
   // The source call and the settlement: their channels' contexts and events only when someone listens
   // to them (an APM, or an older tree's subscribers: traced()), the notes for websift's readers
-  // (readCallWork: this tree's metrics and otel) with their two clock reads each, as the engine makes them.
+  // (readCallWork: this tree's metrics and otel) with their two clock reads each when a reader wants times
+  // (noteTime), as the engine makes them.
   const noted = callWorkRead();
-  const sourceStart = noted ? performance.now() : 0;
+  const sourceStart = noted ? noteTime() : 0;
   if (source.hasSubscribers) {
     const s = new SourceTrace('scripted', 1, 'primary', c);
     if (source.start.hasSubscribers) source.start.publish(s);
@@ -91,15 +92,15 @@ function oneSearch(i: number): void {
     s.latencyMs = 1;
     if (source.asyncEnd.hasSubscribers) source.asyncEnd.publish(s);
   }
-  if (noted) noteAttempt(c, 'scripted', 1, 'primary', 'answered', sourceStart, performance.now());
-  const chargeStart = noted ? performance.now() : 0;
+  if (noted) noteAttempt(c, 'scripted', 1, 'primary', 'answered', sourceStart, noteTime());
+  const chargeStart = noted ? noteTime() : 0;
   if (charge.hasSubscribers) {
     const ch = new ChargeTrace('search', 'bench', 1, c);
     if (charge.start.hasSubscribers) charge.start.publish(ch);
     ch.charged = 1;
     if (charge.asyncEnd.hasSubscribers) charge.asyncEnd.publish(ch);
   }
-  if (noted) noteCharge(c, 'search', 1, 1, undefined, chargeStart, performance.now());
+  if (noted) noteCharge(c, 'search', 1, 1, undefined, chargeStart, noteTime());
   c.credits = 1;
   c.outcome = 'success';
   c.cache = { lookups: 1, hits: 0 };
