@@ -55,8 +55,7 @@ if (values.client) {
 
 async function serverMode(parts: readonly Part[]) {
   const { trace } = await import('@opentelemetry/api');
-  const { pino } = await import('pino');
-  const { bufferedLines } = await import('../src/cli/buffered-lines.js');
+  const { bufferedLines, lineDestination } = await import('../src/cli/buffered-lines.js');
   const { createRequestLog } = await import('../src/cli/request-log.js');
   const { startServer } = await import('../src/cli/server.js');
   const { websiftMetrics } = await import('../src/metrics/index.js');
@@ -68,7 +67,7 @@ async function serverMode(parts: readonly Part[]) {
   const requestLog = parts.includes('log')
     ? createRequestLog({
         format: 'json',
-        stream: bufferedLines({ destination: pino.destination({ dest: '/dev/null', sync: true }) }),
+        stream: bufferedLines({ destination: lineDestination('/dev/null') }),
         say: () => {},
       })
     : undefined;

@@ -37,9 +37,8 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { pino } from 'pino';
 import { CHANNEL_NAMES, traced } from '../src/channels.js';
-import { bufferedLines } from '../src/cli/buffered-lines.js';
+import { bufferedLines, lineDestination } from '../src/cli/buffered-lines.js';
 import { createRequestLog, type RequestLog } from '../src/cli/request-log.js';
 import { startServer } from '../src/cli/server.js';
 import { createEngine } from '../src/engine/create-engine.js';
@@ -191,7 +190,7 @@ interface On {
 function turnOn(parts: readonly Part[]): On {
   const on = new Set(parts);
   // serve's destination (lines buffered, written together) over /dev/null instead of stdout.
-  const lines = on.has('log') ? bufferedLines({ destination: pino.destination({ dest: '/dev/null', sync: true }) }) : undefined;
+  const lines = on.has('log') ? bufferedLines({ destination: lineDestination('/dev/null') }) : undefined;
   const requestLog = lines
     ? createRequestLog({ format: 'json', stream: lines, say: () => {} })
     : on.has('log-unwritten')

@@ -18,7 +18,17 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type TracerProvider, trace } from '@opentelemetry/api';
 import { BasicTracerProvider, type ReadableSpan, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
-import { CallTrace, ChargeTrace, callWorkRead, channels, HttpTrace, noteAttempt, noteCharge, noteTime, SourceTrace } from '../src/channels.js';
+import {
+  CallTrace,
+  ChargeTrace,
+  callWorkRead,
+  channels,
+  HttpTrace,
+  noteAttempt,
+  noteCharge,
+  noteTime,
+  SourceTrace,
+} from '../src/channels.js';
 
 const { values } = parseArgs({
   options: {

@@ -11,7 +11,11 @@ import { ROOT } from './run-cli.js';
 describe('buffered access-log lines', () => {
   it('writes lines together: when enough wait, and on flush/close, in order', () => {
     const chunks: string[] = [];
-    const lines = bufferedLines({ destination: { write: (c: string) => chunks.push(c) }, maxPending: 20, flushMs: 60_000 });
+    const lines = bufferedLines({
+      destination: { write: (c: Buffer) => chunks.push(c.toString('utf8')) },
+      maxPending: 20,
+      flushMs: 60_000,
+    });
     lines.write('one\n');
     lines.write('two\n');
     expect(chunks).toEqual([]);
@@ -24,9 +28,18 @@ describe('buffered access-log lines', () => {
     expect(chunks).toEqual(['one\ntwo\nthree-and-more\n', 'four\n', 'five\n']);
   });
 
+  it('writes any text as UTF-8, a batch longer than the reused buffer included', () => {
+    const chunks: Buffer[] = [];
+    const lines = bufferedLines({ destination: { write: (c: Buffer) => chunks.push(Buffer.from(c)) }, maxPending: 64, flushMs: 60_000 });
+    const written = ['plain\n', 'é 日本 😀 \ud800\n', `${'x'.repeat(300_000)}\n`, `${'日'.repeat(100_000)}\n`, 'last\n'];
+    for (const line of written) lines.write(line);
+    lines.close();
+    expect(Buffer.concat(chunks).equals(Buffer.from(written.join(''), 'utf8'))).toBe(true);
+  });
+
   it('writes what waits after a while, without holding the process open', async () => {
     const chunks: string[] = [];
-    const lines = bufferedLines({ destination: { write: (c: string) => chunks.push(c) }, flushMs: 10 });
+    const lines = bufferedLines({ destination: { write: (c: Buffer) => chunks.push(c.toString('utf8')) }, flushMs: 10 });
     lines.write('alone\n');
     expect(chunks).toEqual([]);
     await new Promise((resolve) => setTimeout(resolve, 50));
