@@ -147,6 +147,51 @@ describe('websift/otel', () => {
     ]);
   });
 
+  it("reads the active context once per call: its sources and charge get the call's span over the context active at its start", async () => {
+    const HOST = createContextKey('host value');
+    let reads = 0;
+    let hostContext = ROOT_CONTEXT.setValue(HOST, 'at the start');
+    const manager: ContextManager = {
+      active: () => {
+        reads++;
+        const now = hostContext;
+        hostContext = ROOT_CONTEXT.setValue(HOST, 'later'); // every later read sees another context
+        return now;
+      },
+      with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
+      bind: (_ctx, target) => target,
+      enable() {
+        return this;
+      },
+      disable() {
+        return this;
+      },
+    };
+    const seen: [string, unknown][] = [];
+    // A processor that reads no context (SimpleSpanProcessor's export reads the active one), so every read counted is the adapter's.
+    const tracerProvider = new BasicTracerProvider({
+      spanProcessors: [{ onStart() {}, onEnd() {}, forceFlush: async () => {}, shutdown: async () => {} }],
+      sampler: {
+        shouldSample: (ctx: Context, _traceId: string, name: string) => {
+          seen.push([name, ctx.getValue(HOST)]);
+          return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+        },
+      },
+    });
+    tracing = websiftTracing({ tracerProvider });
+    const h = await harness();
+    cleanup.push(() => h.engine.close());
+    expect(context.setGlobalContextManager(manager)).toBe(true);
+    cleanup.push(async () => context.disable());
+    expect((await h.call('/api/search?q=cats')).status).toBe(200);
+    expect(reads).toBe(1);
+    expect(seen).toEqual([
+      ['websift.search', 'at the start'],
+      ['websift.source', 'at the start'],
+      ['websift.charge', 'at the start'],
+    ]);
+  });
+
   it('starts a new trace for a request without (or with an invalid) traceparent', async () => {
     startTracing();
     const h = await harness();
