@@ -41,6 +41,19 @@ afterEach(async () => {
 const named = (name: string) => exporter.getFinishedSpans().filter((s) => s.name === name);
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
+/** A host's context manager whose active context is `active()`'s. */
+const hostManager = (active: () => Context): ContextManager => ({
+  active,
+  with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
+  bind: (_ctx, target) => target,
+  enable() {
+    return this;
+  },
+  disable() {
+    return this;
+  },
+});
+
 describe('websift/otel', () => {
   it("continues the caller's traceparent: websift.search under it, its sources and charge under the search", async () => {
     startTracing();
@@ -116,17 +129,7 @@ describe('websift/otel', () => {
   it("gives a call's sources and charge the call's span in the host's active context (its other values kept)", async () => {
     const HOST = createContextKey('host value');
     const hostContext = ROOT_CONTEXT.setValue(HOST, 'from the host');
-    const manager: ContextManager = {
-      active: () => hostContext,
-      with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
-      bind: (_ctx, target) => target,
-      enable() {
-        return this;
-      },
-      disable() {
-        return this;
-      },
-    };
+    const manager = hostManager(() => hostContext);
     expect(context.setGlobalContextManager(manager)).toBe(true);
     cleanup.push(async () => context.disable());
     const seen: [string, unknown, string | undefined][] = [];
@@ -151,22 +154,12 @@ describe('websift/otel', () => {
     const HOST = createContextKey('host value');
     let reads = 0;
     let hostContext = ROOT_CONTEXT.setValue(HOST, 'at the start');
-    const manager: ContextManager = {
-      active: () => {
-        reads++;
-        const now = hostContext;
-        hostContext = ROOT_CONTEXT.setValue(HOST, 'later'); // every later read sees another context
-        return now;
-      },
-      with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
-      bind: (_ctx, target) => target,
-      enable() {
-        return this;
-      },
-      disable() {
-        return this;
-      },
-    };
+    const manager = hostManager(() => {
+      reads++;
+      const now = hostContext;
+      hostContext = ROOT_CONTEXT.setValue(HOST, 'later'); // every later read sees another context
+      return now;
+    });
     const seen: [string, unknown][] = [];
     // A processor that reads no context (SimpleSpanProcessor's export reads the active one), so every read counted is the adapter's.
     const tracerProvider = new BasicTracerProvider({
