@@ -5,6 +5,10 @@
 //   npx tsx bench/observability-subscribers.ts --variant off|log|metrics|otel|all [--warmup 20000] [--requests 50000]
 // Where the time goes: run it under `node --cpu-prof --cpu-prof-dir DIR --import tsx` and read the profile's
 // self time per function with `npx tsx bench/observability-subscribers.ts --profile DIR/<file>.cpuprofile`.
+// Bytes: `node --max-semi-space-size=256 --import tsx bench/observability-subscribers.ts --variant V --bytes` (heap
+// growth over 1,000-request windows with no scavenge: exact; windows a GC crossed read negative), or `--sites`
+// (by allocating function, sampled; under `node --no-opt` nothing is inlined, so each site is its own function's),
+// `--sites --stacks-of FUNCTION` with the stacks that reach that function's allocations.
 
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
@@ -16,6 +20,9 @@ const { values } = parseArgs({
     requests: { type: 'string' },
     profile: { type: 'string' },
     marks: { type: 'boolean' }, // WARM/DONE on stdout around the measured requests, each waiting for SIGUSR2
+    bytes: { type: 'boolean' }, // bytes allocated per request instead of CPU (run with a young generation no window fills)
+    sites: { type: 'boolean' }, // allocation sites instead of CPU: JSON of bytes per request by function (sampled every 64 bytes)
+    'stacks-of': { type: 'string' }, // with --sites: the call stacks (on stderr) of what that function allocates
   },
 });
 
@@ -99,6 +106,66 @@ async function run(n: number): Promise<void> {
   );
 }
 await run(WARMUP);
+if (values.bytes) {
+  // Heap growth over windows too short for a scavenge (node --max-semi-space-size=256): exact, not sampled.
+  const windows: number[] = [];
+  for (let i = 0; i < 9; i++) {
+    const before = process.memoryUsage().heapUsed;
+    await run(1000);
+    windows.push((process.memoryUsage().heapUsed - before) / 1000);
+  }
+  windows.sort((a, b) => a - b);
+  console.log(JSON.stringify({ variant, bytesPerRequest: windows.map(Math.round) }));
+  await engine.close();
+  process.exit(0);
+}
+if (values.sites) {
+  const { Session } = await import('node:inspector/promises');
+  const session = new Session();
+  session.connect();
+  await session.post('HeapProfiler.startSampling', {
+    samplingInterval: 64,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await run(REQUESTS);
+  type Node = {
+    callFrame: { functionName: string; url: string; lineNumber: number; columnNumber: number };
+    selfSize: number;
+    children: Node[];
+  };
+  const { profile } = (await session.post('HeapProfiler.stopSampling')) as unknown as { profile: { head: Node } };
+  const bytes: Record<string, number> = {};
+  const walk = (node: Node) => {
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame;
+    const site = `${functionName || '(anonymous)'} ${url.replace(/^.*\/(src|node_modules)\//, '$1/')}:${lineNumber + 1}:${columnNumber + 1}`;
+    bytes[site] = (bytes[site] ?? 0) + node.selfSize / REQUESTS;
+    for (const child of node.children) walk(child);
+  };
+  walk(profile.head);
+  if (values['stacks-of']) {
+    const stacks: Record<string, number> = {};
+    const down = (node: Node, path: string[]) => {
+      const here = [
+        ...path,
+        `${node.callFrame.functionName || '(anon)'}:${node.callFrame.url.replace(/^.*\//, '')}:${node.callFrame.columnNumber + 1}`,
+      ];
+      if (node.callFrame.functionName === values['stacks-of'] && node.selfSize > 0) {
+        const k = here.slice(-8).join(' < ');
+        stacks[k] = (stacks[k] ?? 0) + node.selfSize / REQUESTS;
+      }
+      for (const child of node.children) down(child, here);
+    };
+    down(profile.head, []);
+    for (const [k, v] of Object.entries(stacks)
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, 12))
+      console.error(v.toFixed(0), k);
+  }
+  console.log(JSON.stringify({ variant, bytes }));
+  await engine.close();
+  process.exit(0);
+}
 const go = () => new Promise((resolve) => process.once('SIGUSR2', resolve));
 if (values.marks) {
   process.stdout.write('WARM\n');

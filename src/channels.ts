@@ -331,9 +331,11 @@ export function noteAttempt(
   start: number,
   end: number,
 ): void {
-  for (const reader of readers) {
+  // Indexed, not for…of: no iterator nor result objects per note where V8 does not remove them.
+  const list = readers;
+  for (let i = 0; i < list.length; i++) {
     try {
-      reader.attempt(call, source, attempt, role, outcome, start, end);
+      list[i]!.attempt(call, source, attempt, role, outcome, start, end);
     } catch (error) {
       process.nextTick(rethrow, error);
     }
@@ -350,9 +352,10 @@ export function noteCharge(
   start: number,
   end: number,
 ): void {
-  for (const reader of readers) {
+  const list = readers;
+  for (let i = 0; i < list.length; i++) {
     try {
-      reader.charge(call, kind, reserved, charged, error, start, end);
+      list[i]!.charge(call, kind, reserved, charged, error, start, end);
     } catch (error) {
       process.nextTick(rethrow, error);
     }
@@ -445,19 +448,7 @@ export function traced<T, C extends object>(
   if (!channel.hasSubscribers) return work(undefined);
   const context = make();
   if (hasStores(channel)) return channel.tracePromise(() => finishing(work, context, finish), context);
-  const { start, end } = channel;
-  if (start.hasSubscribers) start.publish(context);
-  let promise: Promise<T>;
-  try {
-    promise = work(context);
-  } catch (error) {
-    finish?.(context, true, error);
-    (context as Traced).error = error;
-    if (channel.error.hasSubscribers) channel.error.publish(context);
-    throw error;
-  } finally {
-    if (end.hasSubscribers) end.publish(context);
-  }
+  const promise = publishedAround(channel, context, work, finish, false);
   // The settle reaction goes on the work's own promise, which the caller gets: registered first, it runs
   // before the caller's await resumes (its events published, `finish` applied), and the caller waits on no
   // promise of traced's (one promise resolution and one turn less per traced call). The reaction's own
@@ -468,6 +459,47 @@ export function traced<T, C extends object>(
     (error: unknown) => publishSettled(channel, context, true, error, finish),
   );
   return promise;
+}
+
+/**
+ * `traced` for a work that publishes its own settlement (`publishSettled`) from a reaction it attaches to
+ * its promise anyway, before returning it (the engine's calls: their in-flight bookkeeping), so that the
+ * trace adds no reaction, closures nor promise of its own. `work` gets `settles` true when it must publish
+ * the settlement (nobody listening, or a bound store's tracePromise: false, as traced). A reaction runs
+ * after `end` is published, so the events keep traced's order.
+ */
+export function tracedSettledByWork<T, C extends object>(
+  channel: TracingChannel<unknown, C>,
+  make: () => NoInfer<C>,
+  work: (context: C | undefined, settles: boolean) => Promise<T>,
+  finish?: Finish<NoInfer<T>, NoInfer<C>>,
+): Promise<T> {
+  if (!channel.hasSubscribers) return work(undefined, false);
+  const context = make();
+  if (hasStores(channel)) return channel.tracePromise(() => finishing((c: C) => work(c, false), context, finish), context);
+  return publishedAround(channel, context, work, finish, true);
+}
+
+/** `start`, `work` and `end`, with a synchronous throw published as tracePromise does (`finish`, `error`, then `end`). */
+function publishedAround<T, C extends object>(
+  channel: TracingChannel<unknown, C>,
+  context: C,
+  work: (context: C, settles: boolean) => Promise<T>,
+  finish: Finish<T, C> | undefined,
+  settles: boolean,
+): Promise<T> {
+  const { start, end } = channel;
+  if (start.hasSubscribers) start.publish(context);
+  try {
+    return work(context, settles);
+  } catch (error) {
+    finish?.(context, true, error);
+    (context as Traced).error = error;
+    if (channel.error.hasSubscribers) channel.error.publish(context);
+    throw error;
+  } finally {
+    if (end.hasSubscribers) end.publish(context);
+  }
 }
 
 /**

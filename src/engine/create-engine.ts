@@ -4,7 +4,15 @@
 // idempotency key: core/books/idempotency.ts), with error timing.
 
 import { systemClock } from '../adapters/system-clock.js';
-import { CallTrace, type CallTraceContext, channels, REQUEST_TRACE, type TracedCallContext, traced } from '../channels.js';
+import {
+  CallTrace,
+  type CallTraceContext,
+  channels,
+  publishSettled,
+  REQUEST_TRACE,
+  type TracedCallContext,
+  tracedSettledByWork,
+} from '../channels.js';
 import { Accounts, Credits, RepeatWindows, runIdempotent } from '../core/books/index.js';
 import { parseExtractParams } from '../core/extract/params.js';
 import { type ExtractDeps, runExtract } from '../core/extract/run-extract.js';
@@ -118,11 +126,26 @@ export function createEngine(options: EngineOptions = {}): Engine {
    * `ownAdmission` the work takes the rate limit itself (`admission`): a coordinated search joins the take
    * to its other Redis reads.
    */
-  function guarded<T>(ctx: CallContext, work: Work<T>, ownAdmission = false): Promise<T> {
+  function guarded<T>(ctx: CallContext, work: Work<T>, ownAdmission = false, trace?: CallTraceContext): Promise<T> {
     const call = guardedCall(ctx, work, ownAdmission);
     inFlight.add(call);
-    const forget = () => inFlight.delete(call);
-    call.then(forget, forget);
+    if (trace === undefined) {
+      const forget = () => inFlight.delete(call);
+      call.then(forget, forget);
+    } else {
+      // A traced call's settlement is published from this reaction (registered before the caller's await,
+      // as traced()'s would be), not from a reaction, closures and promise of traced()'s (tracedSettledByWork).
+      call.then(
+        (result) => {
+          inFlight.delete(call);
+          publishSettled(channels[trace.kind], trace, false, result, finishCall);
+        },
+        (error: unknown) => {
+          inFlight.delete(call);
+          publishSettled(channels[trace.kind], trace, true, error, finishCall);
+        },
+      );
+    }
     return call;
   }
 
@@ -154,12 +177,13 @@ export function createEngine(options: EngineOptions = {}): Engine {
   function tracedCall<T extends SearchAnswer | ExtractResponse>(
     kind: 'search' | 'extract',
     ctx: CallContext,
-    work: (trace: CallTraceContext | undefined) => Promise<T>,
+    work: (trace: CallTraceContext | undefined, settles: boolean) => Promise<T>,
   ): Promise<T> {
-    return traced(
+    return tracedSettledByWork(
       channels[kind],
       () => callTraceContext(kind, ctx),
-      // The work's own promise, traced or not: finishCall fills the context in, not a wrapper's await.
+      // The work's own promise, traced or not: finishCall fills the context in, not a wrapper's await; the
+      // work (guarded) publishes the settlement when `settles`.
       work,
       finishCall,
     );
@@ -167,7 +191,7 @@ export function createEngine(options: EngineOptions = {}): Engine {
 
   return {
     search: (params, ctx) =>
-      tracedCall('search', ctx, (trace) =>
+      tracedCall('search', ctx, (trace, settles) =>
         guarded(
           ctx,
           async (org, start, admission) => {
@@ -191,15 +215,21 @@ export function createEngine(options: EngineOptions = {}): Engine {
             );
           },
           true,
+          settles ? trace : undefined,
         ),
       ),
     extract: (params, ctx) =>
-      tracedCall('extract', ctx, (trace) =>
-        guarded(ctx, (org, start) => {
-          const parsed = parseExtractParams(params);
-          const call = { org, start, signal: ctx.signal, trace };
-          return runIdempotent(idempotency, 'extract', parsed, call, ctx.idempotencyKey, (c) => runExtract(extractDeps, parsed, c));
-        }),
+      tracedCall('extract', ctx, (trace, settles) =>
+        guarded(
+          ctx,
+          (org, start) => {
+            const parsed = parseExtractParams(params);
+            const call = { org, start, signal: ctx.signal, trace };
+            return runIdempotent(idempotency, 'extract', parsed, call, ctx.idempotencyKey, (c) => runExtract(extractDeps, parsed, c));
+          },
+          false,
+          settles ? trace : undefined,
+        ),
       ),
     usage: (ctx) => guarded(ctx, (org) => accounts.usage(org)),
     authenticate: (key) => accounts.authenticate(key),

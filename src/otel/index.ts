@@ -8,8 +8,8 @@
 // through the HTTP bindings that carries a W3C `traceparent` (and `tracestate`) continues that trace;
 // a call made otherwise is a child of the active context (the host's, when it has a context manager).
 
+import type { Channel } from 'node:diagnostics_channel';
 import {
-  type Attributes,
   type Context,
   createTraceState,
   context as otelContext,
@@ -56,91 +56,78 @@ export function websiftTracing(options: TracingOptions = {}): WebsiftTracing {
   void SPAN_PARENT_KEEPER; // alive with the module: the shapes of a call's children's parents (span-parent.ts)
   /** Each traced context's span, in this adapter's slot on the context (kept with the context: a late child still finds its parent; no WeakMap to keep; a slot the context has from creation, not a property added to it). */
   const SPAN: unique symbol = claimSlot('websift.otel.span') as never;
-  /** On a call's context: its children's parent context, made from the active context (made again only when that changed). */
+  /** On a call's context: its children's parent context (the call's span over the active context), made as the call starts. */
   const CHILDREN: unique symbol = claimSlot('websift.otel.children') as never;
   type Spanned = { [SPAN]?: Span; [CHILDREN]?: SpanParent };
-  /** The parent of a source, page or charge: its call's span, when the call was traced. */
-  const callParent = (of: CallTraceContext | undefined): Context => {
-    const call = of as (CallTraceContext & Spanned) | undefined;
-    const span = call?.[SPAN];
-    const active = otelContext.active();
-    if (!span) return active;
-    const made = call![CHILDREN];
-    if (made !== undefined && made.from === active) return made;
-    return (call![CHILDREN] = new SpanParent(active, span));
-  };
-  /** The parent of a call: the traceparent of the HTTP request it answers, else the active context. */
-  const requestParent = (c: CallTraceContext): Context => (c.request ? remoteParent(c.request) : undefined) ?? otelContext.active();
+  /**
+   * The parent of a source, page or charge: its call's span over the context active when the call started
+   * (the work runs inside the call, so it sees that context: one look-up per call, not one per child), else,
+   * for a call not traced by this adapter, the active context.
+   */
+  const callParent = (of: CallTraceContext | undefined): Context => (of as Spanned | undefined)?.[CHILDREN] ?? otelContext.active();
 
   const unsub: (() => void)[] = [];
-
-  /** A channel whose calls become spans named `name`, children of `parent`. */
-  function spanned<C extends object>(
-    channel: (typeof channels)[keyof typeof channels],
-    name: string,
-    parent: (c: C) => Context,
-    start: (c: C) => Attributes,
-    end: (c: C, span: Span) => void,
-  ): void {
-    // Only the events that make or end a span: an event nobody listens to is not published (traced()).
-    const handlers = {
-      start: (message: unknown) => {
-        const c = message as C & Spanned;
-        c[SPAN] = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: start(c) }, parent(c));
-      },
-      asyncEnd: (message: unknown) => {
-        const span = (message as Spanned)[SPAN];
-        if (!span) return; // started before this adapter subscribed
-        // A span nobody records (no SDK, or not sampled) drops attributes: not built for it.
-        if (span.isRecording()) end(message as C, span);
-        span.end();
-      },
-      error: (message: unknown) => {
-        const span = (message as Spanned)[SPAN];
-        const error = (message as { error?: unknown }).error;
-        if (span?.isRecording()) markFailed(span, error);
-      },
-    };
-    channel.start.subscribe(handlers.start);
-    channel.asyncEnd.subscribe(handlers.asyncEnd);
-    channel.error.subscribe(handlers.error);
-    unsub.push(() => {
-      channel.start.unsubscribe(handlers.start);
-      channel.asyncEnd.unsubscribe(handlers.asyncEnd);
-      channel.error.unsubscribe(handlers.error);
-    });
-  }
+  /** Subscribes `handler` to `event`, and unsubscribes it on close. */
+  const on = (event: Channel<unknown, object>, handler: (m: unknown) => void) => {
+    event.subscribe(handler);
+    unsub.push(() => event.unsubscribe(handler));
+  };
+  // Only the events that make or end a span: an event nobody listens to is not published (traced()). One
+  // handler per kind of context (a call, a page), each reading one class of context: V8 sees one shape at
+  // each of their reads, not every channel's behind a shared closure's.
+  /** A span whose work failed: the exception and an ERROR status (a span nobody records drops them: not built). */
+  const failed = (message: unknown) => {
+    const span = (message as Spanned)[SPAN];
+    if (span?.isRecording()) markFailed(span, (message as { error?: unknown }).error);
+  };
 
   // The HTTP bindings make no span (the host's HTTP instrumentation does): a call they make names its
   // request, whose traceparent (when valid) is the call's parent. Listening makes them build that context;
   // listening to its `error`, published only for a request that threw, publishes nothing per request.
-  const listenHttp = () => {};
-  channels.http.error.subscribe(listenHttp);
-  unsub.push(() => channels.http.error.unsubscribe(listenHttp));
+  on(channels.http.error, () => {});
   for (const kind of ['search', 'extract'] as const) {
-    spanned<CallTraceContext>(
-      channels[kind],
-      `websift.${kind}`,
-      requestParent,
-      (c) => ({ 'websift.organization': c.organization }),
-      (c, span) => {
+    const name = `websift.${kind}`;
+    const channel = channels[kind];
+    // The call's parent: the traceparent of the HTTP request it answers, else the active context.
+    on(channel.start, (message) => {
+      const c = message as CallTraceContext & Spanned;
+      const active = otelContext.active();
+      const request = c.request;
+      const parent = (request === undefined ? undefined : remoteParent(request)) ?? active;
+      const span = tracer.startSpan(name, { kind: SpanKind.INTERNAL, attributes: { 'websift.organization': c.organization } }, parent);
+      c[SPAN] = span;
+      c[CHILDREN] = new SpanParent(active, span);
+    });
+    on(channel.asyncEnd, (message) => {
+      const c = message as CallTraceContext & Spanned;
+      const span = c[SPAN];
+      if (!span) return; // started before this adapter subscribed
+      // A span nobody records (no SDK, or not sampled) drops attributes: not built for it.
+      if (span.isRecording()) {
         span.setAttributes({ 'websift.outcome': c.outcome ?? 'error', 'websift.credits': c.credits ?? 0 });
         if (c.cache) span.setAttributes({ 'websift.cache.lookups': c.cache.lookups, 'websift.cache.hits': c.cache.hits });
-      },
-    );
+      }
+      span.end();
+    });
+    on(channel.error, failed);
   }
-  spanned<PageTraceContext>(
-    channels.page,
-    'websift.page',
-    (c) => callParent(c.call),
-    (c) => ({ 'server.address': c.host }),
-    (c, span) => {
+  on(channels.page.start, (message) => {
+    const c = message as PageTraceContext & Spanned;
+    c[SPAN] = tracer.startSpan('websift.page', { kind: SpanKind.INTERNAL, attributes: { 'server.address': c.host } }, callParent(c.call));
+  });
+  on(channels.page.asyncEnd, (message) => {
+    const c = message as PageTraceContext & Spanned;
+    const span = c[SPAN];
+    if (!span) return;
+    if (span.isRecording()) {
       span.setAttribute('websift.page.outcome', c.outcome ?? 'error');
       if (c.bytes !== undefined) span.setAttribute('websift.page.bytes', c.bytes);
       if (c.conversionMs !== undefined) span.setAttribute('websift.page.conversion_ms', c.conversionMs);
       if (c.outcome !== 'success') span.setStatus({ code: SpanStatusCode.ERROR, message: c.outcome ?? 'error' });
-    },
-  );
+    }
+    span.end();
+  });
+  on(channels.page.error, failed);
   // A call's source calls and settlement: spans made from the notes the router and the settlement hand
   // websift's readers (src/channels.ts, `readCallWork`) as each ends, with the times it started and ended,
   // not from websift:source/charge (so neither channel is traced for the adapter). The spans are the same

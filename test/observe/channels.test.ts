@@ -10,11 +10,13 @@ import {
   claimSlot,
   HttpTrace,
   PageTrace,
+  publishSettled,
   releaseSlot,
   SHAPE_KEEPERS,
   type Slotted,
   SourceTrace,
   traced,
+  tracedSettledByWork,
 } from '../../src/channels.js';
 import { createEngine } from '../../src/index.js';
 import { ManualClock, scriptedSource } from '../../src/testing/index.js';
@@ -221,6 +223,69 @@ describe('tracing channels', () => {
       'asyncEnd failed result=undefined error=no',
       'caller caught no',
     ]);
+  });
+
+  it("publishes traced()'s events when the work publishes its own settlement (tracedSettledByWork): success, rejection, synchronous throw, bound store, nobody listening", async () => {
+    type Ctx = { n: number; done?: string };
+    const run = async (channelName: string, own: boolean) => {
+      const channel = tracingChannel<unknown, Ctx>(channelName);
+      const seen: string[] = [];
+      const at = (phase: string) => (m: unknown) => seen.push(`${phase} ${(m as Ctx).done ?? '-'}`);
+      const handlers = { start: at('start'), end: at('end'), asyncStart: at('asyncStart'), asyncEnd: at('asyncEnd'), error: at('error') };
+      channel.subscribe(handlers);
+      const finish = (c: Ctx, failed: boolean, value: unknown) => {
+        c.done = failed ? `failed:${(value as Error).message}` : `ok:${String(value)}`;
+      };
+      const flags: boolean[] = [];
+      const make = () => ({ n: 1 });
+      // As the engine's guarded(): the settlement from the reaction the work attaches to its promise anyway.
+      const settling =
+        <T>(body: () => Promise<T>) =>
+        (c: Ctx | undefined, settles: boolean): Promise<T> => {
+          flags.push(settles);
+          const promise = body();
+          if (settles)
+            promise.then(
+              (r) => publishSettled(channel, c!, false, r, finish),
+              (e: unknown) => publishSettled(channel, c!, true, e, finish),
+            );
+          return promise;
+        };
+      const call = <T>(body: () => Promise<T>) =>
+        own ? tracedSettledByWork(channel, make, settling(body), finish) : traced(channel, make, body, finish);
+      const bodies: (() => Promise<number>)[] = [
+        async () => 7,
+        async () => {
+          throw new Error('late');
+        },
+        () => {
+          throw new Error('early');
+        },
+      ];
+      const resumed = (what: string) => seen.push(`caller ${what}`);
+      for (const body of bodies) {
+        try {
+          resumed(String(await call(body)));
+        } catch (error) {
+          resumed((error as Error).message);
+        }
+      }
+      const { AsyncLocalStorage } = await import('node:async_hooks');
+      const store = new AsyncLocalStorage<number>();
+      channel.start.bindStore(store, () => 1);
+      resumed(String(await call(async () => 8)));
+      channel.start.unbindStore(store);
+      channel.unsubscribe(handlers);
+      resumed(String(await call(async () => 9))); // nobody listens: no context, nothing published
+      return { seen, flags };
+    };
+    const mine = await run('websift:test-settled-by-work', true);
+    const theirs = await run('websift:test-settled-by-traced', false);
+    expect(mine.seen).toEqual(theirs.seen);
+    expect(mine.seen).toContain('asyncEnd ok:7');
+    expect(mine.seen).toContain('error failed:early');
+    // The work publishes only on the plain path: under a bound store tracePromise does, and nobody listening has no context.
+    expect(mine.flags).toEqual([true, true, true, false, false]);
   });
 
   it('links a context to its parent by a getter: the same object, not enumerable, not serialized', () => {

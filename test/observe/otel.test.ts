@@ -41,6 +41,19 @@ afterEach(async () => {
 const named = (name: string) => exporter.getFinishedSpans().filter((s) => s.name === name);
 const parentOf = (span: ReadableSpan) => span.parentSpanContext?.spanId;
 
+/** A host's context manager whose active context is `active()`'s. */
+const hostManager = (active: () => Context): ContextManager => ({
+  active,
+  with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
+  bind: (_ctx, target) => target,
+  enable() {
+    return this;
+  },
+  disable() {
+    return this;
+  },
+});
+
 describe('websift/otel', () => {
   it("continues the caller's traceparent: websift.search under it, its sources and charge under the search", async () => {
     startTracing();
@@ -116,17 +129,7 @@ describe('websift/otel', () => {
   it("gives a call's sources and charge the call's span in the host's active context (its other values kept)", async () => {
     const HOST = createContextKey('host value');
     const hostContext = ROOT_CONTEXT.setValue(HOST, 'from the host');
-    const manager: ContextManager = {
-      active: () => hostContext,
-      with: (_ctx, fn, thisArg, ...args) => fn.apply(thisArg, args),
-      bind: (_ctx, target) => target,
-      enable() {
-        return this;
-      },
-      disable() {
-        return this;
-      },
-    };
+    const manager = hostManager(() => hostContext);
     expect(context.setGlobalContextManager(manager)).toBe(true);
     cleanup.push(async () => context.disable());
     const seen: [string, unknown, string | undefined][] = [];
@@ -144,6 +147,41 @@ describe('websift/otel', () => {
       ['websift.search', 'from the host', undefined],
       ['websift.source', 'from the host', search!.spanContext().spanId],
       ['websift.charge', 'from the host', search!.spanContext().spanId],
+    ]);
+  });
+
+  it("reads the active context once per call: its sources and charge get the call's span over the context active at its start", async () => {
+    const HOST = createContextKey('host value');
+    let reads = 0;
+    let hostContext = ROOT_CONTEXT.setValue(HOST, 'at the start');
+    const manager = hostManager(() => {
+      reads++;
+      const now = hostContext;
+      hostContext = ROOT_CONTEXT.setValue(HOST, 'later'); // every later read sees another context
+      return now;
+    });
+    const seen: [string, unknown][] = [];
+    // A processor that reads no context (SimpleSpanProcessor's export reads the active one), so every read counted is the adapter's.
+    const tracerProvider = new BasicTracerProvider({
+      spanProcessors: [{ onStart() {}, onEnd() {}, forceFlush: async () => {}, shutdown: async () => {} }],
+      sampler: {
+        shouldSample: (ctx: Context, _traceId: string, name: string) => {
+          seen.push([name, ctx.getValue(HOST)]);
+          return { decision: SamplingDecision.RECORD_AND_SAMPLED };
+        },
+      },
+    });
+    tracing = websiftTracing({ tracerProvider });
+    const h = await harness();
+    cleanup.push(() => h.engine.close());
+    expect(context.setGlobalContextManager(manager)).toBe(true);
+    cleanup.push(async () => context.disable());
+    expect((await h.call('/api/search?q=cats')).status).toBe(200);
+    expect(reads).toBe(1);
+    expect(seen).toEqual([
+      ['websift.search', 'at the start'],
+      ['websift.source', 'at the start'],
+      ['websift.charge', 'at the start'],
     ]);
   });
 
