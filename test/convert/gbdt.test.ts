@@ -4,6 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { defaultClassifier } from '../../src/convert/model/block-model.js';
 import { float32AtOrBelow, type GbdtModel, predictProbability, predictRaw, predictRows } from '../../src/convert/model/gbdt.js';
+import { setPlacementLimit } from '../../src/convert/model/gbdt-wasm.js';
 import { averageModels, type GbdtData, logLoss, trainGbdt } from '../../tools/train/gbdt-train.js';
 
 /** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
@@ -268,6 +269,42 @@ describe('gbdt inference over many float32 rows (predictRows)', () => {
     const rows = Float32Array.from(values);
     const out = rowsOf(model, rows, 1, rows.length);
     for (let r = 0; r < rows.length; r++) expect(out[r]).toBe(walk(model, rows, r));
+  });
+
+  it('scores 0 to 17 rows (a last group of fewer than eight) and leaves out past them untouched', () => {
+    const model = trainGbdt(train, { ...opts, depth: 6 });
+    for (let rows = 0; rows <= 17; rows++) {
+      const out = new Float64Array(rows + 3).fill(7);
+      predictRows(model, x, test.cols, rows, out);
+      for (let r = 0; r < rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
+      expect(Array.from(out.subarray(rows))).toEqual([7, 7, 7]);
+    }
+  });
+
+  it('walks trees deeper than six (a loop, not the written-out levels)', () => {
+    const model = trainGbdt(train, { ...opts, trees: 4, depth: 9, minLeafWeight: 1 });
+    const depthOf = (t: GbdtModel['trees'][number], i = 0): number =>
+      t.feature[i] === -1 ? 0 : 1 + Math.max(depthOf(t, t.left[i]), depthOf(t, t.right[i]));
+    expect(Math.max(...model.trees.map((t) => depthOf(t)))).toBeGreaterThan(6);
+    const out = rowsOf(model, x, test.cols, test.rows);
+    for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
+  });
+
+  it('scores a call larger than its memory, and models placed before it, and after the placement starts over', () => {
+    const small = trainGbdt(train, { ...opts, depth: 3 });
+    const deep = trainGbdt(train, { ...opts, depth: 6 });
+    const big = xorData(40_000, 3); // 800 KB of rows: the walker's memory grows
+    const bigOut = rowsOf(deep, big.x, big.cols, big.rows);
+    for (let r = 0; r < big.rows; r += 97) expect(bigOut[r]).toBe(walk(deep, big.x, r * big.cols));
+    const before = setPlacementLimit(1); // every new model starts the placement over
+    try {
+      for (const m of [small, deep, trainGbdt(train, { ...opts, depth: 5 }), small, deep]) {
+        const out = rowsOf(m, x, test.cols, test.rows);
+        for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(m, x, r * test.cols));
+      }
+    } finally {
+      setPlacementLimit(before);
+    }
   });
 
   it('rounds a threshold down to the float32 grid', () => {
