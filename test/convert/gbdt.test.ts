@@ -6,17 +6,7 @@ import { defaultClassifier } from '../../src/convert/model/block-model.js';
 import { float32AtOrBelow, type GbdtModel, predictProbability, predictRaw, predictRows } from '../../src/convert/model/gbdt.js';
 import { setPlacementLimit } from '../../src/convert/model/gbdt-wasm.js';
 import { averageModels, type GbdtData, logLoss, trainGbdt } from '../../tools/train/gbdt-train.js';
-
-/** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng, rowsAtThresholds } from './gbdt-rows.js';
 
 /** XOR of the signs of features 0 and 1, plus `noise` irrelevant features. */
 function xorData(rows: number, seed: number, noise = 3): GbdtData {
@@ -217,19 +207,10 @@ describe('gbdt inference over many float32 rows (predictRows)', () => {
   });
 
   it('scores the shipped classifier’s 6-deep trees (walked written out) exactly as the pointer walk does', () => {
-    // Rows of values at, just above and just below the model's own thresholds per feature, NaN in some.
     const model = defaultClassifier().stageOne!;
     const cols = model.features.length;
-    const cuts: number[][] = Array.from({ length: cols }, () => [0]);
-    for (const t of model.trees) t.feature.forEach((f, i) => f >= 0 && cuts[f]!.push(t.threshold[i]!));
-    const r = rng(7);
     const rows = 203;
-    const data = Float32Array.from({ length: rows * cols }, (_, i) => {
-      const at = cuts[i % cols]!;
-      const v = at[Math.floor(r() * at.length)]!;
-      const u = r();
-      return u < 0.05 ? Number.NaN : u < 0.35 ? v * (1 + 1e-7) : u < 0.65 ? v * (1 - 1e-7) : v;
-    });
+    const data = rowsAtThresholds(model, rows, 7);
     const out = rowsOf(model, data, cols, rows);
     for (let k = 0; k < rows; k++) expect(out[k]).toBe(walk(model, data, k * cols));
   });
