@@ -274,9 +274,10 @@ describe('gbdt inference over many float32 rows (predictRows)', () => {
   it('scores a call larger than its memory, and models placed before it, and after the placement starts over', () => {
     const small = trainGbdt(train, { ...opts, depth: 3 });
     const deep = trainGbdt(train, { ...opts, depth: 6 });
-    const big = xorData(40_000, 3); // 800 KB of rows: the walker's memory grows
+    const big = xorData(120_000, 3); // 2.4 MB of rows: the walker's memory grows, and walks them in pieces
     const bigOut = rowsOf(deep, big.x, big.cols, big.rows);
     for (let r = 0; r < big.rows; r += 97) expect(bigOut[r]).toBe(walk(deep, big.x, r * big.cols));
+    expect(bigOut[big.rows - 1]).toBe(walk(deep, big.x, (big.rows - 1) * big.cols));
     const before = setPlacementLimit(1); // every new model starts the placement over
     try {
       for (const m of [small, deep, trainGbdt(train, { ...opts, depth: 5 }), small, deep]) {

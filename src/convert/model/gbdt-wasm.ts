@@ -6,7 +6,7 @@
 // JavaScript walk (test/convert/gbdt.test.ts).
 //
 // Memory: each model's tables are written once (per thread) at the bottom, the rows and sums of a
-// call above them. Per model:
+// call above them (up to 1 MB of rows at a time). Per model:
 //   trees  — per tree: i32 first node number, i32 depth;
 //   nodes  — per node, 8 bytes: i32 feature × 4 (the cell's byte offset in a row), f32 threshold
 //            (rounded down to float32, as predictRows' JavaScript walk compares);
@@ -354,6 +354,9 @@ function place(w: Walker, p: TreeTables): PlacedTrees {
   return at;
 }
 
+/** Rows copied into the memory per walk: at most this many bytes of them (a big call walks in pieces). */
+const PIECE_BYTES = 1 << 20;
+
 /**
  * Adds to out[0, rows) each row's leaf values, tree 0 first (out holds the base score): true when
  * done here, false where WebAssembly cannot run (the caller walks the trees itself).
@@ -361,18 +364,21 @@ function place(w: Walker, p: TreeTables): PlacedTrees {
 export function walkTrees(p: TreeTables, x: Float32Array, stride: number, rows: number, out: Float64Array): boolean {
   const w = getWalker();
   if (!w) return false;
-  if (rows === 0) return true;
   const at = w.placed.get(p) ?? place(w, p);
-  const cells = rows * stride;
-  const xAt = w.top;
-  const sumAt = align8(xAt + cells * 4);
-  reserve(w, xAt, sumAt - xAt + (rows + LANES) * 8);
-  const buffer = w.memory.buffer;
-  new Float32Array(buffer, xAt, cells).set(x.subarray(0, cells));
-  // The last group's lanes past the last row read and write the LANES sums above it.
-  const sums = new Float64Array(buffer, sumAt, rows);
-  sums.set(out.subarray(0, rows));
-  w.walk(at.trees, at.count, at.nodes, at.values, xAt, stride * 4, rows, sumAt);
-  out.set(sums);
+  const piece = Math.max(1, Math.floor(PIECE_BYTES / (stride * 4)));
+  for (let r = 0; r < rows; r += piece) {
+    const m = Math.min(piece, rows - r);
+    const cells = m * stride;
+    const xAt = w.top;
+    const sumAt = align8(xAt + cells * 4);
+    reserve(w, xAt, sumAt - xAt + (m + LANES) * 8);
+    const buffer = w.memory.buffer;
+    new Float32Array(buffer, xAt, cells).set(x.subarray(r * stride, r * stride + cells));
+    // The last group's lanes past the last row read and write the LANES sums above it.
+    const sums = new Float64Array(buffer, sumAt, m);
+    sums.set(out.subarray(r, r + m));
+    w.walk(at.trees, at.count, at.nodes, at.values, xAt, stride * 4, m, sumAt);
+    out.set(sums, r);
+  }
   return true;
 }
