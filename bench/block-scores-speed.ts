@@ -1,5 +1,5 @@
-// The classifier's two stages of trees (blockScores: gbdt.ts predictRows, eight rows a tree at a
-// time) against the packed walk a row at a time (predictRaw, as blockScores was until 2026-11-28), in one
+// The classifier's two stages of trees (blockScores: gbdt.ts predictRows, gbdt-wasm.ts' WebAssembly walk)
+// against the packed walk a row at a time (predictRaw, as blockScores was until 2026-11-28), in one
 // process: each page's rows are built once (analyzeHtml), then both score them, the order alternating
 // page by page, CPU time (process.cpuUsage) around each call; ratio of the round's totals, median
 // and range over rounds. Checks the scores are bit-identical (Object.is per row) first.

@@ -4,18 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import { defaultClassifier } from '../../src/convert/model/block-model.js';
 import { float32AtOrBelow, type GbdtModel, predictProbability, predictRaw, predictRows } from '../../src/convert/model/gbdt.js';
+import { setPlacementLimit } from '../../src/convert/model/gbdt-wasm.js';
 import { averageModels, type GbdtData, logLoss, trainGbdt } from '../../tools/train/gbdt-train.js';
-
-/** Seeded uniform [0, 1), so the synthetic data is the same on every run. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { rng, rowsAtThresholds } from './gbdt-rows.js';
 
 /** XOR of the signs of features 0 and 1, plus `noise` irrelevant features. */
 function xorData(rows: number, seed: number, noise = 3): GbdtData {
@@ -216,19 +207,10 @@ describe('gbdt inference over many float32 rows (predictRows)', () => {
   });
 
   it('scores the shipped classifier’s 6-deep trees (walked written out) exactly as the pointer walk does', () => {
-    // Rows of values at, just above and just below the model's own thresholds per feature, NaN in some.
     const model = defaultClassifier().stageOne!;
     const cols = model.features.length;
-    const cuts: number[][] = Array.from({ length: cols }, () => [0]);
-    for (const t of model.trees) t.feature.forEach((f, i) => f >= 0 && cuts[f]!.push(t.threshold[i]!));
-    const r = rng(7);
     const rows = 203;
-    const data = Float32Array.from({ length: rows * cols }, (_, i) => {
-      const at = cuts[i % cols]!;
-      const v = at[Math.floor(r() * at.length)]!;
-      const u = r();
-      return u < 0.05 ? Number.NaN : u < 0.35 ? v * (1 + 1e-7) : u < 0.65 ? v * (1 - 1e-7) : v;
-    });
+    const data = rowsAtThresholds(model, rows, 7);
     const out = rowsOf(model, data, cols, rows);
     for (let k = 0; k < rows; k++) expect(out[k]).toBe(walk(model, data, k * cols));
   });
@@ -268,6 +250,43 @@ describe('gbdt inference over many float32 rows (predictRows)', () => {
     const rows = Float32Array.from(values);
     const out = rowsOf(model, rows, 1, rows.length);
     for (let r = 0; r < rows.length; r++) expect(out[r]).toBe(walk(model, rows, r));
+  });
+
+  it('scores 0 to 17 rows (a last group of fewer than eight) and leaves out past them untouched', () => {
+    const model = trainGbdt(train, { ...opts, depth: 6 });
+    for (let rows = 0; rows <= 17; rows++) {
+      const out = new Float64Array(rows + 3).fill(7);
+      predictRows(model, x, test.cols, rows, out);
+      for (let r = 0; r < rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
+      expect(Array.from(out.subarray(rows))).toEqual([7, 7, 7]);
+    }
+  });
+
+  it('walks trees deeper than six (a loop, not the written-out levels)', () => {
+    const model = trainGbdt(train, { ...opts, trees: 4, depth: 9, minLeafWeight: 1 });
+    const depthOf = (t: GbdtModel['trees'][number], i = 0): number =>
+      t.feature[i] === -1 ? 0 : 1 + Math.max(depthOf(t, t.left[i]), depthOf(t, t.right[i]));
+    expect(Math.max(...model.trees.map((t) => depthOf(t)))).toBeGreaterThan(6);
+    const out = rowsOf(model, x, test.cols, test.rows);
+    for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(model, x, r * test.cols));
+  });
+
+  it('scores a call larger than its memory, and models placed before it, and after the placement starts over', () => {
+    const small = trainGbdt(train, { ...opts, depth: 3 });
+    const deep = trainGbdt(train, { ...opts, depth: 6 });
+    const big = xorData(120_000, 3); // 2.4 MB of rows: the walker's memory grows, and walks them in pieces
+    const bigOut = rowsOf(deep, big.x, big.cols, big.rows);
+    for (let r = 0; r < big.rows; r += 97) expect(bigOut[r]).toBe(walk(deep, big.x, r * big.cols));
+    expect(bigOut[big.rows - 1]).toBe(walk(deep, big.x, (big.rows - 1) * big.cols));
+    const before = setPlacementLimit(1); // every new model starts the placement over
+    try {
+      for (const m of [small, deep, trainGbdt(train, { ...opts, depth: 5 }), small, deep]) {
+        const out = rowsOf(m, x, test.cols, test.rows);
+        for (let r = 0; r < test.rows; r++) expect(out[r]).toBe(walk(m, x, r * test.cols));
+      }
+    } finally {
+      setPlacementLimit(before);
+    }
   });
 
   it('rounds a threshold down to the float32 grid', () => {

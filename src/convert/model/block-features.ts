@@ -8,6 +8,7 @@
 
 import { CHROME_ROLES } from '../clean-dom.js';
 import { tagOf } from '../dom-utils.js';
+import { elementNames, readNames } from '../linkedom-reads.js';
 import { isSpace } from '../space.js';
 import { declaresArticle, offersProduct, type StructuredData } from '../structured-data.js';
 import {
@@ -321,12 +322,14 @@ export function blockFeatures(
     gid: number;
   }
   const infoCache = new Map<Element, AncestorInfo>();
+  // Class, id and role from one walk over each element's attributes (readNames), not five reads.
+  const read = elementNames();
   const make = (el: Element): AncestorInfo => {
     const t = tagOf(el);
-    const role = el.getAttribute('role');
-    const named = el.hasAttribute('class') || el.hasAttribute('id');
-    const cls = named ? (el.getAttribute('class') ?? '') : '';
-    const id = named ? (el.getAttribute('id') ?? '') : '';
+    const { className, hasClass, id: idOrNull, role } = readNames(el, read);
+    const named = hasClass || idOrNull !== null;
+    const cls = named ? className : '';
+    const id = named ? (idOrNull ?? '') : '';
     const n = named ? names(el, cls, id) : undefined;
     const s = stats.get(el);
     const g = el !== body ? group(el) : null;

@@ -6,6 +6,8 @@
 // false, so a missing value (NaN) always goes right; the trainer bins NaN (and +Infinity) into a
 // top bin that is right of every split, so training and inference agree.
 
+import { walkTrees } from './gbdt-wasm.js';
+
 export interface GbdtTree {
   /** Feature index per node; -1 marks a leaf. */
   feature: number[];
@@ -131,121 +133,26 @@ export function float32AtOrBelow(v: number): number {
 /**
  * Raw scores (as predictRaw) of `rows` rows of float32 features, row r at `x[r * stride]`, into
  * `out[0, rows)`. Bit-identical to predictRaw: each row's sum is baseScore, then tree 0, 1, … in
- * order. About half predictRaw's CPU per row (bench/block-scores-speed.ts), with no generated code,
- * so a fresh thread pays no interpreter-to-compiler warm-up beyond one small function's:
- * - tree by tree over all rows, so one tree's nodes stay in cache for the rows (a caller with many
- *   rows passes them in chunks of a few hundred, so the rows stay in cache too);
- * - eight rows walk a tree together: eight independent chains of loads the CPU overlaps, and the
- *   step to a child is arithmetic on the comparison (`+(x <= t)`: 1, or 0 when false or NaN), not a
- *   branch, so no mispredictions (written in place: through a helper function, its 57 calls were not
- *   all inlined and took 1.3–1.5× as long, and a fresh thread paid them interpreted);
- * - a 6-deep tree (the trainer's) is walked unrolled; node indices are absolute (`j`: child
- *   2j - b + 1 or + 2 for a tree at `b`);
- * - thresholds rounded down to float32 (float32AtOrBelow), as exact as the float64 ones for
- *   float32 rows.
+ * order, with thresholds rounded down to float32 (float32AtOrBelow: as exact as the float64 ones for
+ * float32 rows). The walk itself is gbdt-wasm.ts' (eight rows walking each tree together, ~0.5× the
+ * JavaScript walk it replaced, which was ~0.5× predictRaw); where WebAssembly cannot run (node
+ * --jitless) the same walk a row at a time here.
  */
 export function predictRows(model: GbdtModel, x: Float32Array, stride: number, rows: number, out: Float64Array): void {
   const p = packedModels.get(model) ?? pack(model);
-  const { depth, base: starts, feature, threshold32: threshold, value } = p;
   out.fill(p.baseScore, 0, rows);
-  const eights = rows - (rows % 8);
-  for (let t = 0; t < depth.length; t++) {
-    const b = starts[t]!;
-    const d = depth[t]!;
-    let r = 0;
-    for (; r < eights; r += 8) {
-      const o0 = r * stride;
-      const o1 = o0 + stride;
-      const o2 = o1 + stride;
-      const o3 = o2 + stride;
-      const o4 = o3 + stride;
-      const o5 = o4 + stride;
-      const o6 = o5 + stride;
-      const o7 = o6 + stride;
-      let j0 = b,
-        j1 = b,
-        j2 = b,
-        j3 = b,
-        j4 = b,
-        j5 = b,
-        j6 = b,
-        j7 = b;
-      if (d === 6) {
-        // Six levels written out: V8 does not unroll a loop of variable length.
-        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
-        j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
-        j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
-        j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
-        j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
-        j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
-        j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
-        j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
-        j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
-      } else {
-        for (let level = 0; level < d; level++) {
-          j0 = 2 * j0 - b + 2 - +(x[o0 + feature[j0]!]! <= threshold[j0]!);
-          j1 = 2 * j1 - b + 2 - +(x[o1 + feature[j1]!]! <= threshold[j1]!);
-          j2 = 2 * j2 - b + 2 - +(x[o2 + feature[j2]!]! <= threshold[j2]!);
-          j3 = 2 * j3 - b + 2 - +(x[o3 + feature[j3]!]! <= threshold[j3]!);
-          j4 = 2 * j4 - b + 2 - +(x[o4 + feature[j4]!]! <= threshold[j4]!);
-          j5 = 2 * j5 - b + 2 - +(x[o5 + feature[j5]!]! <= threshold[j5]!);
-          j6 = 2 * j6 - b + 2 - +(x[o6 + feature[j6]!]! <= threshold[j6]!);
-          j7 = 2 * j7 - b + 2 - +(x[o7 + feature[j7]!]! <= threshold[j7]!);
-        }
-      }
-      out[r] = out[r]! + value[j0]!;
-      out[r + 1] = out[r + 1]! + value[j1]!;
-      out[r + 2] = out[r + 2]! + value[j2]!;
-      out[r + 3] = out[r + 3]! + value[j3]!;
-      out[r + 4] = out[r + 4]! + value[j4]!;
-      out[r + 5] = out[r + 5]! + value[j5]!;
-      out[r + 6] = out[r + 6]! + value[j6]!;
-      out[r + 7] = out[r + 7]! + value[j7]!;
+  if (walkTrees(p, x, stride, rows, out)) return;
+  const { depth, base, feature, threshold32, value } = p;
+  for (let r = 0; r < rows; r++) {
+    const o = r * stride;
+    let sum = out[r]!;
+    for (let t = 0; t < depth.length; t++) {
+      const b = base[t]!;
+      const d = depth[t]!;
+      let i = 0;
+      for (let level = 0; level < d; level++) i = 2 * i + 2 - +(x[o + feature[b + i]!]! <= threshold32[b + i]!);
+      sum += value[b + i]!;
     }
-    for (; r < rows; r++) {
-      const o = r * stride;
-      let j = b;
-      for (let level = 0; level < d; level++) j = 2 * j - b + 2 - +(x[o + feature[j]!]! <= threshold[j]!);
-      out[r] = out[r]! + value[j]!;
-    }
+    out[r] = sum;
   }
 }
