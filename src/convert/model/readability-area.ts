@@ -50,6 +50,8 @@ export function spacedText(text: string): { length: number; commas: number } {
 /** Readability's minimum paragraph length, in characters. */
 const MIN_CHARS = 25;
 const LEVELS = 5;
+/** How many of the best candidates are looked at for close rivals. */
+const RANKED = 5;
 
 function classWeight(n: ElementNames): number {
   let w = 0;
@@ -122,8 +124,10 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
   const score = new Float64Array(size);
   const isCandidate = new Uint8Array(size);
   const order: ElementRecord[] = [];
-  for (const b of blocks) {
-    const rec = names.get(b.el)!;
+  const rowRecords = blocks.map((b) => names.get(b.el)!);
+  for (let r = 0; r < blocks.length; r++) {
+    const b = blocks[r]!;
+    const rec = rowRecords[r]!;
     if (!SCORED.has(b.el.localName) || inUnlikely(rec)) continue;
     const { length, commas } = spacedText(b.text);
     if (length < MIN_CHARS) continue;
@@ -150,9 +154,10 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
   // additions does not change the sums.
   const words = new Float64Array(size);
   const linkWords = new Float64Array(size);
-  for (const b of blocks) {
+  for (let r = 0; r < blocks.length; r++) {
+    const b = blocks[r]!;
     if (b.tokens === 0) continue;
-    const i = names.get(b.el)!.index;
+    const i = rowRecords[r]!.index;
     words[i] = words[i]! + b.tokens;
     linkWords[i] = linkWords[i]! + b.linkTokens;
   }
@@ -163,19 +168,33 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     words[up.index] = words[up.index]! + words[i]!;
     linkWords[up.index] = linkWords[up.index]! + linkWords[i]!;
   }
-  const final = new Map<Element, number>();
+  // The final scores, in `score`; the five best in the order a stable sort by score gives (ties in
+  // the order the candidates were met), without sorting them all.
+  const ranked: ElementRecord[] = [];
   for (const a of order) {
     const i = a.index;
-    final.set(a.el, score[i]! * (1 - (words[i] === 0 ? 0 : linkWords[i]! / words[i]!)));
+    const s = score[i]! * (1 - (words[i] === 0 ? 0 : linkWords[i]! / words[i]!));
+    score[i] = s;
+    let at = ranked.length;
+    while (at > 0 && score[ranked[at - 1]!.index]! < s) at--;
+    if (at < RANKED) {
+      ranked.splice(at, 0, a);
+      if (ranked.length > RANKED) ranked.pop();
+    }
   }
-  const scores = final;
-  const ranked = [...scores].sort((a, b) => b[1] - a[1]).slice(0, 5);
-  let [top, topScore] = ranked[0]!;
+  const scores = {
+    get: (e: Element): number | undefined => {
+      const a = names.get(e);
+      return a !== undefined && isCandidate[a.index] === 1 ? score[a.index] : undefined;
+    },
+  };
+  let top = ranked[0]!.el;
+  let topScore = score[ranked[0]!.index]!;
   // Close rivals (three or more of the top five within 75 %) split one story: their common ancestor.
   const rivals = ranked
     .slice(1)
-    .filter(([, s]) => s >= 0.75 * topScore)
-    .map(([e]) => e);
+    .filter((a) => score[a.index]! >= 0.75 * topScore)
+    .map((a) => a.el);
   if (rivals.length >= 3) {
     for (let p = top.parentElement; p && p.localName !== 'body'; p = p.parentElement) {
       if (rivals.filter((r) => p!.contains(r)).length >= 3) {
@@ -197,7 +216,7 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     }
     last = s;
   }
-  for (let p = top.parentElement; p && p.localName !== 'body' && p.children.length === 1; p = p.parentElement) top = p;
+  for (let p = top.parentElement; p && p.localName !== 'body' && onlyChild(p); p = p.parentElement) top = p;
   topScore = scores.get(top) ?? topScore;
   const parts: Element[] = [];
   const parent = top.parentElement;
@@ -215,6 +234,12 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     else if (sib.localName === 'p' && proseParagraph(sib)) parts.push(sib);
   }
   return { parts, top, score: topScore };
+}
+
+/** `p.children.length === 1`, without the array linkedom builds for `children`. */
+function onlyChild(p: Element): boolean {
+  const first = p.firstElementChild;
+  return first !== null && first.nextElementSibling === null;
 }
 
 /** Readability's DIV_TO_P_ELEMS: a <div> with one of these inside is not a paragraph. */
