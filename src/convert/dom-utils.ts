@@ -50,8 +50,9 @@ export function memoizedAncestorTest(
   stop: (e: Element) => boolean = () => false,
 ): (el: Element) => boolean {
   const memo = new Map<Element, boolean>();
+  // One list for every walk (emptied after each): no array per question.
+  const walked: Element[] = [];
   return (el) => {
-    const walked: Element[] = [];
     let result = false;
     for (let e: Element | null = el; e && !stop(e); e = e.parentElement) {
       const m = memo.get(e);
@@ -66,6 +67,7 @@ export function memoizedAncestorTest(
       }
     }
     for (const w of walked) memo.set(w, result);
+    walked.length = 0;
     return result;
   };
 }

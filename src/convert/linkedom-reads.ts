@@ -164,6 +164,17 @@ export function nodeListLinks(): { readonly next: symbol; readonly end: symbol }
 
 const ATTRIBUTE_NODE = 2;
 
+/**
+ * nodeListLinks when `doc` is an HTML document: there an attribute node's value, read off the list
+ * after its element (attribute nodes first, `nodeType` 2), is what getAttribute answers for any name
+ * but `class` (spelled as className spells it). Undefined otherwise (the caller asks getAttribute).
+ */
+export function htmlAttributeLinks(doc: Document | null | undefined): { readonly next: symbol } | undefined {
+  if (!internals || !(doc as unknown as Record<symbol, { ignoreCase?: boolean } | undefined> | null)?.[internals.mime]?.ignoreCase)
+    return undefined;
+  return internals;
+}
+
 /** An element's class, id and role as getAttribute and hasAttribute answer them (readNames). */
 export interface ElementNames {
   /** getAttribute('class'): '' when there is none. */

@@ -21,6 +21,24 @@ describe('dropHiddenCopies', () => {
     expect(htmlToMarkdown(html).split('The first paragraph').length - 1).toBe(1);
   });
 
+  it('reads `hidden` and `style` wherever they stand among the attributes, and as changed after the parse', () => {
+    const copy = '<p>The first paragraph of the story says what happened, where and when it happened to everyone.</p>';
+    const html = `<html><body><article>${body}</article>
+      <div id="a" data-x="1" style="color: red; display: none">${copy}</div>
+      <div id="b" style="color: red" class="c" hidden>${copy}</div>
+      <div id="c" class="c">${copy}</div>
+      <div id="d" data-y="2">${copy}</div>
+      <div id="e" style="color: blue">${copy}</div></body></html>`;
+    const page = analyzeHtml(html)!;
+    const doc = page.body.ownerDocument;
+    doc.getElementById('c')!.setAttribute('hidden', '');
+    doc.getElementById('d')!.setAttribute('style', 'visibility: hidden');
+    const kept = new Set(page.rows.blocks.map((b) => b.id));
+    dropHiddenCopies(page.rows.blocks, kept);
+    const dropped = page.rows.blocks.filter((b) => !kept.has(b.id)).map((b) => b.el.parentElement?.id);
+    expect(dropped).toEqual(['a', 'b', 'c', 'd']);
+  });
+
   it('keeps collapsed content that the page shows nowhere else (a tab, an accordion)', () => {
     const html = `<html><body><article>${body}
       <div style="display:none"><p>A collapsed answer that appears only here, kept because a reader opens it.</p></div></article></body></html>`;

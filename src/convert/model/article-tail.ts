@@ -11,11 +11,11 @@
 //   (author box, tags, share bar).
 // Linear: every walk up the tree is memoised per element. docs/conversion.md has the evidence.
 
-import { memoizedAncestorTest } from '../dom-utils.js';
 import { NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
-import type { BlockRows } from './block-features.js';
-import { classTokens } from './class-tokens.js';
+import type { BlockRows, ElementRecord } from './block-features.js';
+import { namesTokens } from './class-tokens.js';
 import { dropCommentThreads } from './comment-threads.js';
+import { recordAncestorTest } from './record-walk.js';
 import { dropSideLinks } from './side-links.js';
 import { declaresStory, findStory, isEntry, type Story, sibling } from './story.js';
 import { keepStoryArea } from './story-area.js';
@@ -82,11 +82,12 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
   if (commentContainer(storyEl)) return;
   // Without a declaration, a block inside an <article> of its own (a thread's post, a comment
   // marked up as one) is not judged here.
-  const onChain = (e: Element) => chainIndex.has(e);
-  const inOwnArticle = memoizedAncestorTest((e) => e.localName === 'article', onChain);
+  // Walks over the rows' records (record-walk.ts), up to the chain, which holds body.
+  const onChain = (a: ElementRecord) => chainIndex.has(a.el);
+  const inOwnArticle = recordAncestorTest(rows, (a) => a.el.localName === 'article', onChain);
 
   // Comment containers between a block and the story's ancestors.
-  const inComments = memoizedAncestorTest(commentContainer, onChain);
+  const inComments = recordAncestorTest(rows, (a) => namesComment(a.cls, a.id), onChain);
 
   // Inside the story's container, its prose ends at the last kept paragraph of prose: what follows
   // there under a comment or related heading is a tail too (a "Related" list inside the container).
@@ -100,7 +101,7 @@ function dropArticleTail(rows: BlockRows, kept: Set<number>, declared: boolean, 
   }
   // Widgets that close a story (author box, tags, categories, share and rating bars, the entry's
   // meta line), like the comment containers.
-  const inTailWidget = memoizedAncestorTest((e) => classTokens(e).some((t) => TAIL_WIDGET_WORDS.has(t)), onChain);
+  const inTailWidget = recordAncestorTest(rows, (a) => namesTokens(a.cls, a.id).some((t) => TAIL_WIDGET_WORDS.has(t)), onChain);
   let tailLevel = 0; // > 0: inside a tail section opened by a heading of this level
   for (let r = Math.max(0, proseEnd + 1); r < blocks.length; r++) {
     const b = blocks[r]!;
@@ -196,9 +197,10 @@ function keepLead(rows: BlockRows, kept: Set<number>, s: Story): void {
     const text = b.text.trim();
     if (!SENTENCE_END.test(text) || BYLINE.test(text)) continue;
     let lead = false;
-    for (let e: Element | null = b.el, up = 0; e && up < 4 && !s.chainIndex.has(e); e = e.parentElement, up++) {
-      if (e.localName === 'figure' || e.localName === 'figcaption') break; // a caption, not a lead
-      if (classTokens(e).some((t) => LEAD_WORDS.has(t))) {
+    for (let a: ElementRecord | null = rows.names.get(b.el)!, up = 0; a && up < 4 && !s.chainIndex.has(a.el); a = a.up, up++) {
+      const tag = a.el.localName;
+      if (tag === 'figure' || tag === 'figcaption') break; // a caption, not a lead
+      if (namesTokens(a.cls, a.id).some((t) => LEAD_WORDS.has(t))) {
         lead = true;
         break;
       }
@@ -218,8 +220,8 @@ function keepStoryQuotes(rows: BlockRows, kept: Set<number>, s: Story): void {
   for (let r = s.start + 1; r < s.end; r++) {
     const b = blocks[r]!;
     if (kept.has(b.id) || s.rowLca[r]! > s.story || b.tokens < QUOTE_TOKENS || b.linkTokens >= 0.5 * b.tokens) continue;
-    for (let e: Element | null = b.el, up = 0; e && up < 4 && !s.chainIndex.has(e); e = e.parentElement, up++) {
-      if (e.localName === 'blockquote') {
+    for (let a: ElementRecord | null = rows.names.get(b.el)!, up = 0; a && up < 4 && !s.chainIndex.has(a.el); a = a.up, up++) {
+      if (a.el.localName === 'blockquote') {
         kept.add(b.id);
         break;
       }
@@ -229,6 +231,11 @@ function keepStoryQuotes(rows: BlockRows, kept: Set<number>, s: Story): void {
 const QUOTE_TOKENS = 3;
 
 function commentContainer(el: Element): boolean {
-  const names = `${el.getAttribute('class') ?? ''} ${el.getAttribute('id') ?? ''}`;
+  return namesComment(el.getAttribute('class') ?? '', el.getAttribute('id') ?? '');
+}
+
+/** Class and id (getAttribute's, '' when absent) name a comment container. */
+function namesComment(cls: string, id: string): boolean {
+  const names = `${cls} ${id}`;
   return names.length > 1 && COMMENT_NAME.test(names);
 }

@@ -234,13 +234,25 @@ export interface BlockRows {
    * snapshot other passes over the rows' ancestors read instead of the attributes; the model does
    * not change the page before keepBlocks). Absent: read the attributes.
    */
-  names?: ReadonlyMap<Element, ElementNames>;
+  names: ReadonlyMap<Element, ElementRecord>;
 }
 
 /** An element's class and id as getAttribute gives them ('' when absent). */
 export interface ElementNames {
   readonly cls: string;
   readonly id: string;
+}
+
+/**
+ * What BlockRows.names holds of each element: its class and id, its role (getAttribute's answer), its
+ * parent's record (null for body) and its number, counted from 0 in the order the records were made
+ * (a parent's before its children's), for passes that keep per-element facts in typed arrays.
+ */
+export interface ElementRecord extends ElementNames {
+  readonly el: Element;
+  readonly up: ElementRecord | null;
+  readonly role: string | null;
+  readonly index: number;
 }
 
 /** Ancestor levels whose containers group rows (1 = the block element's parent). */
@@ -302,10 +314,10 @@ export function blockFeatures(
   // share their ancestors; attribute reads are the walk's cost). Each element's record points to its
   // parent's (null above body), so a row's walk follows pointers: one Map look-up per row, not one
   // per ancestor, and the words, container number and sibling group of each level ride along.
-  interface AncestorInfo extends ElementNames {
-    el: Element;
+  interface AncestorInfo extends ElementRecord {
     /** The parent's record; null for body (the walk's top) and for an element with no parent. */
     up: AncestorInfo | null;
+    index: number;
     /** The element's INSIDE_TAGS bit (0: none); main and chrome are kept apart (they count at level 0). */
     inside: number;
     main: boolean;
@@ -337,7 +349,9 @@ export function blockFeatures(
       el,
       cls,
       id,
+      role,
       up: null,
+      index: -1,
       inside: INSIDE_TAGS.has(t) ? 1 << INSIDE[t as Inside] : 0,
       main: t === 'main' || role === 'main',
       chrome: CHROME_ROLES.has(role ?? ''),
@@ -368,6 +382,7 @@ export function blockFeatures(
     while (missing.length > 0) {
       const a = make(missing.pop()!);
       a.up = above;
+      a.index = infoCache.size;
       infoCache.set(a.el, a);
       above = a;
     }

@@ -75,8 +75,9 @@ export function dropChoiceLabels(blocks: readonly Block[], kept: Set<number>, la
   for (const b of blocks) {
     if (!kept.has(b.id)) continue;
     const words = labelWords.get(b);
-    const own = wordsOf(b.text);
-    if (insideLabel(b.el, labels) || (words && own.length > 0 && own.every((w) => words.has(w)))) kept.delete(b.id);
+    // The block's own words only where a label's words went (few blocks): splitting every kept
+    // block's text was most of this pass on a page with a live checkbox.
+    if (insideLabel(b.el, labels) || (words && allIn(wordsOf(b.text), words))) kept.delete(b.id);
   }
 }
 
@@ -84,3 +85,6 @@ function insideLabel(el: Element, labels: ReadonlySet<Element>): boolean {
   for (let e: Element | null = el.parentElement; e; e = e.parentElement) if (labels.has(e)) return true;
   return false;
 }
+
+/** Some words, every one of them in `words`. */
+const allIn = (own: readonly string[], words: ReadonlySet<string>): boolean => own.length > 0 && own.every((w) => words.has(w));

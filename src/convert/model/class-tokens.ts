@@ -11,8 +11,11 @@ export const SPLIT = /[\s_\-:./]+|(?<=[a-z])(?=[A-Z])/;
 const NONE: readonly string[] = Object.freeze([]);
 
 export function classTokens(el: Element): readonly string[] {
-  const cls = el.getAttribute('class') ?? '';
-  const id = el.getAttribute('id') ?? '';
+  return namesTokens(el.getAttribute('class') ?? '', el.getAttribute('id') ?? '');
+}
+
+/** classTokens of an element whose class and id (getAttribute's, '' when absent) are read already. */
+export function namesTokens(cls: string, id: string): readonly string[] {
   // Most elements have no id: their class value is the key itself (one string shared by the
   // elements of that class, its hash kept), not a string joined anew per element and hashed again.
   if (id === '') return cls === '' ? NONE : tokensOf(cls);

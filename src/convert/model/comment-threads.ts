@@ -12,8 +12,8 @@
 // Runs before the story is found, so a long thread no longer wins the story's container.
 // Linear: the nearest comment container is memoised per element.
 
-import type { BlockRows } from './block-features.js';
-import { classTokens } from './class-tokens.js';
+import type { BlockRows, ElementRecord } from './block-features.js';
+import { namesTokens } from './class-tokens.js';
 import { isTitleHeading } from './titled-story.js';
 
 /**
@@ -47,8 +47,7 @@ const COMMENT_STATE =
 const PROSE_TOKENS = 12;
 
 /** The element's id unless it is many words (a heading's slug, "receive-and-reply-to-a-comment"). */
-function shortId(el: Element): string {
-  const id = el.getAttribute('id') ?? '';
+function shortId(id: string): string {
   return id !== '' && id.split(/[-_]/).filter((w) => !/^\d*$/.test(w)).length <= 3 ? id : '';
 }
 
@@ -74,27 +73,39 @@ export function dropCommentThreads(rows: BlockRows, kept: Set<number>, declared:
   }
   // Per element: its nearest comment container (null when none, or when it sits in a thread's
   // board, discussion, testimonials or reviews, whose posts are content), resolved top-down along
-  // each walk so every element is visited once.
+  // each walk so every element is visited once. The walks go over the elements' records
+  // (BlockRows.names: every row's element and its ancestors up to body; body and <html> above it name
+  // nothing here), the facts kept by record number.
   // `entry`: an <article> at or below the comment container (a post marked up as an entry of its own).
-  const memo = new Map<Element, { comment: Element | null; thread: boolean; entry: boolean }>();
+  const names = rows.names;
+  const commentOf = new Array<Element | null>(names.size).fill(null);
+  const THREAD = 1;
+  const ENTRY = 2;
+  const KNOWN = 4;
+  const flags = new Uint8Array(names.size);
+  const walked: ElementRecord[] = [];
   const nearest = (el: Element): Element | null => {
-    const walked: Element[] = [];
-    let e: Element | null = el;
-    for (; e && !memo.has(e); e = e.parentElement) walked.push(e);
-    let up = e ? memo.get(e)! : { comment: null, thread: false, entry: false };
+    let a: ElementRecord | null = names.get(el)!;
+    for (; a && flags[a.index] === 0; a = a.up) walked.push(a);
+    let comment = a ? commentOf[a.index]! : null;
+    let f = a ? flags[a.index]! : 0;
     for (let i = walked.length - 1; i >= 0; i--) {
       const w = walked[i]!;
-      const named = w.localName !== 'body' && w.localName !== 'html';
-      const cls = named ? (w.getAttribute('class') ?? '') : '';
-      const id = named ? shortId(w) : '';
+      const tag = w.el.localName;
+      const named = tag !== 'body' && tag !== 'html';
+      const cls = named ? w.cls : '';
+      const id = named ? shortId(w.id) : '';
       const some = cls !== '' || id !== '';
-      const thread = up.thread || (some && classTokens(w).some((t) => THREAD_WORDS.has(t)));
-      const comment = thread ? null : (up.comment ?? (some && !holdsTitle.has(w) && namesComments(cls, id) ? w : null));
-      memo.set(w, (up = { comment, thread, entry: comment !== null && (up.entry || w.localName === 'article') }));
+      const thread = (f & THREAD) !== 0 || (some && namesTokens(w.cls, w.id).some((t) => THREAD_WORDS.has(t)));
+      comment = thread ? null : (comment ?? (some && !holdsTitle.has(w.el) && namesComments(cls, id) ? w.el : null));
+      f = KNOWN | (thread ? THREAD : 0) | (comment !== null && ((f & ENTRY) !== 0 || tag === 'article') ? ENTRY : 0);
+      commentOf[w.index] = comment;
+      flags[w.index] = f;
     }
+    walked.length = 0;
     // Without a declared story, a post in an <article> of its own is a thread's (a link aggregator's
     // replies), not judged here.
-    return up.entry && !declared ? null : up.comment;
+    return (f & ENTRY) !== 0 && !declared ? null : comment;
   };
   const container = blocks.map((b) => (kept.has(b.id) ? nearest(b.el) : null));
   let story = -1;

@@ -10,7 +10,7 @@
 // "article", "content"…) are not scored, as Readability removes those first.
 
 import { isSpace } from '../space.js';
-import type { BlockRows } from './block-features.js';
+import type { BlockRows, ElementNames, ElementRecord } from './block-features.js';
 
 /** Tags whose own text Readability scores (its <div>s without block children count as <p>). */
 const SCORED = new Set(['p', 'td', 'pre', 'h2', 'h3', 'h4', 'h5', 'h6', 'section', 'div']);
@@ -50,10 +50,12 @@ export function spacedText(text: string): { length: number; commas: number } {
 /** Readability's minimum paragraph length, in characters. */
 const MIN_CHARS = 25;
 const LEVELS = 5;
+/** How many of the best candidates are looked at for close rivals. */
+const RANKED = 5;
 
-function classWeight(e: Element): number {
+function classWeight(n: ElementNames): number {
   let w = 0;
-  for (const name of [e.getAttribute('class'), e.getAttribute('id')]) {
+  for (const name of [n.cls, n.id]) {
     if (!name) continue;
     if (NEGATIVE.test(name)) w -= 25;
     if (POSITIVE.test(name)) w += 25;
@@ -69,14 +71,15 @@ function tagWeight(tag: string): number {
   return 0;
 }
 
-function unlikely(e: Element): boolean {
-  const tag = e.localName;
+/** Readability's unlikely candidate, from the element's record (its role, class and id as getAttribute reads them). */
+function unlikely(n: ElementRecord): boolean {
+  const tag = n.el.localName;
   if (tag === 'body' || tag === 'a' || tag === 'html') return false;
-  const role = e.getAttribute('role');
+  const role = n.role;
   if (role && UNLIKELY_ROLES.has(role)) return true;
   // Class and id asked apart (no pattern spans the space that would join them): no string per element.
-  const cls = e.getAttribute('class') ?? '';
-  const id = e.getAttribute('id') ?? '';
+  const cls = n.cls;
+  const id = n.id;
   return (UNLIKELY.test(cls) || UNLIKELY.test(id)) && !MAYBE.test(cls) && !MAYBE.test(id);
 }
 
@@ -90,67 +93,108 @@ export interface ReadabilityArea {
 /** The Readability-style story area of the page, or null when no block scores. */
 export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
   const blocks = rows.blocks;
-  // Whether an element sits in an unlikely container (memoised per element, top-down).
-  const memo = new Map<Element, boolean>();
-  const inUnlikely = (el: Element): boolean => {
-    const walked: Element[] = [];
-    let e: Element | null = el;
+  // Per element, by its record's number (BlockRows.names: every row's element and its ancestors up to
+  // body, which is never unlikely, nor is <html> above it): whether it sits in an unlikely container
+  // (0 not asked, 1 no, 2 yes), resolved top-down along each walk.
+  const names = rows.names;
+  const size = names.size;
+  const unlikelyIn = new Uint8Array(size);
+  const walked: ElementRecord[] = [];
+  const inUnlikely = (n: ElementRecord): boolean => {
+    let a: ElementRecord | null = n;
     let found = false;
-    for (; e; e = e.parentElement) {
-      const m = memo.get(e);
-      if (m !== undefined) {
-        found = m;
+    for (; a; a = a.up) {
+      const m = unlikelyIn[a.index]!;
+      if (m !== 0) {
+        found = m === 2;
         break;
       }
-      walked.push(e);
+      walked.push(a);
     }
     for (let i = walked.length - 1; i >= 0; i--) {
-      found = found || unlikely(walked[i]!);
-      memo.set(walked[i]!, found);
+      const w = walked[i]!;
+      found = found || unlikely(w);
+      unlikelyIn[w.index] = found ? 2 : 1;
     }
+    walked.length = 0;
     return found;
   };
-  // Per candidate container: its score, and its subtree's words and link words (one look-up per
-  // ancestor in the density walk below, not five).
-  const candidates = new Map<Element, { score: number; words: number; linkWords: number }>();
-  const init = (e: Element) => {
-    let c = candidates.get(e);
-    if (c === undefined) candidates.set(e, (c = { score: tagWeight(e.localName) + classWeight(e), words: 0, linkWords: 0 }));
-    return c;
-  };
-  for (const b of blocks) {
-    if (!SCORED.has(b.el.localName) || inUnlikely(b.el)) continue;
+  // Per candidate container (by record number): its score, in the order the candidates were met
+  // (the ranking's ties keep that order).
+  const score = new Float64Array(size);
+  const isCandidate = new Uint8Array(size);
+  const order: ElementRecord[] = [];
+  const rowRecords = blocks.map((b) => names.get(b.el)!);
+  for (let r = 0; r < blocks.length; r++) {
+    const b = blocks[r]!;
+    const rec = rowRecords[r]!;
+    if (!SCORED.has(b.el.localName) || inUnlikely(rec)) continue;
     const { length, commas } = spacedText(b.text);
     if (length < MIN_CHARS) continue;
-    const score = 1 + commas + 1 + Math.min(Math.floor(length / 100), 3);
+    const points = 1 + commas + 1 + Math.min(Math.floor(length / 100), 3);
     // A <div> that also holds blocks has its loose text wrapped in a <p> of its own by Readability:
     // that text's parent is the <div> itself.
-    let e = b.el.localName === 'div' && holdsBlocks(b.el) ? b.el : b.el.parentElement;
-    for (let level = 0; e?.parentElement && level < LEVELS; level++, e = e.parentElement) {
+    let a = b.el.localName === 'div' && holdsBlocks(b.el) ? rec : rec.up;
+    // A candidate has a parent element: body's is <html>, which has none (and no record).
+    for (let level = 0; a && (a.up !== null || a.el.parentElement !== null) && level < LEVELS; level++, a = a.up) {
       const divider = level === 0 ? 1 : level === 1 ? 2 : level * 3;
-      init(e).score += score / divider;
+      const i = a.index;
+      if (isCandidate[i] === 0) {
+        isCandidate[i] = 1;
+        score[i] = tagWeight(a.el.localName) + classWeight(a);
+        order.push(a);
+      }
+      score[i] = score[i]! + points / divider;
     }
   }
-  if (candidates.size === 0) return null;
-  // Link density of each candidate over its whole subtree (blocks without words add nothing).
-  for (const b of blocks) {
+  if (order.length === 0) return null;
+  // Link density of each candidate over its whole subtree (blocks without words add nothing): each
+  // row's words at its own element, summed up into the parents in one pass from the last record to
+  // the first (a parent's record is made before its children's). Whole numbers: the order of the
+  // additions does not change the sums.
+  const words = new Float64Array(size);
+  const linkWords = new Float64Array(size);
+  for (let r = 0; r < blocks.length; r++) {
+    const b = blocks[r]!;
     if (b.tokens === 0) continue;
-    for (let e: Element | null = b.el; e; e = e.parentElement) {
-      const c = candidates.get(e);
-      if (c === undefined) continue;
-      c.words += b.tokens;
-      c.linkWords += b.linkTokens;
+    const i = rowRecords[r]!.index;
+    words[i] = words[i]! + b.tokens;
+    linkWords[i] = linkWords[i]! + b.linkTokens;
+  }
+  const records = [...names.values()];
+  for (let i = records.length - 1; i >= 0; i--) {
+    const up = records[i]!.up;
+    if (up === null) continue;
+    words[up.index] = words[up.index]! + words[i]!;
+    linkWords[up.index] = linkWords[up.index]! + linkWords[i]!;
+  }
+  // The final scores, in `score`; the five best in the order a stable sort by score gives (ties in
+  // the order the candidates were met), without sorting them all.
+  const ranked: ElementRecord[] = [];
+  for (const a of order) {
+    const i = a.index;
+    const s = score[i]! * (1 - (words[i] === 0 ? 0 : linkWords[i]! / words[i]!));
+    score[i] = s;
+    let at = ranked.length;
+    while (at > 0 && score[ranked[at - 1]!.index]! < s) at--;
+    if (at < RANKED) {
+      ranked.splice(at, 0, a);
+      if (ranked.length > RANKED) ranked.pop();
     }
   }
-  const scores = new Map<Element, number>();
-  for (const [e, c] of candidates) scores.set(e, c.score * (1 - (c.words === 0 ? 0 : c.linkWords / c.words)));
-  const ranked = [...scores].sort((a, b) => b[1] - a[1]).slice(0, 5);
-  let [top, topScore] = ranked[0]!;
+  const scores = {
+    get: (e: Element): number | undefined => {
+      const a = names.get(e);
+      return a !== undefined && isCandidate[a.index] === 1 ? score[a.index] : undefined;
+    },
+  };
+  let top = ranked[0]!.el;
+  let topScore = score[ranked[0]!.index]!;
   // Close rivals (three or more of the top five within 75 %) split one story: their common ancestor.
   const rivals = ranked
     .slice(1)
-    .filter(([, s]) => s >= 0.75 * topScore)
-    .map(([e]) => e);
+    .filter((a) => score[a.index]! >= 0.75 * topScore)
+    .map((a) => a.el);
   if (rivals.length >= 3) {
     for (let p = top.parentElement; p && p.localName !== 'body'; p = p.parentElement) {
       if (rivals.filter((r) => p!.contains(r)).length >= 3) {
@@ -172,7 +216,7 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     }
     last = s;
   }
-  for (let p = top.parentElement; p && p.localName !== 'body' && p.children.length === 1; p = p.parentElement) top = p;
+  for (let p = top.parentElement; p && p.localName !== 'body' && onlyChild(p); p = p.parentElement) top = p;
   topScore = scores.get(top) ?? topScore;
   const parts: Element[] = [];
   const parent = top.parentElement;
@@ -190,6 +234,12 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     else if (sib.localName === 'p' && proseParagraph(sib)) parts.push(sib);
   }
   return { parts, top, score: topScore };
+}
+
+/** `p.children.length === 1`, without the array linkedom builds for `children`. */
+function onlyChild(p: Element): boolean {
+  const first = p.firstElementChild;
+  return first !== null && first.nextElementSibling === null;
 }
 
 /** Readability's DIV_TO_P_ELEMS: a <div> with one of these inside is not a paragraph. */

@@ -7,10 +7,9 @@
 // links make (story-links.ts's one-fifth gate, meant for listings, let a 45-link list through).
 // A listing or a hub has no such body of prose: its links stay.
 
-import { memoizedAncestorTest } from '../dom-utils.js';
 import type { BlockRows } from './block-features.js';
-import type { Block } from './blocks.js';
 import { classTokens } from './class-tokens.js';
+import { aboveRecords, recordAncestorTest, recordInside } from './record-walk.js';
 import { singlePostBody } from './single-post.js';
 import { findStory, isEntry, sibling } from './story.js';
 
@@ -21,7 +20,7 @@ const STORY_PROSE = 150;
 
 export function dropSideLinks(rows: BlockRows, kept: Set<number>, evidence: boolean): void {
   const blocks = rows.blocks;
-  if (dropOutsidePost(blocks, kept, rows.names)) return;
+  if (dropOutsidePost(rows, kept)) return;
   const prose = new Set<number>();
   for (const b of blocks) if (kept.has(b.id) && b.tokens >= PROSE_TOKENS && b.linkTokens < 0.3 * b.tokens) prose.add(b.id);
   const s = findStory(rows, prose);
@@ -55,25 +54,33 @@ const TITLE_REACH = 6;
  * between). Not when the body holds several entries (a page's list of <article>s) or kept entries
  * sit outside it (a thread's posts). Returns whether the rule applied.
  */
-function dropOutsidePost(blocks: readonly Block[], kept: Set<number>, names: BlockRows['names']): boolean {
-  const body = singlePostBody(blocks, names);
+function dropOutsidePost(rows: BlockRows, kept: Set<number>): boolean {
+  const blocks = rows.blocks;
+  const body = singlePostBody(blocks, rows.names);
   if (!body) return false;
   let first = -1;
   let prose = false;
   let entries = 0;
   for (let e = nextElement(body, body); e; e = nextElement(e, body)) if (isEntry(e) && ++entries > 1) return false;
-  const inEntry = memoizedAncestorTest(isEntry, (e) => e === body);
+  const inEntry = recordAncestorTest(
+    rows,
+    (a) => isEntry(a.el),
+    (a) => a.el === body,
+    aboveRecords(rows, isEntry, (e) => e === body),
+  );
+  const inBody = recordInside(rows, body);
   let post: Element = body;
   for (let e = body.parentElement, up = 0; e && up < 3; e = e.parentElement, up++) {
     if (isEntry(e) || classTokens(e).some((t) => POST_WORDS.has(t))) post = e;
   }
+  const inPost = post === body ? inBody : recordInside(rows, post);
   for (let r = 0; r < blocks.length; r++) {
     const b = blocks[r]!;
     if (!kept.has(b.id)) continue;
-    if (body.contains(b.el)) {
+    if (inBody(b.el)) {
       if (first < 0) first = r;
       if (b.tokens >= PROSE_TOKENS && b.linkTokens < 0.3 * b.tokens) prose = true;
-    } else if (!post.contains(b.el) && inEntry(b.el)) return false;
+    } else if (!inPost(b.el) && inEntry(b.el)) return false;
   }
   if (!prose) return false;
   let top = first - TITLE_REACH;
@@ -87,7 +94,7 @@ function dropOutsidePost(blocks: readonly Block[], kept: Set<number>, names: Blo
     }
   }
   blocks.forEach((b, r) => {
-    if (kept.has(b.id) && !post.contains(b.el) && !(r < first && r >= top)) kept.delete(b.id);
+    if (kept.has(b.id) && !inPost(b.el) && !(r < first && r >= top)) kept.delete(b.id);
   });
   return true;
 }

@@ -9,8 +9,9 @@
 
 import { descendants, tagOf } from '../dom-utils.js';
 import { firstElementBelow } from '../linkedom-reads.js';
-import type { BlockRows } from './block-features.js';
+import type { BlockRows, ElementRecord } from './block-features.js';
 import { readabilityArea } from './readability-area.js';
+import { aboveRecords, recordAncestorTest } from './record-walk.js';
 import { isEntry, sibling } from './story.js';
 
 /** A block of prose: this many words or more, few of them links. */
@@ -51,25 +52,12 @@ export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: bool
     for (let i = below.length - 1; i >= 0 && !entry; i--) if (marksEntry(below[i]!)) entry = below[i]!;
   }
   const parts = new Set(area.parts);
-  const memo = new Map<Element, boolean>();
-  const inArea = (el: Element): boolean => {
-    const walked: Element[] = [];
-    let found = false;
-    for (let e: Element | null = el; e; e = e.parentElement) {
-      const m = memo.get(e);
-      if (m !== undefined) {
-        found = m;
-        break;
-      }
-      if (parts.has(e)) {
-        found = true;
-        break;
-      }
-      walked.push(e);
-    }
-    for (const w of walked) memo.set(w, found);
-    return found;
-  };
+  const inArea = recordAncestorTest(
+    rows,
+    (a) => parts.has(a.el),
+    null,
+    aboveRecords(rows, (e) => parts.has(e)),
+  );
   const blocks = rows.blocks;
   const inside = blocks.map((b) => kept.has(b.id) && inArea(b.el));
   const first = inside.indexOf(true);
@@ -113,10 +101,45 @@ export function keepStoryArea(rows: BlockRows, kept: Set<number>, evidence: bool
     n++;
   }
   if (listsCards(blocks, kept, inside, head, wordsIn)) return;
-  const ownArticle = (el: Element) => !declared && el.closest('article') !== null && !el.closest('article')!.contains(area.top);
+  const ownArticle = declared ? null : inOwnArticle(rows, area.top);
   blocks.forEach((b, r) => {
-    if (kept.has(b.id) && !inside[r] && !head.has(r) && !ownArticle(b.el)) kept.delete(b.id);
+    if (kept.has(b.id) && !inside[r] && !head.has(r) && !ownArticle?.(b.el)) kept.delete(b.id);
   });
+}
+
+/**
+ * Whether a row's element sits in an <article> (the nearest one, or itself) that does not hold `top`:
+ * `el.closest('article')` and its `contains(top)`, memoised per element over the rows' records (no
+ * <article> above body).
+ */
+function inOwnArticle(rows: BlockRows, top: Element): (el: Element) => boolean {
+  const names = rows.names;
+  // Per record: its nearest <article>'s record, null for none (undefined: not asked).
+  const nearest = new Array<ElementRecord | null | undefined>(names.size).fill(undefined);
+  // Per <article> record: 0 not asked, 1 holds `top`, 2 does not.
+  const holdsTop = new Uint8Array(names.size);
+  const walked: ElementRecord[] = [];
+  return (el) => {
+    let found: ElementRecord | null = null;
+    for (let a: ElementRecord | null = names.get(el)!; a; a = a.up) {
+      const m = nearest[a.index];
+      if (m !== undefined) {
+        found = m;
+        break;
+      }
+      walked.push(a);
+      if (tagOf(a.el) === 'article') {
+        found = a;
+        break;
+      }
+    }
+    for (const w of walked) nearest[w.index] = found;
+    walked.length = 0;
+    if (found === null) return false;
+    const i = found.index;
+    if (holdsTop[i] === 0) holdsTop[i] = found.el.contains(top) ? 1 : 2;
+    return holdsTop[i] === 2;
+  };
 }
 
 /** Matches `article, .hentry, [itemprop="articleBody"]` in an HTML document (a class word edged by `\s`, as css-select reads it). */

@@ -3,7 +3,7 @@
 // microdata) that mark one story or a list of them, and whether the page declares one story.
 
 import { declaresArticle, NON_ARTICLE_TYPES, type StructuredData } from '../structured-data.js';
-import type { BlockRows } from './block-features.js';
+import type { BlockRows, ElementRecord } from './block-features.js';
 
 /** The story on the page: the smallest container around the largest kept block with half the kept words. */
 export interface Story {
@@ -29,38 +29,46 @@ export function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | n
     if (largest < 0 || b.tokens > blocks[largest]!.tokens) largest = r;
   });
   if (largest < 0) return null;
-  // Each block's lowest common ancestor with the largest kept block, memoised per element so the
-  // walks up are linear in the page.
+  // Each block's lowest common ancestor with the largest kept block, memoised per element (by its
+  // record's number, BlockRows.names: every row's element and its ancestors up to body) so the walks
+  // up are linear in the page. The chain goes on above body (to <html>): where no record is met on it,
+  // a row's ancestor on the chain is the outermost.
   const chain: Element[] = [];
   const chainIndex = new Map<Element, number>();
   for (let e: Element | null = blocks[largest]!.el; e; e = e.parentElement) {
     chainIndex.set(e, chain.length);
     chain.push(e);
   }
-  const lcaMemo = new Map<Element, number>();
+  const names = rows.names;
+  // Per record: 1 + the index in `chain` of its lowest common ancestor with the largest block (0: not known yet).
+  const lcaOf = new Int32Array(names.size);
+  for (let a = names.get(blocks[largest]!.el)!, i = 0; a; a = a.up!, i++) {
+    lcaOf[a.index] = i + 1;
+    if (a.up === null) break;
+  }
+  const walked: ElementRecord[] = [];
   const lca = (el: Element): number => {
-    const walked: Element[] = [];
-    let e: Element | null = el;
     let found = chain.length - 1;
-    while (e) {
-      const direct = chainIndex.get(e) ?? lcaMemo.get(e);
-      if (direct !== undefined) {
-        found = direct;
+    for (let a: ElementRecord | null = names.get(el)!; a; a = a.up) {
+      const known = lcaOf[a.index]!;
+      if (known !== 0) {
+        found = known - 1;
         break;
       }
-      walked.push(e);
-      e = e.parentElement;
+      walked.push(a);
     }
-    for (const w of walked) lcaMemo.set(w, found);
+    for (const w of walked) lcaOf[w.index] = found + 1;
+    walked.length = 0;
     return found;
   };
   const within = new Float64Array(chain.length);
   const rowLca = new Int32Array(blocks.length);
-  blocks.forEach((b, r) => {
+  for (let r = 0; r < blocks.length; r++) {
+    const b = blocks[r]!;
     const i = lca(b.el);
     rowLca[r] = i;
     if (kept.has(b.id)) within[i] = within[i]! + b.tokens;
-  });
+  }
   let story = 0;
   for (let acc = 0; story < chain.length - 1; story++) {
     acc += within[story]!;

@@ -8,6 +8,7 @@
 // listing's or a hub's title heads its list, so the list sits inside the container.
 
 import { type BlockRows, FEATURES } from './block-features.js';
+import { recordInside } from './record-walk.js';
 import { isEntry, sibling } from './story.js';
 import { listsCards } from './story-area.js';
 
@@ -72,14 +73,15 @@ export function dropTitledSideLinks(rows: BlockRows, kept: Set<number>, evidence
   // A listing's or a hub's title heads its description box, not its cards: when the kept blocks
   // outside the container lie in repeated cards (a heading or words beside the link) that outweigh
   // the container's own words, the cards are the page (WCXB listings lost 0.023 without this).
-  const inside = rows.blocks.map((b) => kept.has(b.id) && s.container.contains(b.el));
+  const inContainer = recordInside(rows, s.container);
+  const inside = rows.blocks.map((b) => kept.has(b.id) && inContainer(b.el));
   let wordsIn = 0;
   rows.blocks.forEach((b, r) => {
     if (inside[r]) wordsIn += b.tokens - b.linkTokens;
   });
   if (listsCards(rows.blocks, kept, inside, new Set(), wordsIn)) return;
   for (const b of rows.blocks) {
-    if (!kept.has(b.id) || b.linkTokens < b.tokens || s.container.contains(b.el)) continue;
+    if (!kept.has(b.id) || b.linkTokens < b.tokens || inContainer(b.el)) continue;
     kept.delete(b.id);
   }
 }
