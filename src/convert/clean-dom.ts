@@ -3,7 +3,7 @@
 // the test for page chrome (navigation, header, footer, sidebars, forms) used by convert/model/boilerplate.ts.
 
 import { descendants, tagOf } from './dom-utils.js';
-import { nodeListLinks } from './linkedom-reads.js';
+import { type AttributePair, nodeListLinks, readAttributePair } from './linkedom-reads.js';
 import { DROPPED_TAGS } from './markdown/index.js';
 import { flattenShadowRoots } from './shadow-dom.js';
 import { memoByValue } from './value-memo.js';
@@ -71,12 +71,6 @@ const classHint = memoByValue((cls) =>
 );
 
 const SCRIPT_TAGS = new Set(['script', 'style', 'template']);
-const ATTRIBUTE_NODE = 2;
-
-interface Linked {
-  nodeType: number;
-  [key: symbol]: Linked;
-}
 const INVISIBLE_TAGS = new Set<string>([...DROPPED_TAGS, 'math', 'link', 'meta']);
 
 /**
@@ -102,6 +96,7 @@ export function removeInvisible(root: ParentNode, all: readonly Element[] = desc
   if (unwrapContentNoscript(root, all)) moved = true;
   const left: Element[] = [];
   const links = nodeListLinks();
+  const pair: AttributePair = [null, null];
   for (const el of all) {
     // parentNode, not the parentElement getter: they differ only above the root, which is never gone.
     const parent = el.parentNode;
@@ -117,25 +112,13 @@ export function removeInvisible(root: ParentNode, all: readonly Element[] = desc
     // Collapsed content (tabs, accordions, "read more" sections: `hidden`, `display:none`) is kept:
     // it is part of the page a reader opens, and measured on WCXB dev-train keeping it scored higher
     // (+0.005 F1, service and listing most). `aria-hidden` marks decoration and duplicates: dropped.
-    let ariaHidden: string | null = null;
-    let cls: string | null = null;
+    let ariaHidden: string | null;
+    let cls: string | null;
     if (links) {
-      // Both attributes from one walk over the element's attribute nodes (linkedom keeps them right
-      // after the element in its list, where getAttributeNode looks); the first of a name counts, as
-      // there. The class as written: the parser spelled it as getAttribute reads it, and a hint is
-      // the same for any spelling of the same class words (classHint's patterns match whole words).
-      let seenHidden = false;
-      let seenClass = false;
-      for (let a = (el as unknown as Linked)[links.next]; a && a.nodeType === ATTRIBUTE_NODE; a = a[links.next]) {
-        const name = (a as unknown as Attr).name;
-        if (name === 'aria-hidden' && !seenHidden) {
-          ariaHidden = (a as unknown as Attr).value;
-          seenHidden = true;
-        } else if (name === 'class' && !seenClass) {
-          cls = (a as unknown as Attr).value;
-          seenClass = true;
-        }
-      }
+      // Both attributes from one walk over the element's attribute nodes. The class as written: the
+      // parser spelled it as getAttribute reads it, and a hint is the same for any spelling of the same
+      // class words (classHint's patterns match whole words).
+      [ariaHidden, cls] = readAttributePair(el, links, 'aria-hidden', 'class', pair);
     } else {
       ariaHidden = el.getAttribute('aria-hidden');
       cls = el.getAttribute('class');

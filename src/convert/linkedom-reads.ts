@@ -175,6 +175,31 @@ export function htmlAttributeLinks(doc: Document | null | undefined): { readonly
   return internals;
 }
 
+/** Two attributes' values as written, from readAttributePair: [0] the first name's, [1] the second's (null: none). */
+export type AttributePair = [string | null, string | null];
+
+/**
+ * Fills `out` with the values of el's first `first` and first `second` attribute, as written, from one
+ * walk over its attribute nodes (`links`: nodeListLinks or htmlAttributeLinks), where getAttribute
+ * walks them once per name. The first attribute of a name counts, as in getAttributeNode.
+ */
+export function readAttributePair(
+  el: Element,
+  links: { readonly next: symbol },
+  first: string,
+  second: string,
+  out: AttributePair,
+): AttributePair {
+  out[0] = null;
+  out[1] = null;
+  for (let a = (el as unknown as Linked)[links.next]; a && a.nodeType === ATTRIBUTE_NODE; a = a[links.next]) {
+    const name = (a as unknown as Attr).name;
+    if (name === first) out[0] ??= (a as unknown as Attr).value;
+    else if (name === second) out[1] ??= (a as unknown as Attr).value;
+  }
+  return out;
+}
+
 /** An element's class, id and role as getAttribute and hasAttribute answer them (readNames). */
 export interface ElementNames {
   /** getAttribute('class'): '' when there is none. */

@@ -6,7 +6,7 @@
 // once, only when a kept block is hidden.
 
 import { memoizedAncestorTest } from '../dom-utils.js';
-import { htmlAttributeLinks } from '../linkedom-reads.js';
+import { type AttributePair, htmlAttributeLinks, readAttributePair } from '../linkedom-reads.js';
 import type { Block } from './blocks.js';
 
 const DISPLAY_NONE = /(?:^|;)\s*(?:display\s*:\s*none|visibility\s*:\s*hidden)\b/i;
@@ -17,26 +17,13 @@ function hiddenHere(e: Element): boolean {
   return style !== null && DISPLAY_NONE.test(style);
 }
 
-interface Linked {
-  nodeType: number;
-  [key: symbol]: Linked;
-}
-
 /**
  * hiddenHere from one walk over the element's attribute nodes (`links`: htmlAttributeLinks), where
- * hasAttribute and getAttribute each walked them: `hidden` anywhere, or the first `style` hiding it.
+ * hasAttribute and getAttribute each walked them: a `hidden` attribute, or the first `style` hiding it.
  */
-function hiddenByAttributes(e: Element, links: { readonly next: symbol }): boolean {
-  let styled = false;
-  for (let a = (e as unknown as Linked)[links.next]; a && a.nodeType === 2; a = a[links.next]) {
-    const name = (a as unknown as Attr).name;
-    if (name === 'hidden') return true;
-    if (name === 'style' && !styled) {
-      styled = true;
-      if (DISPLAY_NONE.test((a as unknown as Attr).value)) return true;
-    }
-  }
-  return false;
+function hiddenByAttributes(e: Element, links: { readonly next: symbol }, pair: AttributePair): boolean {
+  const [hidden, style] = readAttributePair(e, links, 'hidden', 'style', pair);
+  return hidden !== null || (style !== null && DISPLAY_NONE.test(style));
 }
 
 const collapse = (s: string) => s.replace(/\s+/g, ' ').trim();
@@ -77,7 +64,8 @@ const QA_TYPE = /schema\.org\/(?:Question|Answer|FAQPage)\b/i;
  */
 export function dropHiddenCopies(blocks: readonly Block[], kept: Set<number>): void {
   const links = htmlAttributeLinks(blocks[0]?.el.ownerDocument);
-  const hidden = memoizedAncestorTest(links ? (e) => hiddenByAttributes(e, links) : hiddenHere);
+  const pair: AttributePair = [null, null];
+  const hidden = memoizedAncestorTest(links ? (e) => hiddenByAttributes(e, links, pair) : hiddenHere);
   const inQa = memoizedAncestorTest((e) => QA_TYPE.test(e.getAttribute('itemtype') ?? ''));
   // Structured data that is hidden, by its own style or a hidden block around it (a display:none
   // block declaring RDFa prefixes around a title, description and image of the story).

@@ -42,10 +42,7 @@ export function findStory(rows: BlockRows, kept: ReadonlySet<number>): Story | n
   const names = rows.names;
   // Per record: 1 + the index in `chain` of its lowest common ancestor with the largest block (0: not known yet).
   const lcaOf = new Int32Array(names.size);
-  for (let a = names.get(blocks[largest]!.el)!, i = 0; a; a = a.up!, i++) {
-    lcaOf[a.index] = i + 1;
-    if (a.up === null) break;
-  }
+  for (let a: ElementRecord | null = names.get(blocks[largest]!.el)!, i = 0; a !== null; a = a.up, i++) lcaOf[a.index] = i + 1;
   const walked: ElementRecord[] = [];
   const lca = (el: Element): number => {
     let found = chain.length - 1;
