@@ -178,10 +178,12 @@ abstract class InCallTrace extends Trace {
 
 /**
  * When a request began (`performance.now()`), on its websift:http context: read once and shared by the
- * subscribers that time the request. The context notes its creation time when one of them asked for it
- * (`wantRequestStarts`: websift/metrics, which then needs no `start` listener of its own); the access log
- * replaces it with the time it opened the request's record, earlier (`noteRequestStart`). Symbol-keyed: not
- * one of the context's public fields, not serialized.
+ * subscribers that time the request. The access log notes the time it opened the request's record, as its
+ * `start` listener runs (`noteRequestStart`); when none was noted and a subscriber asked for starts
+ * (`wantRequestStarts`: websift/metrics, which then needs no `start` listener of its own), the bindings read
+ * the clock once the `start` event is published (`stampRequestStart`), not as the context is made: a clock
+ * read the log's note replaced on every request with both on. Symbol-keyed: not one of the context's public
+ * fields, not serialized.
  */
 const REQUEST_START: unique symbol = Symbol('websift.requestStart');
 /** How many subscribers asked for the requests' start times (`wantRequestStarts`). */
@@ -191,7 +193,7 @@ let startsWanted = 0;
 export class HttpTrace extends Trace implements HttpTraceContext {
   status: number | undefined = undefined;
   organization: string | undefined = undefined;
-  [REQUEST_START]: number | undefined = startsWanted > 0 ? performance.now() : undefined;
+  [REQUEST_START]: number | undefined = undefined;
   constructor(
     public requestId: string,
     public method: string,
@@ -204,7 +206,7 @@ export class HttpTrace extends Trace implements HttpTraceContext {
   }
 }
 
-/** From now on every websift:http context notes when it was made (its request's start); returns how to stop asking. */
+/** From now on every websift:http context notes its request's start (`stampRequestStart`); returns how to stop asking. */
 export function wantRequestStarts(): () => void {
   startsWanted++;
   let asking = true;
@@ -217,6 +219,14 @@ export function wantRequestStarts(): () => void {
 /** Notes when the request began (`performance.now()` taken earlier than the context: the access log's open). */
 export function noteRequestStart(http: HttpTraceContext, at: number): void {
   (http as { [REQUEST_START]?: number | undefined })[REQUEST_START] = at;
+}
+
+/**
+ * The request's start when a subscriber asked for starts and none was noted: the clock now (the bindings,
+ * right after publishing the context's `start`, before any work of the request).
+ */
+export function stampRequestStart(http: HttpTrace): void {
+  if (startsWanted > 0 && http[REQUEST_START] === undefined) http[REQUEST_START] = performance.now();
 }
 
 /** The request's start, when one was noted (asked for by `wantRequestStarts`, or by the access log). */

@@ -8,6 +8,7 @@ import {
   hasStores,
   publishSettled,
   REQUEST_TRACE,
+  stampRequestStart,
   type TracedCallContext,
   traced,
 } from '../channels.js';
@@ -144,13 +145,17 @@ export function createApiHandler(engine: Engine, options: FetchHandlerOptions = 
       return traced(
         channel,
         () => trace,
-        () => answer(engine, request, state, requestId, resolved),
+        () => {
+          stampRequestStart(trace);
+          return answer(engine, request, state, requestId, resolved);
+        },
         finishReply,
       );
     // traced()'s events, published here and by answer() as it settles: no closure, reaction nor promise of
     // the trace's per request (answer is async: it never throws, its rejection is published by itself).
     state.phase = STARTED;
     if (channel.start.hasSubscribers) channel.start.publish(trace);
+    stampRequestStart(trace); // after start: the access log's listener notes its own, earlier start there
     const reply = answer(engine, request, state, requestId, resolved);
     const early = state.phase;
     state.phase = ENDED;

@@ -215,8 +215,9 @@ export function websiftMetrics(options: MetricsOptions = {}): WebsiftMetrics {
   pool('websift_conversion_capacity', 'Pages that can convert at once', (s) => s.capacity);
   pool('websift_conversion_utilization', "The conversion workers' utilization, 0–1", (s) => s.utilization);
 
-  // A request's start is the one noted on its websift:http context: the access log's open, else the context's
-  // creation (wantRequestStarts): no listener on websift:http's start, so metrics alone publishes no start event.
+  // A request's start is the one noted on its websift:http context: the access log's open, else the bindings'
+  // clock read as the context starts (wantRequestStarts, stampRequestStart): no listener on websift:http's
+  // start, so metrics alone publishes no start event.
   const stopStarts = wantRequestStarts();
   const listeners: [string, (message: unknown) => void][] = [
     [

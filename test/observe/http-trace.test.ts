@@ -202,21 +202,63 @@ describe("a request's start, shared", () => {
     expect(text).toContain('websift_http_request_duration_seconds_bucket{le="+Inf",endpoint="other"} 1');
   });
 
-  it('websift/metrics alone reads the clock as the request starts, on the context as it is made: no start listener of its own', async () => {
+  it('websift/metrics alone: the bindings read the clock once the start is published (no start listener of its own), before the work', async () => {
     const { handle, request } = await setup();
     const metrics = websiftMetrics({ processMetrics: false });
     cleanup.push(() => metrics.close());
     expect(channels.http.start.hasSubscribers).toBe(false);
     expect(channels.http.asyncEnd.hasSubscribers).toBe(true);
-    const starts: (number | undefined)[] = [];
-    const after = (m: unknown) => starts.push(notedRequestStart(m as HttpTraceContext));
-    channels.http.start.subscribe(after); // after metrics': it sees the start metrics noted
-    cleanup.push(() => channels.http.start.unsubscribe(after));
-    const before = performance.now();
+    const atStart: (number | undefined)[] = [];
+    const atEnd: (number | undefined)[] = [];
+    const onStart = (m: unknown) => atStart.push(notedRequestStart(m as HttpTraceContext));
+    const onEnd = (m: unknown) => atEnd.push(notedRequestStart(m as HttpTraceContext));
+    let started = 0;
+    // A start listener that notes nothing: the start is read after it, as the request's work begins.
+    const onStarted = () => {
+      started = performance.now();
+    };
+    channels.http.start.subscribe(onStart);
+    channels.http.start.subscribe(onStarted);
+    channels.http.asyncEnd.subscribe(onEnd);
+    cleanup.push(() => {
+      channels.http.start.unsubscribe(onStart);
+      channels.http.start.unsubscribe(onStarted);
+      channels.http.asyncEnd.unsubscribe(onEnd);
+    });
     await handle(request('/nowhere'));
-    expect(starts).toHaveLength(1);
-    expect(starts[0]).toBeGreaterThanOrEqual(before);
+    expect(atStart).toEqual([undefined]);
+    expect(atEnd).toHaveLength(1);
+    expect(atEnd[0]).toBeGreaterThanOrEqual(started);
     expect(await metrics.text()).toContain('websift_http_request_duration_seconds_bucket{le="0.005",endpoint="other"} 1');
+  });
+
+  it("with the access log and websift/metrics on, one clock read for the start: the log's (the context reads none of its own)", async () => {
+    const { handle, request } = await setup();
+    const metrics = websiftMetrics({ processMetrics: false });
+    cleanup.push(() => metrics.close());
+    const requestLog = createRequestLog({ format: 'json', stream: { write: () => {} }, say: () => {} });
+    cleanup.push(() => requestLog.close());
+    const req = { method: 'GET', url: '/nowhere', headers: {} };
+    const res = { headersSent: true, statusCode: 404, getHeader: () => undefined };
+    await handle(request('/nowhere')); // warmed: anything read once per process is read now
+    const real = performance.now;
+    let reads = 0;
+    performance.now = function (this: Performance) {
+      reads++;
+      return real.call(this);
+    };
+    let reply: Promise<unknown> | undefined;
+    try {
+      const entry = requestLog.open(req as never, res as never, () => {
+        reply = handle(request('/nowhere'));
+      });
+      await reply;
+      requestLog.done(entry);
+    } finally {
+      performance.now = real;
+    }
+    // The log's open and its line's duration, metrics' end: a 404 calls no source nor ledger.
+    expect(reads).toBe(3);
   });
 
   for (const withMetrics of [false, true])
