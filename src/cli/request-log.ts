@@ -61,17 +61,13 @@ export function defaultLogFormat(isTty = process.stdout.isTTY === true): LogForm
 }
 
 /** One request's record, filled in from the channels. */
-class Entry implements RequestEntry {
+interface Entry extends RequestEntry {
   /** When `open` was called: the line's duration, and the request's start on its websift:http context (noteRequestStart). */
-  readonly started = performance.now();
+  readonly started: number;
   /** The request's websift:http context, once started (request id and organization are read from it). */
-  http: HttpTraceContext | undefined = undefined;
+  http: HttpTraceContext | undefined;
   /** The request's engine call, once it ended (credits, outcome and its sources are read from it). */
-  call: CallTraceContext | undefined = undefined;
-  constructor(
-    readonly req: IncomingMessage,
-    readonly res: ServerResponse,
-  ) {}
+  call: CallTraceContext | undefined;
 }
 
 export function createRequestLog(options: RequestLogOptions): RequestLog {
@@ -88,6 +84,12 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
   const logger: Logger | undefined = stream
     ? pino({ base: null, timestamp: pino.stdTimeFunctions.isoTime, formatters: { level: (label) => ({ level: label }) } }, stream)
     : undefined;
+  /** A call's end: the same function at websift:search and websift:extract. */
+  const ended = (m: unknown) => {
+    const c = m as CallTraceContext;
+    const record = recordOf(c.request);
+    if (record) record.call = c;
+  };
   const listeners: [string, (message: unknown) => void][] = [
     [
       `tracing:${CHANNEL_NAMES.http}:start`,
@@ -100,23 +102,15 @@ export function createRequestLog(options: RequestLogOptions): RequestLog {
         opening = undefined;
       },
     ],
-    ...(['search', 'extract'] as const).map(
-      (kind) =>
-        [
-          `tracing:${CHANNEL_NAMES[kind]}:asyncEnd`,
-          (m: unknown) => {
-            const c = m as CallTraceContext;
-            const record = recordOf(c.request);
-            if (record) record.call = c;
-          },
-        ] as [string, (message: unknown) => void],
-    ),
+    [`tracing:${CHANNEL_NAMES.search}:asyncEnd`, ended],
+    [`tracing:${CHANNEL_NAMES.extract}:asyncEnd`, ended],
   ];
   for (const [name, listener] of listeners) subscribe(name, listener);
 
   return {
     open(req, res, next) {
-      const entry = new Entry(req, res);
+      // A literal, not a class: one shape from its creation site, and no field initializer to call.
+      const entry: Entry = { req, res, started: performance.now(), http: undefined, call: undefined };
       // The bindings start the request's websift:http context synchronously, within next().
       opening = entry;
       try {
