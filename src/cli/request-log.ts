@@ -174,21 +174,20 @@ function fieldsOf(entry: Entry) {
  */
 function jsonLine(entry: Entry): string {
   const http = entry.http;
-  let line = isoNow();
+  const duration = tenthsText(performance.now() - entry.started);
+  const tail = tailText(http?.organization, entry.call);
   // The bindings' request id (request-id.ts: a sane header's, or a UUID) holds nothing JSON escapes: written
-  // as it is, without jsonString's scan (~0.1 µs a line); any other as JSON.
-  if (http instanceof HttpTrace) line += `,"request_id":"${http.requestId}"`;
-  else {
-    const requestId = requestIdOf(entry);
-    if (requestId !== undefined) line += `,"request_id":${jsonString(requestId)}`;
-  }
-  line += routeText(entry) + tenthsText(performance.now() - entry.started);
-  return line + tailText(http?.organization, entry.call);
+  // as it is, without jsonString's scan (~0.1 µs a line), between the time's and the route's pieces.
+  if (http instanceof HttpTrace) return isoNow(ID_MILLISECONDS) + http.requestId + routeText(entry).quoted + duration + tail;
+  // Any other as JSON.
+  const requestId = requestIdOf(entry);
+  const id = requestId === undefined ? '' : `,"request_id":${jsonString(requestId)}`;
+  return isoNow(MILLISECONDS) + id + routeText(entry).text + duration + tail;
 }
 
-/** `,"method":…,"path":…,"status":…,"duration_ms":` of the last (method, path, status) written. */
-let lastRoute = { method: '', path: '', status: -1, text: '' };
-function routeText(entry: Entry): string {
+/** The last (method, path, status) written: `,"method":…,"path":…,"status":…,"duration_ms":`, and `"` before it. */
+let lastRoute = { method: '', path: '', status: -1, text: '', quoted: '' };
+function routeText(entry: Entry): { text: string; quoted: string } {
   const method = methodOf(entry);
   const status = statusOf(entry);
   const url = entry.req.url ?? '/';
@@ -201,11 +200,11 @@ function routeText(entry: Entry): string {
     url.startsWith(last.path) &&
     (url.length === last.path.length || url.charCodeAt(last.path.length) === 0x3f)
   )
-    return last.text;
+    return last;
   const path = pathOf(entry);
   const text = `,"method":${jsonString(method)},"path":${jsonString(path)},"status":${status},"duration_ms":`;
-  lastRoute = { method, path, status, text };
-  return text;
+  lastRoute = { method, path, status, text, quoted: `"${text}` };
+  return lastRoute;
 }
 
 /** What a line says after its duration, from the organization on: the last one written, and what it said. */
@@ -290,19 +289,21 @@ export function jsonString(s: string): string {
 
 /**
  * The line's start, `{"level":"info","time":"…"`: its part up to the seconds made again once a second
- * (toISOString per line cost ~0.2 µs), the milliseconds from a table (no number formatted per line).
+ * (toISOString per line cost ~0.2 µs), the milliseconds from a table (no number formatted per line), with
+ * the request id's key after them in ID_MILLISECONDS.
  */
 let isoSecond = -1;
 let isoPrefix = '';
 const MILLISECONDS = Array.from({ length: 1000 }, (_, ms) => `${String(ms).padStart(3, '0')}Z"`);
-function isoNow(): string {
+const ID_MILLISECONDS = MILLISECONDS.map((text) => `${text},"request_id":"`);
+function isoNow(milliseconds: readonly string[]): string {
   const now = Date.now();
   const second = Math.floor(now / 1000);
   if (second !== isoSecond) {
     isoSecond = second;
     isoPrefix = `{"level":"info","time":"${new Date(second * 1000).toISOString().slice(0, 20)}`; // …2026-11-26T00:41:05.
   }
-  return isoPrefix + MILLISECONDS[now - second * 1000]!;
+  return isoPrefix + milliseconds[now - second * 1000]!;
 }
 
 const headerText = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);

@@ -80,7 +80,8 @@ describe('access log', () => {
     const requestLog = createRequestLog({ format: 'json', stream: { write: (line: string) => lines.push(line) }, say: () => {} });
     cleanup.push(() => requestLog.close());
     type Call = { credits?: number; outcome?: string; sources?: [string, 'primary' | 'fallback' | 'hedge' | 'retry', boolean][] };
-    type Request = { method: string; url: string; status: number; organization?: string; call?: Call };
+    // untraced: no websift:http context (a pre-handler's answer): the id is the reply's header, when it has one.
+    type Request = { method: string; url: string; status: number; organization?: string; call?: Call; untraced?: { header?: string } };
     const search: Call = { credits: 1, outcome: 'success', sources: [['local', 'primary', true]] };
     const requests: Request[] = [
       { method: 'GET', url: '/api/search?q=a', status: 200, organization: 'acme', call: search },
@@ -147,23 +148,30 @@ describe('access log', () => {
       { method: 'GET', url: '/api/search', status: 200, organization: 'globex', call: {} },
       { method: 'GET', url: '/api/search', status: 200, organization: 'globex' },
       { method: 'GET', url: '/api/search', status: 401 },
+      { method: 'GET', url: '/api/search', status: 401, untraced: { header: 'hdr"1' } },
+      { method: 'GET', url: '/api/search', status: 401, untraced: {} },
+      { method: 'GET', url: '/api/search', status: 401 },
       { method: 'GET', url: '/api/search?q=a', status: 200, organization: 'acme', call: search },
     ];
     const expected: Record<string, unknown>[] = [];
     for (const [i, r] of requests.entries()) {
       const req = { method: r.method, url: r.url, headers: {} };
-      const res = { headersSent: true, statusCode: r.status, getHeader: () => undefined };
+      const res = { headersSent: true, statusCode: r.status, getHeader: () => r.untraced?.header };
       let http!: HttpTrace;
       const entry = requestLog.open(req as never, res as never, () => {
+        if (r.untraced) return;
         http = new HttpTrace(`id-${i}`, r.method, r.url.split('?')[0]!, 'other', undefined, undefined);
         channels.http.start.publish(http);
       });
-      http.organization = r.organization;
-      http.status = r.status;
+      if (http) {
+        http.organization = r.organization;
+        http.status = r.status;
+      }
+      const id = r.untraced ? r.untraced.header : `id-${i}`;
       const line: Record<string, unknown> = {
         level: 'info',
         time: '',
-        request_id: `id-${i}`,
+        ...(id === undefined ? {} : { request_id: id }),
         method: r.method,
         path: r.url.split('?')[0],
         status: r.status,
