@@ -4,7 +4,7 @@
 
 import { get } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { channels } from '../../src/channels.js';
+import { CallTrace, channels, HttpTrace, noteSource } from '../../src/channels.js';
 import { createRequestLog, jsonString, tenthsText } from '../../src/cli/request-log.js';
 import { startServer } from '../../src/cli/server.js';
 import { createEngine } from '../../src/engine/create-engine.js';
@@ -73,6 +73,133 @@ describe('access log', () => {
     expect(line.path).toBe('/a"b\\c');
     expect(new Date(line.time).toISOString()).toBe(line.time);
     expect(lines[0]).not.toContain('secret');
+  });
+
+  it('writes every line as JSON.stringify would, when what repeats from the line before (route, organization, call) changes piece by piece', () => {
+    const lines: string[] = [];
+    const requestLog = createRequestLog({ format: 'json', stream: { write: (line: string) => lines.push(line) }, say: () => {} });
+    cleanup.push(() => requestLog.close());
+    type Call = { credits?: number; outcome?: string; sources?: [string, 'primary' | 'fallback' | 'hedge' | 'retry', boolean][] };
+    // untraced: no websift:http context (a pre-handler's answer): the id is the reply's header, when it has one.
+    type Request = { method: string; url: string; status: number; organization?: string; call?: Call; untraced?: { header?: string } };
+    const search: Call = { credits: 1, outcome: 'success', sources: [['local', 'primary', true]] };
+    const requests: Request[] = [
+      { method: 'GET', url: '/api/search?q=a', status: 200, organization: 'acme', call: search },
+      { method: 'GET', url: '/api/search?q=b', status: 200, organization: 'acme', call: search },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'acme', call: search },
+      { method: 'GET', url: '/api/searchx?q=a', status: 200, organization: 'acme', call: search },
+      { method: 'GET', url: '/api/search?q=a?b', status: 402, organization: 'acme', call: search },
+      { method: 'POST', url: '/api/search', status: 402, organization: 'acme', call: search },
+      { method: 'POST', url: '/api/sear', status: 402, organization: 'acme', call: search },
+      { method: 'POST', url: '/api/sear', status: 402, organization: 'globex', call: search },
+      { method: 'POST', url: '/api/sear', status: 402, organization: 'glo"bex', call: search },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'glo"bex', call: { ...search, credits: 2 } },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'glo"bex', call: { ...search, outcome: 'no_results' } },
+      {
+        method: 'GET',
+        url: '/api/search',
+        status: 200,
+        organization: 'globex',
+        call: { ...search, sources: [['other', 'primary', true]] },
+      },
+      {
+        method: 'GET',
+        url: '/api/search',
+        status: 200,
+        organization: 'globex',
+        call: { ...search, sources: [['local', 'primary', false]] },
+      },
+      {
+        method: 'GET',
+        url: '/api/search',
+        status: 200,
+        organization: 'globex',
+        call: {
+          ...search,
+          sources: [
+            ['local', 'primary', true],
+            ['local', 'retry', true],
+          ],
+        },
+      },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'globex', call: { ...search, sources: [['', 'primary', true]] } },
+      {
+        method: 'GET',
+        url: '/api/search',
+        status: 200,
+        organization: 'globex',
+        call: { ...search, sources: [['local', 'fallback', false]] },
+      },
+      {
+        method: 'GET',
+        url: '/api/search',
+        status: 200,
+        organization: 'globex',
+        call: {
+          ...search,
+          sources: [
+            ['local', 'primary', true],
+            ['backup', 'hedge', true],
+          ],
+        },
+      },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'globex', call: { ...search, sources: [['local', 'hedge', true]] } },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'globex', call: { credits: 0, outcome: 'search_unavailable' } },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'globex', call: {} },
+      { method: 'GET', url: '/api/search', status: 200, organization: 'globex' },
+      { method: 'GET', url: '/api/search', status: 401 },
+      { method: 'GET', url: '/api/search', status: 401, untraced: { header: 'hdr"1' } },
+      { method: 'GET', url: '/api/search', status: 401, untraced: {} },
+      { method: 'GET', url: '/api/search', status: 401 },
+      { method: 'GET', url: '/api/search?q=a', status: 200, organization: 'acme', call: search },
+    ];
+    const expected: Record<string, unknown>[] = [];
+    for (const [i, r] of requests.entries()) {
+      const req = { method: r.method, url: r.url, headers: {} };
+      const res = { headersSent: true, statusCode: r.status, getHeader: () => r.untraced?.header };
+      let http!: HttpTrace;
+      const entry = requestLog.open(req as never, res as never, () => {
+        if (r.untraced) return;
+        http = new HttpTrace(`id-${i}`, r.method, r.url.split('?')[0]!, 'other', undefined, undefined);
+        channels.http.start.publish(http);
+      });
+      if (http) {
+        http.organization = r.organization;
+        http.status = r.status;
+      }
+      const id = r.untraced ? r.untraced.header : `id-${i}`;
+      const line: Record<string, unknown> = {
+        level: 'info',
+        time: '',
+        ...(id === undefined ? {} : { request_id: id }),
+        method: r.method,
+        path: r.url.split('?')[0],
+        status: r.status,
+      };
+      line.duration_ms = 0;
+      if (r.organization !== undefined) line.organization = r.organization;
+      if (r.call) {
+        const call = new CallTrace('search', r.organization ?? '', http);
+        for (const [source, role, answered] of r.call.sources ?? []) noteSource(call, source, role, answered);
+        call.credits = r.call.credits;
+        call.outcome = r.call.outcome;
+        channels.search.asyncEnd.publish(call);
+        line.credits = r.call.credits ?? 0;
+        if (r.call.outcome !== undefined) line.outcome = r.call.outcome;
+        const answered = (r.call.sources ?? []).filter(([, , a]) => a).map(([s]) => s);
+        const fallback = (r.call.sources ?? []).some(([, role]) => role === 'fallback');
+        if (answered.length > 0 || fallback) Object.assign(line, { sources: answered, fallback });
+        if ((r.call.sources ?? []).some(([, role]) => role === 'hedge')) line.hedged = true;
+      }
+      line.msg = 'request';
+      expected.push(line);
+      requestLog.done(entry);
+    }
+    expect(lines).toHaveLength(requests.length);
+    for (const [i, text] of lines.entries()) {
+      const { time, duration_ms } = JSON.parse(text);
+      expect(text).toBe(`${JSON.stringify({ ...expected[i], time, duration_ms })}\n`);
+    }
   });
 
   it("quotes a line's strings as JSON.stringify does, the plain ones without it", () => {
