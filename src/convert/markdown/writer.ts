@@ -26,6 +26,26 @@ interface Rules {
 /** Rules whose replacement never reads the content: their children are not converted. */
 export const IGNORES_CONTENT = new WeakSet<object>();
 
+/** Newlines written before and after a wrapping rule's content. */
+export type Wrap = readonly [before: number, after: number];
+const WRAPS = new WeakMap<object, (el: Element) => Wrap>();
+
+/**
+ * A rule whose Markdown is its content between newlines (a paragraph, a list): the writer adds them
+ * itself, knowing the content's edges, where calling the replacement would leave a rope to read.
+ */
+export function wrappingRule(filter: TurndownService.Filter, wrap: (el: Element) => Wrap): TurndownService.Rule {
+  const rule: TurndownService.Rule = {
+    filter,
+    replacement: (content, node) => {
+      const [before, after] = wrap(node as Element);
+      return newlines(before) + content + newlines(after);
+    },
+  };
+  WRAPS.set(rule, wrap);
+  return rule;
+}
+
 // turndown's element lists (by nodeName, upper-cased in an HTML document).
 const BLOCK = new Set(
   'ADDRESS ARTICLE ASIDE AUDIO BLOCKQUOTE BODY CANVAS CENTER DD DIR DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM FRAMESET H1 H2 H3 H4 H5 H6 HEADER HGROUP HR HTML ISINDEX LI MAIN MENU NAV NOFRAMES NOSCRIPT OL OUTPUT P PRE SECTION TABLE TBODY TD TFOOT TH THEAD TR UL'.split(
@@ -277,6 +297,11 @@ class Writer {
         lead += core === '' ? 4 : 2;
         trail = core === '' ? lead : trail + 2;
       }
+    } else if (WRAPS.has(rule)) {
+      const [before, after] = WRAPS.get(rule)!(el);
+      lead += before;
+      trail = core === '' ? lead + after : trail + after;
+      if (core === '') lead = trail;
     } else {
       const content = withNewlines(core, lead, trail);
       const out = rule.replacement(content, el, this.rules.options);
