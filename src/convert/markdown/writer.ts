@@ -46,6 +46,9 @@ export function wrappingRule(filter: TurndownService.Filter, wrap: (el: Element)
   return rule;
 }
 
+/** Whether `rule` was made by wrappingRule. */
+export const isWrappingRule = (rule: object): boolean => WRAPS.has(rule);
+
 // turndown's element lists (by nodeName, upper-cased in an HTML document).
 const BLOCK = new Set(
   'ADDRESS ARTICLE ASIDE AUDIO BLOCKQUOTE BODY CANVAS CENTER DD DIR DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM FRAMESET H1 H2 H3 H4 H5 H6 HEADER HGROUP HR HTML ISINDEX LI MAIN MENU NAV NOFRAMES NOSCRIPT OL OUTPUT P PRE SECTION TABLE TBODY TD TFOOT TH THEAD TR UL'.split(
