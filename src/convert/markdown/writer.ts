@@ -119,9 +119,23 @@ interface Summary {
   hasVoidOrMeaningful: boolean;
 }
 
+// Per service's rules, per name: the rules whose filter may match it, in turndown's order. Kept across
+// pages (built per page, it was most of the writer's own garbage); made again when a rule is added or
+// removed, and bounded like `names`.
+const candidateLists = new WeakMap<Rules, { array: Rule[]; count: number; byName: Map<string, Rule[]> }>();
+function candidatesFor(rules: Rules): Map<string, Rule[]> {
+  const count = rules.array.length + rules._keep.length + rules._remove.length;
+  let known = candidateLists.get(rules);
+  if (known === undefined || known.array !== rules.array || known.count !== count || known.byName.size > 2_000) {
+    known = { array: rules.array, count, byName: new Map() };
+    candidateLists.set(rules, known);
+  }
+  return known.byName;
+}
+
 class Writer {
   private readonly summaries = new Map<Node, Summary>();
-  private readonly candidates = new Map<string, Rule[]>();
+  private readonly candidates: Map<string, Rule[]>;
   private readonly removed: Set<Rule>;
 
   constructor(
@@ -129,6 +143,7 @@ class Writer {
     private readonly escapeText: (s: string) => string,
   ) {
     this.removed = new Set(rules._remove);
+    this.candidates = candidatesFor(rules);
   }
 
   summary(el: Element): Summary {
