@@ -5,12 +5,17 @@ import { describe, expect, it } from 'vitest';
 import { corpusPages } from '../../bench/lib/convert-corpora.js';
 import { trafilaturaAvailable } from '../../bench/lib/trafilatura-data.js';
 import { createTurndown } from '../../src/convert/markdown/index.js';
-import { writeMarkdown } from '../../src/convert/markdown/writer.js';
+import { isWrappingRule, writeMarkdown } from '../../src/convert/markdown/writer.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
 const service = createTurndown();
 const stock = (html: string) => service.turndown(parseHtmlDocument(html).body as unknown as HTMLElement);
 const written = (html: string) => writeMarkdown(service, parseHtmlDocument(html).body);
+// The same service with turndown's own paragraph and list rules in place of websift's wrapping ones.
+const reference = createTurndown();
+const referenceRules = reference.rules as unknown as { array: object[] };
+referenceRules.array = referenceRules.array.filter((rule) => !isWrappingRule(rule));
+const turndownOwn = (html: string) => reference.turndown(parseHtmlDocument(html).body as unknown as HTMLElement);
 const body = (inner: string) => `<html><body>${inner}</body></html>`;
 
 // Each case exercises one of turndown's tests the writer reproduces.
@@ -39,6 +44,11 @@ const CASES: Record<string, string> = {
   // Inline elements at the very start and end; a trailing space to trim.
   ends: ` <span> lead</span> mid <b>end </b> `,
   // Whitespace runs: single spaces left as they are, every other run (two spaces, tab, CR, LF) as one space.
+  // Lists in lists (a last child of its item, or not), empty and blank paragraphs and lists, and
+  // newlines at an inline element's edges (a <br>, a <pre>'s text, beside non-ASCII spaces).
+  nesting: `<ul><li>a<ul><li>b<ol><li>c</li></ol></li></ul></li><li>d<ol><li>e</li></ol>tail</li><li><ul></ul></li></ul>
+  <p></p><p><span></span></p><p><br></p><ol><li></li></ol><div><p>in</p></div><p>x<span>\u00a0<br></span>y</p>
+  <p>x <span>\u00a0<pre>\ncode\n\n</pre>\u00a0</span> y</p><p><b>\u00a0<br><br></b></p><span><pre>\n\n</pre></span>z`,
   runs: `<p>one two three</p><p>a\nb</p><p>a\tb  c</p><p> lead</p><p>trail </p><p>x\r\ny</p><p>\n</p><p>  </p>
   <p>u <b> v</b>\t<i>w </i> <span>\n</span>z</p>`,
 };
@@ -51,6 +61,11 @@ describe('the Markdown writer (writer.ts) against turndown', () => {
       expect(md).not.toBe('');
     });
   }
+
+  it("gives Markdown of turndown's own paragraph and list rules (wrappingRule)", () => {
+    expect(referenceRules.array.length).toBe((service.rules as unknown as { array: object[] }).array.length - 2);
+    for (const html of Object.values(CASES)) expect(written(body(html))).toBe(turndownOwn(body(html)));
+  });
 
   it('keeps websift rules and turndown defaults (a few outputs spelled out)', () => {
     const md = written(body(CASES.rules!));

@@ -7,7 +7,7 @@ import { LANG_ATTR } from './code-language.js';
 import { HREF_ATTR, SELF_ATTR, SRC_ATTR } from './links.js';
 import { escapeLinkText, escapeMarkdownText, fence, markdownUrl, oneLine } from './syntax.js';
 import { addTableRules } from './tables.js';
-import { IGNORES_CONTENT, writeMarkdown } from './writer.js';
+import { IGNORES_CONTENT, type Wrap, wrappingRule, writeMarkdown } from './writer.js';
 
 /** Elements that never carry readable main content. */
 export const DROPPED_TAGS = [
@@ -50,6 +50,9 @@ function preText(pre: Node): string {
   return parts.join('');
 }
 
+const BLOCK: Wrap = [2, 2];
+const NESTED_LIST: Wrap = [1, 0];
+
 export function createTurndown(): TurndownService {
   const service = new TurndownService({
     headingStyle: 'atx',
@@ -62,6 +65,18 @@ export function createTurndown(): TurndownService {
   service.remove([...DROPPED_TAGS] as unknown as TurndownService.Filter);
   service.escape = escapeMarkdownText;
 
+  // turndown's paragraph and list rules, as rules the writer joins without reading their Markdown.
+  service.addRule(
+    'paragraph',
+    wrappingRule('p', () => BLOCK),
+  );
+  service.addRule(
+    'list',
+    wrappingRule(['ul', 'ol'], (el) => {
+      const parent = el.parentNode as Element;
+      return parent.nodeName === 'LI' && parent.lastElementChild === el ? NESTED_LIST : BLOCK;
+    }),
+  );
   // Names, not functions testing nodeName: the writer tests a name without calling anything (an HTML
   // document's nodeName is its upper-cased name, so the same elements match).
   service.addRule('fencedCode', {

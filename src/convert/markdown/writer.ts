@@ -26,6 +26,29 @@ interface Rules {
 /** Rules whose replacement never reads the content: their children are not converted. */
 export const IGNORES_CONTENT = new WeakSet<object>();
 
+/** Newlines written before and after a wrapping rule's content. */
+export type Wrap = readonly [before: number, after: number];
+const WRAPS = new WeakMap<object, (el: Element) => Wrap>();
+
+/**
+ * A rule whose Markdown is its content between newlines (a paragraph, a list): the writer adds them
+ * itself, knowing the content's edges, where calling the replacement would leave a rope to read.
+ */
+export function wrappingRule(filter: TurndownService.Filter, wrap: (el: Element) => Wrap): TurndownService.Rule {
+  const rule: TurndownService.Rule = {
+    filter,
+    replacement: (content, node) => {
+      const [before, after] = wrap(node as Element);
+      return newlines(before) + content + newlines(after);
+    },
+  };
+  WRAPS.set(rule, wrap);
+  return rule;
+}
+
+/** Whether `rule` was made by wrappingRule. */
+export const isWrappingRule = (rule: object): boolean => WRAPS.has(rule);
+
 // turndown's element lists (by nodeName, upper-cased in an HTML document).
 const BLOCK = new Set(
   'ADDRESS ARTICLE ASIDE AUDIO BLOCKQUOTE BODY CANVAS CENTER DD DIR DIV DL DT FIELDSET FIGCAPTION FIGURE FOOTER FORM FRAMESET H1 H2 H3 H4 H5 H6 HEADER HGROUP HR HTML ISINDEX LI MAIN MENU NAV NOFRAMES NOSCRIPT OL OUTPUT P PRE SECTION TABLE TBODY TD TFOOT TH THEAD TR UL'.split(
@@ -58,6 +81,28 @@ function nameOf(el: Element): Name {
   return n;
 }
 
+/** `core` with `lead` newlines before it and `trail` after (an empty core: `lead` newlines). */
+function withNewlines(core: string, lead: number, trail: number): string {
+  if (core === '') return newlines(lead);
+  return lead === 0 && trail === 0 ? core : newlines(lead) + core + newlines(trail);
+}
+
+const newlines = (n: number) => (n === 0 ? '' : n === 1 ? '\n' : n === 2 ? '\n\n' : '\n'.repeat(n));
+
+/** The number of '\n' at the start of `s`. */
+function leadingNewlines(s: string): number {
+  let i = 0;
+  while (s.charCodeAt(i) === 10) i++;
+  return i;
+}
+
+/** The number of '\n' at the end of `s`. */
+function trailingNewlines(s: string): number {
+  let i = s.length;
+  while (i > 0 && s.charCodeAt(i - 1) === 10) i--;
+  return s.length - i;
+}
+
 const isAsciiSpace = (c: number) => c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 
 /** An element's `textContent`, summed up: what turndown's tests read of it. */
@@ -74,9 +119,23 @@ interface Summary {
   hasVoidOrMeaningful: boolean;
 }
 
+// Per service's rules, per name: the rules whose filter may match it, in turndown's order. Kept across
+// pages (built per page, it was most of the writer's own garbage); made again when a rule is added or
+// removed, and bounded like `names`.
+const candidateLists = new WeakMap<Rules, { array: Rule[]; count: number; byName: Map<string, Rule[]> }>();
+function candidatesFor(rules: Rules): Map<string, Rule[]> {
+  const count = rules.array.length + rules._keep.length + rules._remove.length;
+  let known = candidateLists.get(rules);
+  if (known === undefined || known.array !== rules.array || known.count !== count || known.byName.size > 2_000) {
+    known = { array: rules.array, count, byName: new Map() };
+    candidateLists.set(rules, known);
+  }
+  return known.byName;
+}
+
 class Writer {
   private readonly summaries = new Map<Node, Summary>();
-  private readonly candidates = new Map<string, Rule[]>();
+  private readonly candidates: Map<string, Rule[]>;
   private readonly removed: Set<Rule>;
 
   constructor(
@@ -84,6 +143,7 @@ class Writer {
     private readonly escapeText: (s: string) => string,
   ) {
     this.removed = new Set(rules._remove);
+    this.candidates = candidatesFor(rules);
   }
 
   summary(el: Element): Summary {
@@ -160,37 +220,69 @@ class Writer {
     return this.rules.defaultRule;
   }
 
-  /** turndown's `process(parent).join('')`, its `join` kept as the text and its count of trailing newlines. */
+  // A child's Markdown is handed up as its core (no newline at either end) and its counts of leading
+  // and trailing '\n' (`lead`, `trail`; an all-newline result has core '' and lead === trail). The
+  // parent joins children by those counts; reading them off the string instead would flatten it: a
+  // child's Markdown is a rope built by `+`, and the first charCodeAt (or slice) copies it whole, at
+  // every level of the tree: the page's Markdown copied once per level of nesting.
+  private lead = 0;
+  private trail = 0;
+
+  /**
+   * turndown's `process(parent).join('')`, its `join` kept as the text and its count of trailing
+   * newlines: returns the core, the counts in `lead` and `trail`.
+   */
   content(parent: Node, inCode: boolean): string {
     let body = '';
     let newlines = 0;
+    let firstSeparator = 0;
     for (let c = parent.firstChild; c; c = c.nextSibling) {
       const type = c.nodeType;
-      const r =
-        type === 3 ? (inCode ? (c as Text).data : this.escapeText((c as Text).data)) : type === 1 ? this.element(c as Element, inCode) : '';
-      let start = 0;
-      while (r.charCodeAt(start) === 10) start++;
+      let core: string;
+      let start: number;
+      let end: number;
+      if (type === 1) {
+        core = this.element(c as Element, inCode);
+        start = this.lead;
+        end = this.trail;
+      } else {
+        // Text is flat: read as it is.
+        const r = type === 3 ? (inCode ? (c as Text).data : this.escapeText((c as Text).data)) : '';
+        start = leadingNewlines(r);
+        end = start === r.length ? start : trailingNewlines(r);
+        core = start === r.length ? '' : start === 0 && end === 0 ? r : r.slice(start, r.length - end);
+      }
       const separator = Math.min(2, Math.max(newlines, start));
-      if (start === r.length) {
+      if (core === '') {
         newlines = separator;
         continue;
       }
-      let end = r.length;
-      while (r.charCodeAt(end - 1) === 10) end--;
-      body += (separator === 0 ? '' : separator === 1 ? '\n' : '\n\n') + (start === 0 && end === r.length ? r : r.slice(start, end));
-      newlines = r.length - end;
+      if (body === '') {
+        firstSeparator = separator;
+        body = core;
+      } else body += (separator === 0 ? '' : separator === 1 ? '\n' : '\n\n') + core;
+      newlines = end;
     }
-    return newlines === 0 ? body : body + '\n'.repeat(newlines);
+    this.lead = body === '' ? newlines : firstSeparator;
+    this.trail = newlines;
+    return body;
   }
 
-  /** turndown's `replacementForNode`, with `Node`'s tests of the element. */
+  /** turndown's `replacementForNode`, with `Node`'s tests of the element: returns the core, as content() does. */
   element(el: Element, parentInCode: boolean): string {
     const name = nameOf(el);
     const s = this.summary(el);
     const blank = !name.void && !name.meaningful && s.allSpace && !s.hasVoidOrMeaningful;
     const rule = blank ? this.rules.blankRule : this.ruleFor(el, name.lower);
     const skip = blank || IGNORES_CONTENT.has(rule) || this.removed.has(rule);
-    let content = skip ? '' : this.content(el, parentInCode || name.upper === 'CODE');
+    let core = '';
+    let lead = 0;
+    let trail = 0;
+    if (!skip) {
+      core = this.content(el, parentInCode || name.upper === 'CODE');
+      lead = this.lead;
+      trail = this.trail;
+    }
     let leading = '';
     let trailing = '';
     if (!name.block) {
@@ -207,12 +299,68 @@ class Writer {
         if (b < trailing.length && this.flanked(el, false)) trailing = trailing.slice(0, b);
       }
     }
-    if (leading || trailing) content = content.trim();
-    let out: string;
-    if (rule === this.rules.blankRule) out = name.block ? '\n\n' : '';
-    else if (rule === this.rules.defaultRule) out = name.block ? `\n\n${content}\n\n` : content;
-    else out = rule.replacement(content, el, this.rules.options);
-    return leading + out + trailing;
+    if (leading || trailing) {
+      // The content trimmed: its newlines go with the rest of the white space at its edges.
+      core = core.trim();
+      lead = 0;
+      trail = 0;
+    }
+    // `out`, the replacement, as core, lead and trail.
+    if (rule === this.rules.blankRule) {
+      core = '';
+      lead = trail = name.block ? 2 : 0;
+    } else if (rule === this.rules.defaultRule) {
+      // `\n\n${content}\n\n` for a block, the content itself inline.
+      if (name.block) {
+        lead += core === '' ? 4 : 2;
+        trail = core === '' ? lead : trail + 2;
+      }
+    } else if (WRAPS.has(rule)) {
+      const [before, after] = WRAPS.get(rule)!(el);
+      lead += before;
+      trail = core === '' ? lead + after : trail + after;
+      if (core === '') lead = trail;
+    } else {
+      const content = withNewlines(core, lead, trail);
+      const out = rule.replacement(content, el, this.rules.options);
+      // Another rule's Markdown is read (flattened) here once, not again by each ancestor.
+      if (out !== content) {
+        lead = leadingNewlines(out);
+        trail = lead === out.length ? lead : trailingNewlines(out);
+        core = lead === out.length ? '' : lead === 0 && trail === 0 ? out : out.slice(lead, out.length - trail);
+      }
+    }
+    if (leading === '' && trailing === '') {
+      this.lead = lead;
+      this.trail = trail;
+      return core;
+    }
+    // leading + out + trailing. Edge white space is short (and holds a newline only from a <pre>'s
+    // text at an inline element's edge): read as it is.
+    const la = leadingNewlines(leading);
+    const lt = la === leading.length ? la : trailingNewlines(leading);
+    const lc = la === leading.length ? '' : leading.slice(la, leading.length - lt);
+    const ta = leadingNewlines(trailing);
+    const tt = ta === trailing.length ? ta : trailingNewlines(trailing);
+    const tc = ta === trailing.length ? '' : trailing.slice(ta, trailing.length - tt);
+    core = this.join(lc, la, lt, core, lead, trail);
+    return this.join(core, this.lead, this.trail, tc, ta, tt);
+  }
+
+  /** Two results (core, lead, trail) one after the other: returns the core, the counts in `lead` and `trail`. */
+  private join(a: string, aLead: number, aTrail: number, b: string, bLead: number, bTrail: number): string {
+    if (a === '') {
+      this.lead = aLead + bLead;
+      this.trail = b === '' ? this.lead : bTrail;
+      return b;
+    }
+    this.lead = aLead;
+    if (b === '') {
+      this.trail = aTrail + bLead;
+      return a;
+    }
+    this.trail = bTrail;
+    return a + withNewlines('', aTrail + bLead, 0) + b;
   }
 
   /** turndown's isFlankedByWhitespace: the sibling on that side ends (starts) with a space. */
@@ -315,6 +463,7 @@ export function writeMarkdown(service: TurndownService, root: Element): string {
   if (html !== htmlNames) names.clear();
   htmlNames = html;
   collapseWhitespace(root);
+  // The Markdown's core: its newlines at either end are trimmed below anyway.
   const md = new Writer(rules, (s) => service.escape(s)).content(root, false);
   let start = 0;
   while (start < md.length && (md[start] === '\n' || md[start] === '\t' || md[start] === '\r')) start++;

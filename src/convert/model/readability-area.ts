@@ -53,14 +53,12 @@ const LEVELS = 5;
 /** How many of the best candidates are looked at for close rivals. */
 const RANKED = 5;
 
-function classWeight(n: ElementNames): number {
-  let w = 0;
-  for (const name of [n.cls, n.id]) {
-    if (!name) continue;
-    if (NEGATIVE.test(name)) w -= 25;
-    if (POSITIVE.test(name)) w += 25;
-  }
-  return w;
+/** Readability's class weight, class and id each (no array of the two per candidate). */
+const classWeight = (n: ElementNames): number => nameWeight(n.cls) + nameWeight(n.id);
+
+function nameWeight(name: string): number {
+  if (!name) return 0;
+  return (NEGATIVE.test(name) ? -25 : 0) + (POSITIVE.test(name) ? 25 : 0);
 }
 
 function tagWeight(tag: string): number {
@@ -161,12 +159,16 @@ export function readabilityArea(rows: BlockRows): ReadabilityArea | null {
     words[i] = words[i]! + b.tokens;
     linkWords[i] = linkWords[i]! + b.linkTokens;
   }
-  const records = [...names.values()];
-  for (let i = records.length - 1; i >= 0; i--) {
-    const up = records[i]!.up;
-    if (up === null) continue;
-    words[up.index] = words[up.index]! + words[i]!;
-    linkWords[up.index] = linkWords[up.index]! + linkWords[i]!;
+  // Each record's parent's number (-1: none), in a typed array rather than an array of the records.
+  const upOf = new Int32Array(size);
+  names.forEach((a) => {
+    upOf[a.index] = a.up === null ? -1 : a.up.index;
+  });
+  for (let i = size - 1; i >= 0; i--) {
+    const up = upOf[i]!;
+    if (up < 0) continue;
+    words[up] = words[up]! + words[i]!;
+    linkWords[up] = linkWords[up]! + linkWords[i]!;
   }
   // The final scores, in `score`; the five best in the order a stable sort by score gives (ties in
   // the order the candidates were met), without sorting them all.

@@ -45,7 +45,10 @@ const namesBody = (n: ElementNames) => (n.cls !== '' && namedBody(n.cls)) || (n.
 export function singlePostBody(blocks: readonly Block[], names?: ReadonlyMap<Element, ElementNames>): Element | null {
   const bodies: Element[] = [];
   if (names && blocks.length > 0) {
-    for (const [e, n] of names) if (namesBody(n)) bodies.push(e);
+    // forEach: a for-of over the entries makes an [element, names] pair per element.
+    names.forEach((n, e) => {
+      if (namesBody(n)) bodies.push(e);
+    });
     let e: Element | null = blocks[0]!.el;
     while (e && names.has(e)) e = e.parentElement;
     for (; e; e = e.parentElement) if (namesPostBody(e)) bodies.push(e);
@@ -58,6 +61,8 @@ export function singlePostBody(blocks: readonly Block[], names?: ReadonlyMap<Ele
       }
     }
   }
+  // One body (or none) is the outermost; the Set below is for the many-bodies case.
+  if (bodies.length <= 1) return bodies[0] ?? null;
   const named = new Set(bodies);
   let outermost: Element | null = null;
   for (const body of bodies) {
