@@ -4,10 +4,11 @@
 // is an object literal with computed symbol keys, which V8 builds key by key. On trafilatura-eval
 // those constructors were ~20 % of the parse and the Maps a large part of its garbage.
 //
-// Here the document's createElement, createTextNode, createComment and createAttribute (what
-// linkedom's parser calls per node) build the same objects with one plain constructor function per
-// class: the same prototype, the same own properties in the same order with the same values, the
-// end marker from a constructor of its own (its prototype Object.prototype, as the literal's).
+// Here the document's createElement, createElementNS (for SVG), createTextNode, createComment and
+// createAttribute (what linkedom's parser calls per node) build the same objects with one plain
+// constructor function per class: the same prototype, the same own properties in the same order
+// with the same values, the end marker from a constructor of its own (its prototype
+// Object.prototype, as the literal's).
 // Guarded like lazy-listeners.ts: only for the audited sources of every constructor replaced, only
 // when the listener change is on (a node built here has no listener Map), and each element class is
 // checked on its first use (its constructor adds nothing; a stock instance has exactly the expected
@@ -17,17 +18,27 @@ import { createHash } from 'node:crypto';
 import { parseHTML } from 'linkedom';
 import { lazyListenersApplied } from './lazy-listeners.js';
 
-/** SHA-256 of the constructor classes' and document factories' sources in linkedom 0.18.14. */
-export const AUDITED_NODE_SOURCES = '724ed1ccce7021abdcb0cf9fec78699deee883f4aa23ab55f7153ed0170fb283';
+/** SHA-256 of the constructor classes' (SVGElement's too) and document factories' sources in linkedom 0.18.14. */
+export const AUDITED_NODE_SOURCES = 'a45d76921295251769fe08abffb00566d6566ad9fbee6ecb9977685eca30afd2';
 
 type Doc = Record<PropertyKey, unknown>;
 type Factory = new (doc: Doc, name: string) => object;
 type CreateElement = (this: Doc, localName: string, options?: unknown) => object;
+type CreateElementNS = (this: Doc, namespace: string, localName: string, options?: unknown) => object;
+
+const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 
 interface Linkedom {
   documentProto: Record<string, unknown>;
-  stock: { createElement: CreateElement; createTextNode: unknown; createComment: unknown; createAttribute: unknown };
+  stock: {
+    createElement: CreateElement;
+    createElementNS: CreateElementNS;
+    createTextNode: unknown;
+    createComment: unknown;
+    createAttribute: unknown;
+  };
   htmlElementProto: object;
+  svgElementProto: object;
   hash: string;
   symbols: Record<'next' | 'prev' | 'end' | 'start' | 'private' | 'classList' | 'dataset' | 'style' | 'value' | 'changed', symbol>;
   customElements: symbol;
@@ -55,6 +66,7 @@ function inspect(parse: typeof parseHTML = parseHTML): Linkedom | undefined {
   const textChain = [Object.getPrototypeOf(text).constructor, Object.getPrototypeOf(Object.getPrototypeOf(text)).constructor];
   const commentClass = Object.getPrototypeOf(comment).constructor;
   const attrClass = Object.getPrototypeOf(attr).constructor;
+  const svgElementProto = Object.getPrototypeOf((document as unknown as Document).createElementNS(SVG_NAMESPACE, 'path')) as object;
   const find = (o: object, d: string) => symbolNamed(o, d);
   const s = {
     next: find(div, 'next'),
@@ -73,6 +85,7 @@ function inspect(parse: typeof parseHTML = parseHTML): Linkedom | undefined {
   if (Object.values(s).some((v) => v === undefined) || !customElements) return undefined;
   const stock = {
     createElement: documentProto['createElement'] as CreateElement,
+    createElementNS: documentProto['createElementNS'] as CreateElementNS,
     createTextNode: documentProto['createTextNode'],
     createComment: documentProto['createComment'],
     createAttribute: documentProto['createAttribute'],
@@ -86,11 +99,14 @@ function inspect(parse: typeof parseHTML = parseHTML): Linkedom | undefined {
     stock.createTextNode,
     stock.createComment,
     stock.createAttribute,
+    svgElementProto.constructor,
+    stock.createElementNS,
   ].map(String);
   return {
     documentProto,
     stock,
     htmlElementProto: Object.getPrototypeOf(div),
+    svgElementProto,
     hash: createHash('sha256').update(sources.join('\n')).digest('hex'),
     symbols: s as Linkedom['symbols'],
     customElements,
@@ -136,6 +152,27 @@ function factories(l: Linkedom) {
     return FastElement as unknown as Factory;
   };
 
+  // SVGElement: an element and its `ownerSVGElement` (null; the parser sets it after).
+  const svgFactory = (proto: object): Factory => {
+    function FastSVGElement(this: Doc, doc: Doc, localName: string) {
+      const end = new EndMarker(this, doc);
+      this['ownerDocument'] = doc;
+      this['localName'] = localName;
+      this['nodeType'] = 1;
+      this['parentNode'] = null;
+      this[NEXT] = end;
+      this[PREV] = null;
+      this[PRIVATE] = null;
+      this[END] = end;
+      this[CLASS_LIST] = null;
+      this[DATASET] = null;
+      this[STYLE] = null;
+      this['ownerSVGElement'] = null;
+    }
+    FastSVGElement.prototype = proto;
+    return FastSVGElement as unknown as Factory;
+  };
+
   const characterData = (proto: object, localName: string, nodeType: number) => {
     function FastCharacterData(this: Doc, doc: Doc, data: unknown) {
       this['ownerDocument'] = doc;
@@ -173,7 +210,7 @@ function factories(l: Linkedom) {
     ) => Doc;
   };
 
-  return { elementFactory, characterData, attrFactory, EndMarker };
+  return { elementFactory, svgFactory, characterData, attrFactory, EndMarker };
 }
 
 /** Own keys and primitive values of a node and of its end marker, for comparing two builds. */
@@ -201,7 +238,7 @@ function shape(node: Doc, end: symbol): string {
 }
 
 /** Class constructors with nothing but `super(ownerDocument, localName)` (or none of their own). */
-const TRIVIAL = /^constructor\(ownerDocument, localName(?: = [\w'"]+)?\) \{\s*super\(ownerDocument, localName\);\s*\}$/;
+const TRIVIAL = /^constructor\(ownerDocument, localName(?: ?= ?[\w'"]+)?\) \{\s*super\(ownerDocument, localName\);\s*\}$/;
 function trivialConstructors(proto: object, upTo: object): boolean {
   for (let p = proto; p !== upTo; p = Object.getPrototypeOf(p)) {
     if (!p || p === Object.prototype) return false;
@@ -226,7 +263,7 @@ function prepare(): typeof state {
   if (!lazyListenersApplied()) return undefined;
   const l = inspect();
   if (!l || l.hash !== AUDITED_NODE_SOURCES) return undefined;
-  const { elementFactory, characterData, attrFactory } = factories(l);
+  const { elementFactory, svgFactory, characterData, attrFactory } = factories(l);
   const END = l.symbols.end;
   const stock = l.stock;
   const byProto = new Map<object, Factory | null>();
@@ -256,9 +293,12 @@ function prepare(): typeof state {
       return factory ? new factory(this, localName) : stock.createElement.call(this, localName);
     },
   };
-  // Text, Comment and Attr: checked once here against a stock build.
+  // SVG elements, Text, Comment and Attr: checked once here against a stock build.
   const { document } = parseHTML('<p>x<!--y--></p>') as unknown as { document: Doc };
   const cases: [Doc, () => Doc][] = [];
+  const stockSvg = stock.createElementNS.call(document, SVG_NAMESPACE, 'path') as Doc;
+  const SVGElement = svgFactory(Object.getPrototypeOf(stockSvg));
+  cases.push([stockSvg, () => new SVGElement(document, 'path') as Doc]);
   const stockText = (stock.createTextNode as (this: Doc, d: string) => Doc).call(document, 'x');
   const stockComment = (stock.createComment as (this: Doc, d: string) => Doc).call(document, 'y');
   const stockAttr = (stock.createAttribute as (this: Doc, n: string) => Doc).call(document, 'id');
@@ -269,6 +309,10 @@ function prepare(): typeof state {
   cases.push([stockComment, () => new Comment(document, 'y')]);
   cases.push([stockAttr, () => new Attr(document, 'id')]);
   for (const [sample, build] of cases) if (shape(build(), END) !== shape(sample, END)) return undefined;
+  installed['createElementNS'] = function (this: Doc, namespace: string, localName: string, options?: unknown) {
+    // linkedom's: an SVGElement (no custom elements, no options), or createElement's element.
+    return namespace === SVG_NAMESPACE ? new SVGElement(this, localName) : stock.createElementNS.call(this, namespace, localName, options);
+  };
   installed['createTextNode'] = function (this: Doc, data: unknown) {
     return new Text(this, data === undefined ? '' : data);
   };

@@ -110,10 +110,49 @@ function findInternals(): Internals | undefined {
 
 /** The class attribute as linkedom's DOMTokenList spells it. */
 export function normaliseClass(value: string): string {
-  // A value without whitespace is its own spelling: one pass over it, no hash of a new string and no
-  // memo entry (the parser sets every class through here).
-  for (let i = 0; i < value.length; i++) if (isSpace(value.charCodeAt(i))) return normaliseSpaced(value);
-  return value;
+  // A value already spelled so (most: words apart by one space, none repeated) is its own spelling:
+  // one pass over it, no hash of a new string and no memo entry (the parser sets every class through
+  // here). The others are split once per distinct value.
+  return isSpelled(value) ? value : normaliseSpaced(value);
+}
+
+/** Whether `value`'s `length` characters at `a` and at `b` are the same. */
+function sameRun(value: string, a: number, b: number, length: number): boolean {
+  for (let k = 0; k < length; k++) if (value.charCodeAt(a + k) !== value.charCodeAt(b + k)) return false;
+  return true;
+}
+
+/** Where a class value's words start (isSpelled's scratch; more words than this take the split). */
+const wordStarts = new Int32Array(16);
+
+/**
+ * Whether `value` is its DOMTokenList spelling already: words apart by one space (U+0020, no other
+ * whitespace), none before the first or after the last, and no word twice.
+ */
+function isSpelled(value: string): boolean {
+  const n = value.length;
+  let words = 0;
+  let start = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? value.charCodeAt(i) : 32;
+    if (c !== 32) {
+      if (isSpace(c)) return false;
+      continue;
+    }
+    // A word ends here: it must not be empty (a space first, last or after another) unless the value is.
+    if (i === start) return n === 0;
+    if (i === n && words === 0) return true;
+    if (words === wordStarts.length) return false;
+    const length = i - start;
+    for (let w = 0; w < words; w++) {
+      const other = wordStarts[w]!;
+      const otherEnd = w + 1 < words ? wordStarts[w + 1]! - 1 : start - 1;
+      if (otherEnd - other === length && sameRun(value, other, start, length)) return false;
+    }
+    wordStarts[words++] = start;
+    start = i + 1;
+  }
+  return true;
 }
 
 // Class values repeat across a page's elements: each distinct one with whitespace is split once.

@@ -34,6 +34,7 @@ import { createHash } from 'node:crypto';
 import { DOMParser, parseHTML } from 'linkedom';
 import { linkedomSymbols } from './fast-nodes.js';
 import { sampleParser } from './htmlparser2-parts.js';
+import { NameTable } from './name-table.js';
 import { giveUpParse, noteComment, watchedLimit } from './parse-depth.js';
 import { foreignContextElements, htmlIntegrationElements, openImpliesClose, voidElements } from './parser-rules.js';
 
@@ -52,6 +53,10 @@ const HANDLER_METHODS = ['onprocessinginstruction', 'onopentag', 'oncomment', 'o
 const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 
 const reNameEnd = /\s|\//;
+
+/** One string per distinct tag name (lower-cased) and attribute name, for every parse (name-table.ts). */
+const tagNames = new NameTable(true);
+const attributeNames = new NameTable(false);
 
 /**
  * A tag's first attribute names are checked one by one against the earlier ones. Past this many, each
@@ -169,8 +174,13 @@ class Builder {
   tagname = '';
   attribname = '';
   attribvalue = '';
-  /** The tag's first SCAN_NAMES attribute names, checked one by one. */
-  readonly names: string[] = [];
+  /**
+   * The tag's first SCAN_NAMES attribute names, checked one by one: the first `nameCount` slots. One
+   * array for the whole parse (emptying it by `length = 0` dropped its storage, so every tag with an
+   * attribute allocated a new one: ~95 KiB a traf page).
+   */
+  readonly names: string[] = new Array<string>(SCAN_NAMES).fill('');
+  nameCount = 0;
   /** Past them: the names' hashes (null after too many probes), and the names whose hash was met before. */
   hashes: NameHashes | null = null;
   unchecked = false;
@@ -249,7 +259,7 @@ class Builder {
     }
     this.tagname = name;
     this.element = this.create(name);
-    this.names.length = 0;
+    this.nameCount = 0;
     this.unchecked = false;
     this.hashes = null;
     this.suspects = null;
@@ -297,9 +307,11 @@ class Builder {
   repeated(name: string): boolean {
     const names = this.names;
     if (!this.unchecked) {
-      for (let i = 0; i < names.length; i++) if (names[i] === name) return true;
-      if (names.length < SCAN_NAMES) {
-        names.push(name);
+      const count = this.nameCount;
+      for (let i = 0; i < count; i++) if (names[i] === name) return true;
+      if (count < SCAN_NAMES) {
+        names[count] = name;
+        this.nameCount = count + 1;
         return false;
       }
       this.unchecked = true;
@@ -356,11 +368,11 @@ class Builder {
   }
 
   onopentagname(start: number, end: number): void {
-    this.openTag(this.html.slice(start, end).toLowerCase());
+    this.openTag(tagNames.read(this.html, start, end));
   }
 
   onattribname(start: number, end: number): void {
-    this.attribname = this.html.slice(start, end);
+    this.attribname = attributeNames.read(this.html, start, end);
   }
 
   onattribdata(start: number, end: number): void {
@@ -400,7 +412,7 @@ class Builder {
   }
 
   onclosetag(start: number, end: number): void {
-    const name = this.html.slice(start, end).toLowerCase();
+    const name = tagNames.read(this.html, start, end);
     if (foreignContextElements.has(name) || htmlIntegrationElements.has(name)) this.foreign.pop();
     if (!voidElements.has(name)) {
       const stack = this.stack;

@@ -160,8 +160,19 @@ describe('linkedom class reads, element walks and type selectors (linkedom-reads
   });
 
   it('spells a class value the way DOMTokenList does', () => {
-    for (const v of ['', 'a', ' a ', 'a  b\ta', 'a\u00a0b', '\n', 'x y x y z'])
-      expect(normaliseClass(v)).toBe(parse(stock, `<p class="${v}">x</p>`).querySelector('p')!.className);
+    // Already spelled so (returned as it is) and not: a repeated word early, late, past the 16 words
+    // checked pairwise; whitespace other than one space; words that are prefixes of others.
+    const words = Array.from({ length: 20 }, (_, i) => `w${i}`);
+    const values = ['', 'a', ' a ', 'a  b\ta', 'a\u00a0b', '\n', 'x y x y z', 'a b', 'a b a', 'ab a b', 'a ab b', 'a b ', ' a b'];
+    values.push(
+      'a\tb',
+      'b a c b',
+      words.join(' '),
+      [...words, 'w7'].join(' '),
+      words.slice(0, 16).join(' '),
+      [...words.slice(0, 16), 'w15'].join(' '),
+    );
+    for (const v of values) expect(normaliseClass(v)).toBe(parse(stock, `<p class="${v}">x</p>`).querySelector('p')!.className);
   });
 });
 
