@@ -79,6 +79,12 @@ describe('class and id scores', () => {
     expect(value('ten eleven', 'lex_self')).toBe(joined('note', 'side'));
   });
 
+  it('reads an id’s words as the split gives them: case, camelCase, repeats, unknown and non-ASCII words', () => {
+    const ids = ['PromoBox-promo-unknownWord-SIDE', 'side_side:box.Note', 'xx-café-sideNote-promo', 'nothing-known-here'];
+    const value = page(ids.map((id, i) => `<p class="box" id="${id}">row ${i} words</p>`).join(''));
+    ids.forEach((id, i) => expect(value(`row ${i} words`, 'lex_self')).toBe(joined('box', id)));
+  });
+
   it("a class first seen with an id gives a later element without one the class's own hints", () => {
     const value = page(
       '<div class="content" id="top"><p>one two three</p></div><div class="content"><p>four five six</p></div>' +

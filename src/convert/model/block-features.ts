@@ -24,12 +24,14 @@ import {
   keyed,
   lowerHashStep,
   newBlockWords,
+  tableWord,
   WORD_HASH_START,
+  type WordTable,
   wordTable,
 } from './block-words.js';
 import type { Block } from './blocks.js';
-import { looksLikeBoilerplate } from './boilerplate.js';
-import { SCAN_WORDS, wordsOf } from './class-tokens.js';
+import { classLikeBoilerplate, idLikeBoilerplate } from './boilerplate.js';
+import { forEachPart, SCAN_WORDS, wordsOf } from './class-tokens.js';
 import type { ElementCounts } from './segment-page.js';
 
 export const FEATURES = [
@@ -655,6 +657,8 @@ interface ClassNames extends Names {
   count: number;
   /** nameHints of the class alone. */
   hints: number;
+  /** classLikeBoilerplate of the class (looksLikeBoilerplate's answer for an element without an id). */
+  boiler: boolean;
   /** `words` as a Set, made when an element with an id needs it and they are many. */
   wordSet: Set<string> | undefined;
 }
@@ -684,12 +688,24 @@ function lexiconMap(lexicon: Lexicon): ReadonlyMap<string, number> {
   return map;
 }
 
+const lexiconTables = new WeakMap<Lexicon, WordTable>();
+
+/** The lexicon's lower-case ASCII words by their hash (wordTable): an id's words are looked up in place. */
+function lexiconTable(lexicon: Lexicon): WordTable {
+  let table = lexiconTables.get(lexicon);
+  if (!table) lexiconTables.set(lexicon, (table = wordTable(new Set(lexiconMap(lexicon).keys()))));
+  return table;
+}
+
 /** `cls` and `id`: the element's, as getAttribute gives them ('' when absent). */
 function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => Names {
   let memo = namesMemos.get(lexicon);
   if (!memo) namesMemos.set(lexicon, (memo = new Map()));
   const known = memo;
   const scores = lexiconMap(lexicon);
+  const table = lexiconTable(lexicon);
+  // The lexicon words an id has met so far (wordsOf's once each: only known words add to the score).
+  const met: string[] = [];
   return (el, cls, id) => {
     let c = known.get(cls);
     if (c === undefined) {
@@ -706,38 +722,59 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
         }
       }
       const hints = nameHints(cls);
+      const boiler = classLikeBoilerplate(cls);
       c = {
         words,
         sum,
         count,
         hints,
+        boiler,
         lex: count > 0 ? sum / count : NaN,
-        // Without an id looksLikeBoilerplate reads the class alone; an element with an id cannot say.
-        hint: id === '' ? (looksLikeBoilerplate(el) ? 1 : 0) | hints : -1,
+        hint: (boiler ? 1 : 0) | hints,
         wordSet: undefined,
       };
       if (known.size >= MAX_NAMES) known.clear();
       known.set(cls, c);
     }
-    if (id === '') {
-      if (c.hint === -1) c.hint = (looksLikeBoilerplate(el) ? 1 : 0) | c.hints;
-      return c;
-    }
+    if (id === '') return c;
     let sum = c.sum;
     let count = c.count;
     // The class's words as a Set once there are many (an id of many words against a class of many
     // was their product).
     if (c.words.length > SCAN_WORDS) c.wordSet ??= new Set(c.words);
     const wordSet = c.wordSet;
-    for (const t of wordsOf(id)) {
-      if (wordSet !== undefined ? wordSet.has(t) : c.words.includes(t)) continue;
-      const s = scores.get(t);
-      if (s !== undefined) {
-        sum += s;
-        count++;
+    // wordsOf(id)'s words in order, but a word is a string only when the lexicon knows it (ids do
+    // not repeat: their words were strings made per element, nearly all unknown).
+    met.length = 0;
+    let metSet: Set<string> | null = null;
+    forEachPart(id, (start, end, wide) => {
+      let t: string | undefined;
+      if (wide) {
+        t = id.slice(start, end).toLowerCase();
+        if (!/^[a-z]+$/.test(t)) return;
+      } else {
+        let h = WORD_HASH_START;
+        for (let i = start; i < end; i++) h = lowerHashStep(h, id.charCodeAt(i));
+        t = tableWord(keyed(table, asciiWordKey(h)), id, start, end - start);
+        if (t === undefined) return;
       }
-    }
-    return { lex: count > 0 ? sum / count : NaN, hint: (looksLikeBoilerplate(el) ? 1 : 0) | c.hints | nameHints(id) };
+      const s = scores.get(t);
+      if (s === undefined) return;
+      if (metSet !== null) {
+        if (metSet.has(t)) return;
+        metSet.add(t);
+      } else {
+        if (met.includes(t)) return;
+        met.push(t);
+        if (met.length > SCAN_WORDS) metSet = new Set(met);
+      }
+      if (wordSet !== undefined ? wordSet.has(t) : c.words.includes(t)) return;
+      sum += s;
+      count++;
+    });
+    // looksLikeBoilerplate: the class's answer (kept with it) or the id's.
+    const boiler = c.boiler || idLikeBoilerplate(el.localName, id);
+    return { lex: count > 0 ? sum / count : NaN, hint: (boiler ? 1 : 0) | c.hints | nameHints(id) };
   };
 }
 

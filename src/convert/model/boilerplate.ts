@@ -31,13 +31,30 @@ export function looksLikeBoilerplate(el: Element): boolean {
 
 /** looksLikeBoilerplate, given el's class and id ('' for none). */
 function namedLikeBoilerplate(el: Element, cls: string, id: string): boolean {
+  return classLikeBoilerplate(cls) || idLikeBoilerplate(el.localName, id);
+}
+
+/**
+ * The class's part of looksLikeBoilerplate (a class value's answer, which callers keep per value):
+ * one of its tokens names a widget and is no state modifier.
+ */
+export function classLikeBoilerplate(cls: string): boolean {
   // A token can only match where the whole attribute does (token edges are spaces or its ends):
-  // most elements are rejected here without splitting.
-  if (!BOILERPLATE_WORDS.test(cls) && !BOILERPLATE_WORDS.test(id)) return false;
-  const tokens = cls.split(/\s+/);
+  // most values are rejected here without splitting.
+  if (!BOILERPLATE_WORDS.test(cls)) return false;
+  return cls.split(/\s+/).some((t) => t !== '' && !STATE_TOKEN.test(t) && BOILERPLATE_WORDS.test(t));
+}
+
+/** The id's part of looksLikeBoilerplate for an element named `localName` (its parts counted in place, not split). */
+export function idLikeBoilerplate(localName: string, id: string): boolean {
+  if (id === '' || ANCHOR_TAGS.has(localName) || !BOILERPLATE_WORDS.test(id)) return false;
   // An id of many words is a slug or heading anchor ("menu-innovation-strategies-…"), not a widget.
-  if (id && !ANCHOR_TAGS.has(el.localName) && id.split(/[-_]/).length <= 3) tokens.push(id);
-  return tokens.some((t) => t !== '' && !STATE_TOKEN.test(t) && BOILERPLATE_WORDS.test(t));
+  let parts = 1;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c === 45 || c === 95) parts++;
+  }
+  return parts <= 3 && !STATE_TOKEN.test(id);
 }
 
 /** Share of an element's words that sit inside links. */
