@@ -24,14 +24,12 @@ import {
   keyed,
   lowerHashStep,
   newBlockWords,
-  tableWord,
   WORD_HASH_START,
-  type WordTable,
   wordTable,
 } from './block-words.js';
 import type { Block } from './blocks.js';
 import { classLikeBoilerplate, idLikeBoilerplate } from './boilerplate.js';
-import { forEachPart, SCAN_WORDS, wordsOf } from './class-tokens.js';
+import { SCAN_WORDS, wordsOf } from './class-tokens.js';
 import type { ElementCounts } from './segment-page.js';
 
 export const FEATURES = [
@@ -688,24 +686,12 @@ function lexiconMap(lexicon: Lexicon): ReadonlyMap<string, number> {
   return map;
 }
 
-const lexiconTables = new WeakMap<Lexicon, WordTable>();
-
-/** The lexicon's lower-case ASCII words by their hash (wordTable): an id's words are looked up in place. */
-function lexiconTable(lexicon: Lexicon): WordTable {
-  let table = lexiconTables.get(lexicon);
-  if (!table) lexiconTables.set(lexicon, (table = wordTable(new Set(lexiconMap(lexicon).keys()))));
-  return table;
-}
-
 /** `cls` and `id`: the element's, as getAttribute gives them ('' when absent). */
 function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => Names {
   let memo = namesMemos.get(lexicon);
   if (!memo) namesMemos.set(lexicon, (memo = new Map()));
   const known = memo;
   const scores = lexiconMap(lexicon);
-  const table = lexiconTable(lexicon);
-  // The lexicon words an id has met so far (wordsOf's once each: only known words add to the score).
-  const met: string[] = [];
   return (el, cls, id) => {
     let c = known.get(cls);
     if (c === undefined) {
@@ -743,35 +729,14 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
     // was their product).
     if (c.words.length > SCAN_WORDS) c.wordSet ??= new Set(c.words);
     const wordSet = c.wordSet;
-    // wordsOf(id)'s words in order, but a word is a string only when the lexicon knows it (ids do
-    // not repeat: their words were strings made per element, nearly all unknown).
-    met.length = 0;
-    let metSet: Set<string> | null = null;
-    forEachPart(id, (start, end, wide) => {
-      let t: string | undefined;
-      if (wide) {
-        t = id.slice(start, end).toLowerCase();
-        if (!/^[a-z]+$/.test(t)) return;
-      } else {
-        let h = WORD_HASH_START;
-        for (let i = start; i < end; i++) h = lowerHashStep(h, id.charCodeAt(i));
-        t = tableWord(keyed(table, asciiWordKey(h)), id, start, end - start);
-        if (t === undefined) return;
-      }
+    for (const t of wordsOf(id)) {
+      if (wordSet !== undefined ? wordSet.has(t) : c.words.includes(t)) continue;
       const s = scores.get(t);
-      if (s === undefined) return;
-      if (metSet !== null) {
-        if (metSet.has(t)) return;
-        metSet.add(t);
-      } else {
-        if (met.includes(t)) return;
-        met.push(t);
-        if (met.length > SCAN_WORDS) metSet = new Set(met);
+      if (s !== undefined) {
+        sum += s;
+        count++;
       }
-      if (wordSet !== undefined ? wordSet.has(t) : c.words.includes(t)) return;
-      sum += s;
-      count++;
-    });
+    }
     // looksLikeBoilerplate: the class's answer (kept with it) or the id's.
     const boiler = c.boiler || idLikeBoilerplate(el.localName, id);
     return { lex: count > 0 ? sum / count : NaN, hint: (boiler ? 1 : 0) | c.hints | nameHints(id) };

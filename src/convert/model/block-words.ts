@@ -131,23 +131,6 @@ export function wordTable(set: ReadonlySet<string>): WordTable {
   return table;
 }
 
-/** The one of `words` (a WordTable's entry) that text[start, start + len) (ASCII), lower-cased, is; undefined for none. */
-export function tableWord(words: string[] | undefined, text: string, start: number, len: number): string | undefined {
-  if (words === undefined) return undefined;
-  for (const w of words) {
-    if (w.length !== len) continue;
-    let k = 0;
-    while (k < len) {
-      let c = text.charCodeAt(start + k);
-      if (c >= 65 && c <= 90) c += 32;
-      if (c !== w.charCodeAt(k)) break;
-      k++;
-    }
-    if (k === len) return w;
-  }
-  return undefined;
-}
-
 /** text[start, start + len) (ASCII), lower-cased, is one of `words` (a WordTable's entry). */
 export function inTable(words: string[] | undefined, text: string, start: number, len: number): boolean {
   if (words === undefined) return false;

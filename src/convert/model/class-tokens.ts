@@ -44,28 +44,6 @@ export function wordsOf(raw: string): string[] {
   // Words already out, once there are more than a few: a look-up each, not a scan of `out` (one
   // attribute of many distinct words was quadratic).
   let seen: Set<string> | null = null;
-  forEachPart(raw, (start, end, wide) => {
-    const t = raw.slice(start, end).toLowerCase();
-    if (wide && !/^[a-z]+$/.test(t)) return;
-    if (seen !== null) {
-      if (!seen.has(t)) {
-        seen.add(t);
-        out.push(t);
-      }
-    } else if (!out.includes(t)) {
-      out.push(t);
-      if (out.length > SCAN_WORDS) seen = new Set(out);
-    }
-  });
-  return out;
-}
-
-/**
- * The parts of `raw` wordsOf reads, before lower-casing: `visit(start, end, wide)` for each part
- * raw.split(SPLIT) gives of 3–20 code units that are ASCII letters, or that hold a non-ASCII unit
- * (`wide`: wordsOf keeps its lower case only if that is ASCII letters). In order, repeats included.
- */
-export function forEachPart(raw: string, visit: (start: number, end: number, wide: boolean) => void): void {
   const n = raw.length;
   let start = 0;
   // The part so far is ASCII letters only; it holds a non-ASCII unit.
@@ -86,13 +64,27 @@ export function forEachPart(raw: string, visit: (start: number, end: number, wid
       continue;
     }
     const len = i - start;
-    if (len >= 3 && len <= 20 && (letters || wide)) visit(start, i, wide);
+    if (len >= 3 && len <= 20 && (letters || wide)) {
+      const t = raw.slice(start, i).toLowerCase();
+      if (!wide || /^[a-z]+$/.test(t)) {
+        if (seen !== null) {
+          if (!seen.has(t)) {
+            seen.add(t);
+            out.push(t);
+          }
+        } else if (!out.includes(t)) {
+          out.push(t);
+          if (out.length > SCAN_WORDS) seen = new Set(out);
+        }
+      }
+    }
     if (c === -1) break;
     start = next;
     letters = true;
     wide = false;
     i = next - 1;
   }
+  return out;
 }
 
 /** What the regex split gave (test/convert/class-tokens.test.ts checks wordsOf against it). */
