@@ -11,9 +11,17 @@
 // preempted call, a scavenge charged to whichever version tripped it); the minima hold still, but
 // leave out the GC a version's garbage costs, so they understate a cut that allocates less.
 
+import { readFileSync } from 'node:fs';
 import { descendants } from '../src/convert/dom-utils.js';
 import { analyzeHtml } from '../src/convert/html-to-markdown.js';
-import { blockFeatures, computeTextStats, defaultClassifier, findBoilerplate, insideAny } from '../src/convert/model/index.js';
+import {
+  blockFeatures,
+  computeTextStats,
+  countElements,
+  defaultClassifier,
+  findBoilerplate,
+  insideAny,
+} from '../src/convert/model/index.js';
 import { type CorpusName, corpusPages } from './lib/convert-corpora.js';
 
 function arg(name: string): string | undefined {
@@ -26,11 +34,14 @@ if (!other) throw new Error('--other <path to block-features.ts> is required');
 const corpora = (arg('corpus') ?? 'traf').split(',') as CorpusName[];
 const rounds = Number(arg('rounds') ?? 5);
 const limit = Number(arg('limit') ?? 200);
-const { blockFeatures: otherFeatures } = (await import(other)) as { blockFeatures: typeof blockFeatures };
+const { blockFeatures: otherFeatures } = (await import(other)) as { blockFeatures: (...a: unknown[]) => ReturnType<typeof blockFeatures> };
+// A version before ElementCounts takes the word counts as a Map (computeTextStats).
+const otherTakesMap = !readFileSync(other, 'utf8').includes('ElementCounts');
 const lexicon = defaultClassifier().lexicon;
 
 type Args = Parameters<typeof blockFeatures>;
 const inputs: Args[] = [];
+const otherInputs: unknown[][] = [];
 const all = [...corpusPages(corpora)];
 const step = Math.max(1, all.length / limit);
 for (let i = 0; i < all.length; i += step) {
@@ -38,17 +49,19 @@ for (let i = 0; i < all.length; i += step) {
   const page = analyzeHtml(p.html, p.url, lexicon);
   if (!page) continue;
   const els = descendants(page.body);
-  const stats = computeTextStats(page.body, els);
-  const boilerplate = findBoilerplate(page.body, {}, els, stats);
+  const counts = countElements(page.body, page.blocks, els);
+  const boilerplate = findBoilerplate(page.body, {}, els);
   const cleaned = new Set<number>();
   for (const b of page.blocks) if (!insideAny(b.el, boilerplate, page.body)) cleaned.add(b.id);
-  inputs.push([page.blocks, stats, page.data, cleaned, page.body.ownerDocument.title, lexicon]);
+  const a: Args = [page.blocks, counts, page.data, cleaned, page.body.ownerDocument.title, lexicon];
+  inputs.push(a);
+  otherInputs.push(otherTakesMap ? [page.blocks, computeTextStats(page.body, els), ...a.slice(2)] : a);
 }
 
 let differ = 0;
-for (const a of inputs) {
+for (const [i, a] of inputs.entries()) {
   const x = blockFeatures(...a);
-  const y = otherFeatures(...a);
+  const y = otherFeatures(...otherInputs[i]!);
   const same = (p: ArrayLike<number>, q: ArrayLike<number>) => p.length === q.length && Array.from(p).every((v, i) => Object.is(v, q[i]));
   if (!same(x.x, y.x) || !same(x.groups, y.groups)) differ++;
 }
@@ -63,9 +76,9 @@ const minOf = arg('min');
 if (minOf !== undefined) {
   const k = Number(minOf);
   for (let w = 0; w < 3; w++) {
-    for (const a of inputs) {
+    for (const [i, a] of inputs.entries()) {
       blockFeatures(...a);
-      otherFeatures(...a);
+      otherFeatures(...otherInputs[i]!);
     }
   }
   const mine = new Array<number>(inputs.length).fill(Infinity);
@@ -75,7 +88,7 @@ if (minOf !== undefined) {
       for (const v of (i + j) % 2 === 0 ? [0, 1] : [1, 0]) {
         const t = cpu();
         if (v === 0) blockFeatures(...a);
-        else otherFeatures(...a);
+        else otherFeatures(...otherInputs[i]!);
         const d = cpu() - t;
         if (v === 0) mine[i] = Math.min(mine[i]!, d);
         else theirs[i] = Math.min(theirs[i]!, d);
@@ -96,7 +109,7 @@ for (let r = 0; r <= rounds; r++) {
     for (const k of order) {
       const t = cpu();
       if (k === 0) blockFeatures(...a);
-      else otherFeatures(...a);
+      else otherFeatures(...otherInputs[i]!);
       const d = cpu() - t;
       if (k === 0) mine += d;
       else theirs += d;

@@ -83,13 +83,13 @@ function convert(p: CorpusPage, t: Totals): void {
   lap('prepare');
   // segmentPage (as preparePage): the blocks, the word counts and the element list in one walk, so the
   // text stats are in this phase now (they were in "features").
-  const { blocks, stats, elements } = segmentPage(body);
+  const { blocks, counts } = segmentPage(body);
   if (!hasText(body)) return;
   lap('segment');
-  const { covered } = boilerplateCover(body, {}, elements, stats);
+  const { covered } = boilerplateCover(counts, {});
   const cleaned = new Set<number>();
-  for (const b of blocks) if (!covered.has(b.el)) cleaned.add(b.id);
-  const rows = blockFeatures(blocks, stats, data, cleaned, doc.title ?? '', classifier.lexicon);
+  for (const b of blocks) if (covered[counts.blockNode[b.id]!] === 0) cleaned.add(b.id);
+  const rows = blockFeatures(blocks, counts, data, cleaned, doc.title ?? '', classifier.lexicon);
   lap('features');
   const kept = keptBlocks(rows, classifier);
   lap('model');

@@ -24,7 +24,11 @@ const corpora = (arg('corpus') ?? 'traf').split(',') as CorpusName[];
 const rounds = Number(arg('rounds') ?? 5);
 const limit = Number(arg('limit') ?? 100);
 const repeat = Number(arg('repeat') ?? 3);
-const theirs = (await import(resolve(other, 'src/convert/model/index.ts'))) as Partial<typeof mine> & Omit<typeof mine, 'boilerplateCover'>;
+// A tree before ElementCounts (no countElements) takes the word counts as a Map and answers `covered` as a Set.
+type OldCover = (root: Element, o: object, all: readonly Element[], stats: unknown) => { covered: Set<Element> };
+type OldFind = (root: Element, o: object, all: readonly Element[], stats: unknown) => Set<Element>;
+const theirs = (await import(resolve(other, 'src/convert/model/index.ts'))) as Partial<typeof mine> &
+  Omit<typeof mine, 'boilerplateCover' | 'countElements' | 'findBoilerplate'> & { findBoilerplate: typeof mine.findBoilerplate | OldFind };
 const { descendants } = (await import('../src/convert/dom-utils.js')) as typeof import('../src/convert/dom-utils.js');
 
 const all = [...corpusPages(corpora)];
@@ -49,13 +53,18 @@ const rules = (m: Model, p: Page): Set<number> => {
 // walks up from each block).
 const boilerplate = (m: Model, p: Page): Set<number> => {
   const everything = descendants(p.body);
-  const stats = m.computeTextStats(p.body, everything);
   const cleaned = new Set<number>();
-  if (m.boilerplateCover) {
-    const { covered } = m.boilerplateCover(p.body, {}, everything, stats);
+  if (m.boilerplateCover && m.countElements) {
+    const counts = m.countElements(p.body, p.blocks, everything);
+    const { covered } = m.boilerplateCover(counts, {});
+    for (const b of p.blocks) if (covered[counts.blockNode[b.id]!] === 0) cleaned.add(b.id);
+  } else if (m.boilerplateCover) {
+    const stats = m.computeTextStats(p.body, everything);
+    const { covered } = (m.boilerplateCover as unknown as OldCover)(p.body, {}, everything, stats);
     for (const b of p.blocks) if (!covered.has(b.el)) cleaned.add(b.id);
   } else {
-    const found = m.findBoilerplate(p.body, {}, everything, stats);
+    const stats = m.computeTextStats(p.body, everything);
+    const found = (m.findBoilerplate as OldFind)(p.body, {}, everything, stats);
     for (const b of p.blocks) if (!m.insideAny(b.el, found, p.body)) cleaned.add(b.id);
   }
   return cleaned;

@@ -31,12 +31,12 @@ import {
   defaultClassifier,
   dropChoiceLabels,
   dropHiddenCopies,
+  type ElementCounts,
   findChoiceLabels,
   keepBlocks,
   keptBlocks,
   type Lexicon,
   segmentPage,
-  type TextStats,
 } from './model/index.js';
 import { parseHtmlDocument } from './parse-html.js';
 import { readStructuredData, type StructuredData } from './structured-data.js';
@@ -130,11 +130,11 @@ export function analyzeHtml(
   const body = page.doc.body;
   if (!hasText(body)) return null;
   // The segmentation's walk and word counts serve the rule-based clean-up and the features.
-  const { stats, elements } = page;
-  const { covered } = boilerplateCover(body, {}, elements, stats);
+  const { counts } = page;
+  const { covered } = boilerplateCover(counts, {});
   const cleaned = new Set<number>();
-  for (const b of page.blocks) if (!covered.has(b.el)) cleaned.add(b.id);
-  const rows = blockFeatures(page.blocks, stats, page.data, cleaned, page.title, lexicon);
+  for (const b of page.blocks) if (covered[counts.blockNode[b.id]!] === 0) cleaned.add(b.id);
+  const rows = blockFeatures(page.blocks, counts, page.data, cleaned, page.title, lexicon);
   return { body, blocks: page.blocks, rows, data: page.data, choiceLabels: page.choiceLabels, base: page.base };
 }
 
@@ -142,10 +142,8 @@ interface PreparedPage {
   doc: Document;
   data: StructuredData;
   blocks: Block[];
-  /** Word counts of the body and every element below it (computeTextStats). */
-  stats: Map<Element, TextStats>;
-  /** Every element below the body, in document order (descendants). */
-  elements: Element[];
+  /** Word counts of the body and every element below it, and their shape, by number (segmentPage). */
+  counts: ElementCounts;
   title: string;
   choiceLabels: Set<Element>;
   base: string | undefined;
@@ -170,8 +168,8 @@ function preparePage(html: string, url: string | undefined, onParsed?: ParsedHoo
   markCodeLanguages(body, below);
   // Layout tables read as the blocks they are; data tables keep their marks for turndown.
   prepareTables(body, below);
-  const { blocks, stats, elements } = segmentPage(body);
-  return { doc, data, blocks, stats, elements, title: doc.title ?? '', choiceLabels, base };
+  const { blocks, counts } = segmentPage(body);
+  return { doc, data, blocks, counts, title: doc.title ?? '', choiceLabels, base };
 }
 
 const turndown = createTurndown();

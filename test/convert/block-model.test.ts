@@ -8,7 +8,7 @@ import { blockClassifier, blockScores, keptBlocks, selectRows } from '../../src/
 import { segmentBlocks } from '../../src/convert/model/blocks.js';
 import { classTokens } from '../../src/convert/model/class-tokens.js';
 import type { GbdtModel } from '../../src/convert/model/gbdt.js';
-import { computeTextStats } from '../../src/convert/model/text-stats.js';
+import { countElements } from '../../src/convert/model/segment-page.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { readStructuredData } from '../../src/convert/structured-data.js';
 import { blockMatch, blockMatches, indexGroundTruth } from '../../tools/train/block-labels.js';
@@ -26,7 +26,7 @@ function rowsOf(html: string, cleaned?: (text: string) => boolean, lexicon = {})
   const doc = parseHtmlDocument(html);
   const blocks = segmentBlocks(doc.body);
   const kept = new Set(blocks.filter((b) => b.tokens > 0 && (cleaned?.(b.text) ?? true)).map((b) => b.id));
-  return blockFeatures(blocks, computeTextStats(doc.body), readStructuredData(doc), kept, doc.title, lexicon);
+  return blockFeatures(blocks, countElements(doc.body, blocks), readStructuredData(doc), kept, doc.title, lexicon);
 }
 
 describe('selectRows: the most probable blocks, as many as make the expected F1 highest', () => {

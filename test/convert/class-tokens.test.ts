@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { blockFeatures, FEATURES } from '../../src/convert/model/block-features.js';
 import { segmentBlocks } from '../../src/convert/model/blocks.js';
 import { wordsOf, wordsOfByRegex } from '../../src/convert/model/class-tokens.js';
-import { computeTextStats } from '../../src/convert/model/text-stats.js';
+import { countElements } from '../../src/convert/model/segment-page.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 import { readStructuredData } from '../../src/convert/structured-data.js';
 
@@ -54,7 +54,7 @@ describe('class and id scores', () => {
     const doc = parseHtmlDocument(`<html><body>${body}</body></html>`);
     const blocks = segmentBlocks(doc.body);
     const kept = new Set(blocks.map((b) => b.id));
-    const rows = blockFeatures(blocks, computeTextStats(doc.body), readStructuredData(doc), kept, '', lexicon);
+    const rows = blockFeatures(blocks, countElements(doc.body, blocks), readStructuredData(doc), kept, '', lexicon);
     return (text: string, name: (typeof FEATURES)[number]) => {
       const r = rows.blocks.findIndex((b) => b.text.trim() === text);
       return rows.x[r * FEATURES.length + FEATURES.indexOf(name)];
@@ -77,6 +77,12 @@ describe('class and id scores', () => {
     expect(value('four five six', 'lex_self')).toBe(joined('side-note', 'promo-box-side'));
     expect(value('seven eight nine', 'lex_self')).toBe(joined('', 'box-promo'));
     expect(value('ten eleven', 'lex_self')).toBe(joined('note', 'side'));
+  });
+
+  it('reads an id’s words as the split gives them: case, camelCase, repeats, unknown and non-ASCII words', () => {
+    const ids = ['PromoBox-promo-unknownWord-SIDE', 'side_side:box.Note', 'xx-café-sideNote-promo', 'nothing-known-here'];
+    const value = page(ids.map((id, i) => `<p class="box" id="${id}">row ${i} words</p>`).join(''));
+    ids.forEach((id, i) => expect(value(`row ${i} words`, 'lex_self')).toBe(joined('box', id)));
   });
 
   it("a class first seen with an id gives a later element without one the class's own hints", () => {

@@ -6,7 +6,7 @@ import { removeInvisible } from '../../src/convert/clean-dom.js';
 import { descendants } from '../../src/convert/dom-utils.js';
 import { linkedomReadsApplied } from '../../src/convert/linkedom-reads.js';
 import { segmentBlocks } from '../../src/convert/model/blocks.js';
-import { segmentPage } from '../../src/convert/model/segment-page.js';
+import { countElements, type PageText, segmentPage } from '../../src/convert/model/segment-page.js';
 import { computeTextStats } from '../../src/convert/model/text-stats.js';
 import { parseHtmlDocument } from '../../src/convert/parse-html.js';
 
@@ -29,10 +29,29 @@ function expectSame(body: Element): void {
   const blocks = segmentBlocks(body);
   expect(page.blocks.map(({ el, ...rest }) => rest)).toEqual(blocks.map(({ el, ...rest }) => rest));
   expect(page.blocks.every((b, i) => b.el === blocks[i]!.el)).toBe(true);
+  // The counts by number: computeTextStats' word counts, each element's parent and subtree end.
   const stats = computeTextStats(body, elements);
-  expect(page.stats.size).toBe(stats.size);
-  for (const [el, s] of stats) expect(page.stats.get(el)).toEqual(s);
+  const c = page.counts;
+  expect(c.root).toBe(body);
+  expect(c.words.length).toBe(stats.size);
+  const all = [body, ...elements];
+  all.forEach((el, n) => {
+    expect(statsAt(page, n)).toEqual(stats.get(el));
+    expect(c.parent[n]).toBe(n === 0 ? -1 : all.indexOf(el.parentElement!));
+    const below = descendants(el).length;
+    expect(c.last[n]).toBe(n + below);
+  });
+  expect([...c.blockNode]).toEqual(page.blocks.map((b) => all.indexOf(b.el)));
+  // The walk's fallback (countElements) gives the same.
+  const fallback = countElements(body, page.blocks, elements);
+  for (const k of ['words', 'linkWords', 'links', 'parent', 'last', 'blockNode'] as const) expect([...fallback[k]]).toEqual([...c[k]]);
 }
+
+const statsAt = (page: PageText, n: number) => ({
+  words: page.counts.words[n],
+  linkWords: page.counts.linkWords[n],
+  links: page.counts.links[n],
+});
 
 describe('segmentPage', () => {
   it('reads linkedom’s node list here (the fast paths are on)', () => {
@@ -53,13 +72,13 @@ describe('segmentPage', () => {
     const p = page.blocks.find((b) => b.el.localName === 'p')!;
     expect(p.tokens).toBe(5);
     expect(p.linkTokens).toBe(2);
-    expect(page.stats.get(p.el)).toEqual({ words: 2, linkWords: 1, links: 1 });
+    expect(statsAt(page, page.elements.indexOf(p.el) + 1)).toEqual({ words: 2, linkWords: 1, links: 1 });
   });
 
   it('gives a subtree root its own counts and a root block', () => {
     const body = parseHtmlDocument('<html><body><div><a href="/">two words</a> three</div><p>four</p></body></html>').body;
     const div = body.firstElementChild!;
     expectSame(div);
-    expect(segmentPage(div).stats.get(div)).toEqual({ words: 3, linkWords: 2, links: 1 });
+    expect(statsAt(segmentPage(div), 0)).toEqual({ words: 3, linkWords: 2, links: 1 });
   });
 });

@@ -28,9 +28,9 @@ import {
   wordTable,
 } from './block-words.js';
 import type { Block } from './blocks.js';
-import { looksLikeBoilerplate } from './boilerplate.js';
+import { classLikeBoilerplate, idLikeBoilerplate } from './boilerplate.js';
 import { SCAN_WORDS, wordsOf } from './class-tokens.js';
-import type { TextStats } from './text-stats.js';
+import type { ElementCounts } from './segment-page.js';
 
 export const FEATURES = [
   'log_tokens',
@@ -260,7 +260,8 @@ export const GROUP_LEVELS = [1, 2, 3, 5, 8] as const;
 
 export function blockFeatures(
   blocks: readonly Block[],
-  stats: Map<Element, TextStats>,
+  /** The elements' word counts and shape by number (segmentPage's, with these blocks). */
+  shape: ElementCounts,
   data: StructuredData,
   /** Ids of the blocks rule-based clean-up keeps (not inside anything findBoilerplate found). */
   cleaned: ReadonlySet<number>,
@@ -271,15 +272,9 @@ export function blockFeatures(
   const cols = FEATURES.length;
   const x = new Float32Array(rows.length * cols);
   const groups = new Int32Array(rows.length * GROUP_LEVELS.length);
-  const groupIds = new Map<Element, number>();
-  const groupOf = (el: Element | undefined) => {
-    if (!el) return -1;
-    let g = groupIds.get(el);
-    if (g === undefined) groupIds.set(el, (g = groupIds.size));
-    return g;
-  };
+  const { elements, words: elementWords, linkWords: elementLinkWords, parent: parentOf, last, blockNode } = shape;
   const body = blocks[0]!.el;
-  const pageStats = stats.get(body) ?? { words: 0, linkWords: 0, links: 0 };
+  const pageStats = { words: elementWords[0]!, linkWords: elementLinkWords[0]! };
   const pageWords = Math.max(1, pageStats.words);
   let totalTokens = 0;
   for (const b of rows) totalTokens += b.tokens;
@@ -289,27 +284,31 @@ export function blockFeatures(
 
   const names = namesMemo(lexicon);
   // Siblings sharing an element's tag and class, with their words: counted once per parent (a list
-  // of 100k items stays linear).
-  // Each child is mapped to its group when its parent's children are first counted, so the later
-  // look-ups (per ancestor and twice per row) need no key.
-  const groupOfChild = new Map<Element, [number, number]>();
+  // of 100k items stays linear). Each child is given its group's number (+ 1) by element number when
+  // its parent's children are first counted, so the later look-ups (per ancestor) need no key; the
+  // groups' sizes and words are arrays by group number (no Map by element, no pair per group).
+  const groupOfChild = new Int32Array(elements.length + 1);
+  const groupCount = new Int32Array(elements.length + 1);
+  const groupWords = new Int32Array(elements.length + 1);
+  let groupsMade = 0;
   // One class table for the page, its entries stamped with the parent they count for (a parent's
   // children are counted once, together): no Map per parent.
   const byClass = new Map<string, SiblingKind>();
-  const group = (el: Element): [number, number] => {
-    const known = groupOfChild.get(el);
-    if (known) return known;
-    const parent = el.parentElement;
-    if (!parent) return [1, stats.get(el)?.words ?? 0];
-    for (let c = parent.firstElementChild; c; c = c.nextElementSibling) {
-      const g = siblingGroup(byClass, parent, c.getAttribute('class') ?? '', c.localName);
-      g[0] += 1;
-      g[1] += stats.get(c)?.words ?? 0;
-      groupOfChild.set(c, g);
+  /** The group number of element `n` (not the root). */
+  const group = (n: number): number => {
+    const known = groupOfChild[n]!;
+    if (known !== 0) return known - 1;
+    const p = parentOf[n]!;
+    for (let c = p + 1; c <= last[p]!; c = last[c]! + 1) {
+      const el = elements[c - 1]!;
+      const g = siblingGroup(byClass, p, el.getAttribute('class') ?? '', el.localName, groupsMade);
+      if (g === groupsMade) groupsMade++;
+      groupCount[g]! += 1;
+      groupWords[g]! += elementWords[c]!;
+      groupOfChild[c] = g + 1;
     }
-    return groupOfChild.get(el) ?? [1, 0];
+    return groupOfChild[n]! - 1;
   };
-  const repeats = (el: Element) => group(el)[0] - 1;
   // What the per-row walk up the tree reads of each ancestor, read once per element (many rows
   // share their ancestors; attribute reads are the walk's cost). Each element's record points to its
   // parent's (null above body), so a row's walk follows pointers: one Map look-up per row, not one
@@ -326,25 +325,27 @@ export function blockFeatures(
     lex: number;
     hint: number;
     repeats: number;
-    /** Siblings sharing the element's tag and class, and their words (group); null for body. */
-    group: [number, number] | null;
+    /** The group number (group) of siblings sharing the element's tag and class; -1 for body. */
+    group: number;
     words: number;
     linkWords: number;
     /** The element's container number for `groups` (groupOf), -2 until a row asks. */
     gid: number;
   }
   const infoCache = new Map<Element, AncestorInfo>();
+  // The records by element number (the walks up and the rows' look-ups go by number).
+  const records: (AncestorInfo | undefined)[] = new Array(elements.length + 1);
   // Class, id and role from one walk over each element's attributes (readNames), not five reads.
   const read = elementNames();
-  const make = (el: Element): AncestorInfo => {
+  const make = (num: number): AncestorInfo => {
+    const el = num === 0 ? body : elements[num - 1]!;
     const t = tagOf(el);
     const { className, hasClass, id: idOrNull, role } = readNames(el, read);
     const named = hasClass || idOrNull !== null;
     const cls = named ? className : '';
     const id = named ? (idOrNull ?? '') : '';
     const n = named ? names(el, cls, id) : undefined;
-    const s = stats.get(el);
-    const g = el !== body ? group(el) : null;
+    const g = num !== 0 ? group(num) : -1;
     return {
       el,
       cls,
@@ -358,21 +359,21 @@ export function blockFeatures(
       named,
       lex: n ? n.lex : NaN,
       hint: n ? n.hint : 0,
-      repeats: g ? g[0] - 1 : 0,
+      repeats: g >= 0 ? groupCount[g]! - 1 : 0,
       group: g,
-      words: s?.words ?? 0,
-      linkWords: s?.linkWords ?? 0,
+      words: elementWords[num]!,
+      linkWords: elementLinkWords[num]!,
       gid: -2,
     };
   };
-  // The records of `el` and of its ancestors up to body, made top-down where missing.
-  const missing: Element[] = [];
-  const info = (el: Element): AncestorInfo => {
-    const known = infoCache.get(el);
+  // The records of element `num` and of its ancestors up to body, made top-down where missing.
+  const missing: number[] = [];
+  const info = (num: number): AncestorInfo => {
+    const known = records[num];
     if (known !== undefined) return known;
     let above: AncestorInfo | null = null;
-    for (let e: Element | null = el; e; e = e === body ? null : e.parentElement) {
-      const k = infoCache.get(e);
+    for (let e = num; e >= 0; e = parentOf[e]!) {
+      const k = records[e];
       if (k !== undefined) {
         above = k;
         break;
@@ -380,17 +381,21 @@ export function blockFeatures(
       missing.push(e);
     }
     while (missing.length > 0) {
-      const a = make(missing.pop()!);
+      const e = missing.pop()!;
+      const a = make(e);
       a.up = above;
       a.index = infoCache.size;
       infoCache.set(a.el, a);
+      records[e] = a;
       above = a;
     }
     return above!;
   };
+  // Container numbers for `groups`, in the order rows first ask (one per record: its gid).
+  let gids = 0;
   const gidOf = (a: AncestorInfo | undefined): number => {
     if (!a) return -1;
-    if (a.gid === -2) a.gid = groupOf(a.el);
+    if (a.gid === -2) a.gid = gids++;
     return a.gid;
   };
 
@@ -474,7 +479,7 @@ export function blockFeatures(
     let postDistance = 99;
     let repeatMax = 0;
     let repeatLevel = 99;
-    let repeatGroup: [number, number] | null = null;
+    let repeatGroup = -1;
     // One bit per INSIDE_TAGS entry (INSIDE), then MAIN_BIT and ROLE_BIT.
     let inside = 0;
     let lexNearest = NaN;
@@ -482,7 +487,7 @@ export function blockFeatures(
     let lexMin = 0;
     let lexMax = 0;
     up.length = 0;
-    const self = info(b.el);
+    const self = info(blockNode[b.id]!);
     let level = 0;
     for (let a: AncestorInfo | null = self; a; a = a.up, level++) {
       if (level > 0) {
@@ -560,10 +565,11 @@ export function blockFeatures(
     x[o + F.up3_word_share] = up3 / pageWords;
     x[o + F.repeat_max] = Math.log1p(repeatMax);
     x[o + F.repeat_level] = repeatLevel;
-    x[o + F.repeat_self] = Math.log1p(b.el !== body ? self.repeats : repeats(b.el));
-    const [items, groupWords] = repeatGroup ?? [0, 0];
-    x[o + F.repeat_group_share] = groupWords / pageWords;
-    x[o + F.repeat_item_words] = items > 0 ? Math.log1p(groupWords / items) : 0;
+    x[o + F.repeat_self] = Math.log1p(b.el !== body ? self.repeats : bodyRepeats(body));
+    const items = repeatGroup >= 0 ? groupCount[repeatGroup]! : 0;
+    const itemWords = repeatGroup >= 0 ? groupWords[repeatGroup]! : 0;
+    x[o + F.repeat_group_share] = itemWords / pageWords;
+    x[o + F.repeat_item_words] = items > 0 ? Math.log1p(itemWords / items) : 0;
     if (heading) {
       headingText = text;
       headingRow = r;
@@ -649,6 +655,8 @@ interface ClassNames extends Names {
   count: number;
   /** nameHints of the class alone. */
   hints: number;
+  /** classLikeBoilerplate of the class (looksLikeBoilerplate's answer for an element without an id). */
+  boiler: boolean;
   /** `words` as a Set, made when an element with an id needs it and they are many. */
   wordSet: Set<string> | undefined;
 }
@@ -700,23 +708,21 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
         }
       }
       const hints = nameHints(cls);
+      const boiler = classLikeBoilerplate(cls);
       c = {
         words,
         sum,
         count,
         hints,
+        boiler,
         lex: count > 0 ? sum / count : NaN,
-        // Without an id looksLikeBoilerplate reads the class alone; an element with an id cannot say.
-        hint: id === '' ? (looksLikeBoilerplate(el) ? 1 : 0) | hints : -1,
+        hint: (boiler ? 1 : 0) | hints,
         wordSet: undefined,
       };
       if (known.size >= MAX_NAMES) known.clear();
       known.set(cls, c);
     }
-    if (id === '') {
-      if (c.hint === -1) c.hint = (looksLikeBoilerplate(el) ? 1 : 0) | c.hints;
-      return c;
-    }
+    if (id === '') return c;
     let sum = c.sum;
     let count = c.count;
     // The class's words as a Set once there are many (an id of many words against a class of many
@@ -731,7 +737,9 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
         count++;
       }
     }
-    return { lex: count > 0 ? sum / count : NaN, hint: (looksLikeBoilerplate(el) ? 1 : 0) | c.hints | nameHints(id) };
+    // looksLikeBoilerplate: the class's answer (kept with it) or the id's.
+    const boiler = c.boiler || idLikeBoilerplate(el.localName, id);
+    return { lex: count > 0 ? sum / count : NaN, hint: (boiler ? 1 : 0) | c.hints | nameHints(id) };
   };
 }
 
@@ -741,29 +749,41 @@ function namesMemo(lexicon: Lexicon): (el: Element, cls: string, id: string) => 
 // at a time: met under another parent, it starts over (the earlier parent's groups are its
 // children's already).
 interface SiblingKind {
-  parent: Element;
+  /** The parent's element number. */
+  parent: number;
   tag: string;
-  group: [number, number];
-  others: Map<string, [number, number]> | null;
+  group: number;
+  others: Map<string, number> | null;
 }
 
-/** The [count, words] group of `parent`'s children with class `cls` and tag `tag`, made when new. */
-function siblingGroup(byClass: Map<string, SiblingKind>, parent: Element, cls: string, tag: string): [number, number] {
+/** The group number of `parent`'s children with class `cls` and tag `tag`; `next` (the next unused number) when new. */
+function siblingGroup(byClass: Map<string, SiblingKind>, parent: number, cls: string, tag: string, next: number): number {
   const kind = byClass.get(cls);
   if (kind === undefined || kind.parent !== parent) {
-    const group: [number, number] = [0, 0];
-    if (kind === undefined) byClass.set(cls, { parent, tag, group, others: null });
+    if (kind === undefined) byClass.set(cls, { parent, tag, group: next, others: null });
     else {
       kind.parent = parent;
       kind.tag = tag;
-      kind.group = group;
+      kind.group = next;
       kind.others = null;
     }
-    return group;
+    return next;
   }
   if (kind.tag === tag) return kind.group;
   kind.others ??= new Map();
-  let group = kind.others.get(tag);
-  if (group === undefined) kind.others.set(tag, (group = [0, 0]));
-  return group;
+  const group = kind.others.get(tag);
+  if (group !== undefined) return group;
+  kind.others.set(tag, next);
+  return next;
+}
+
+/** How many of body's siblings (body among them) share its tag and class, less one (repeat_self of a body row). */
+function bodyRepeats(body: Element): number {
+  const parent = body.parentElement;
+  if (!parent) return 0;
+  const cls = body.getAttribute('class') ?? '';
+  let n = 0;
+  for (let c = parent.firstElementChild; c; c = c.nextElementSibling)
+    if (c.localName === body.localName && (c.getAttribute('class') ?? '') === cls) n++;
+  return n - 1;
 }

@@ -5,7 +5,8 @@
 
 import { descendants, tagOf } from '../dom-utils.js';
 import { firstElementBelow } from '../linkedom-reads.js';
-import type { Block } from './blocks.js';
+import { isSpace } from '../space.js';
+import { BLOCK_TAGS, type Block } from './blocks.js';
 
 /**
  * `blocks`: every block of the page in id order, `el` inside `root`; `kept`: ids of kept text
@@ -13,30 +14,39 @@ import type { Block } from './blocks.js';
  */
 export function keepBlocks(root: Element, blocks: readonly Block[], kept: ReadonlySet<number>): Element[] {
   const rows = blocks.filter((b) => b.tokens > 0);
-  const marked = new Set<Element>();
-  for (const b of blocks) marked.add(b.el);
-  const isBlock = (e: Element) => marked.has(e);
   for (const b of blocks) {
     if (b.tokens > 0) {
-      if (!kept.has(b.id)) removeOwnContent(b.el, isBlock);
+      if (!kept.has(b.id)) removeOwnContent(b.el);
     } else if (b.images > 0) {
       // Rows before this block: rowsBefore; the row after it is the next one.
       const before = rows[b.rowsBefore - 1];
       const after = rows[b.rowsBefore];
-      if (!(before && kept.has(before.id)) && !(after && kept.has(after.id))) removeOwnContent(b.el, isBlock);
+      if (!(before && kept.has(before.id)) && !(after && kept.has(after.id))) removeOwnContent(b.el);
     }
   }
   return pruneEmpty(root);
 }
 
-/** Removes text and inline elements directly owned by `el`; nested blocks stay. */
-function removeOwnContent(el: Element, isBlock: (e: Element) => boolean): void {
+/**
+ * Below a block that is not a <pre>, the blocks are the BLOCK_TAGS elements (segmentBlocks opens one
+ * for each; the walks below stop at the first, so none is inside another <pre>): read from the tag,
+ * not a Set of every block's element built per page. A <pre> holds no blocks.
+ */
+const isBlockTag = (e: Element) => BLOCK_TAGS.has(tagOf(e));
+const noBlock = () => false;
+
+/** Removes text and inline elements directly owned by block `el`; nested blocks stay. */
+function removeOwnContent(el: Element): void {
+  removeOwned(el, el.localName === 'pre' ? noBlock : isBlockTag);
+}
+
+function removeOwned(el: Element, isBlock: (e: Element) => boolean): void {
   for (let c = el.firstChild; c; ) {
     const next = c.nextSibling;
     if (c.nodeType === 1) {
       const child = c as Element;
       if (!isBlock(child)) {
-        if (firstElementBelow(child, isBlock)) removeOwnContent(child, isBlock);
+        if (firstElementBelow(child, isBlock)) removeOwned(child, isBlock);
         else child.remove();
       }
     } else c.parentNode?.removeChild(c);
@@ -65,8 +75,11 @@ function pruneEmpty(root: Element): Element[] {
         continue;
       }
       if (text !== null && el.parentNode) {
-        // replaceWith, without the fragment linkedom wraps the one node in.
-        el.parentNode.insertBefore(el.ownerDocument.createTextNode(text), el);
+        // replaceWith, without the fragment linkedom wraps the one node in; the element's one text
+        // node itself when that is all it holds (most do), not a new node of the same text.
+        const only = el.firstChild;
+        const node = only !== null && only.nodeType === 3 && only.nextSibling === null ? only : el.ownerDocument.createTextNode(text);
+        el.parentNode.insertBefore(node, el);
         el.remove();
         continue;
       }
@@ -86,8 +99,14 @@ function leafText(el: Element): string | null {
   for (let c = el.firstChild; c; c = c.nextSibling) {
     if (c.nodeType !== 3 && c.nodeType !== 4) continue; // text and CDATA, as textContent reads
     const value = (c as CharacterData).data;
-    if (/\S/.test(value)) return null;
+    if (!allSpace(value)) return null;
     blank += value;
   }
   return blank;
+}
+
+/** `!/\S/.test(s)`, read in place (the regex flattened a text built in pieces, a copy per leaf). */
+function allSpace(s: string): boolean {
+  for (let i = 0; i < s.length; i++) if (!isSpace(s.charCodeAt(i))) return false;
+  return true;
 }

@@ -187,18 +187,15 @@ export function duplicateCounts(
   const n = texts.length;
   const count = new Int32Array(n).fill(1);
   const before = new Int32Array(n);
-  const hashes = new Int32Array(n);
-  const perHash = new Map<number, number>();
-  for (let r = 0; r < n; r++) {
-    const h = keys[r]!;
-    hashes[r] = h;
-    perHash.set(h, (perHash.get(h) ?? 0) + 1);
-  }
-  if (perHash.size === n) return { count, before };
+  // The keys sorted: a key repeats where it meets its neighbour (no Map of every row's key).
+  const sorted = Int32Array.from(keys).sort();
+  let repeats = false;
+  for (let i = 1; i < n && !repeats; i++) repeats = sorted[i] === sorted[i - 1];
+  if (!repeats) return { count, before };
   const seen = new Map<string, number>();
   const norms: (string | undefined)[] = new Array(n);
   for (let r = 0; r < n; r++) {
-    if (perHash.get(hashes[r]!)! < 2) continue;
+    if (!repeated(sorted, keys[r]!)) continue;
     const t = (norms[r] = normalText(texts[r]!));
     const k = seen.get(t) ?? 0;
     before[r] = k;
@@ -206,6 +203,18 @@ export function duplicateCounts(
   }
   for (let r = 0; r < n; r++) if (norms[r] !== undefined) count[r] = seen.get(norms[r]!)!;
   return { count, before };
+}
+
+/** Whether `key` occurs twice or more in `sorted`. */
+function repeated(sorted: Int32Array, key: number): boolean {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid]! < key) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo + 1 < sorted.length && sorted[lo + 1] === key;
 }
 
 function textKeys(texts: readonly string[]): Int32Array {

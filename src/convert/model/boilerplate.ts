@@ -9,7 +9,8 @@
 import { isChrome } from '../clean-dom.js';
 import { descendants, tagOf } from '../dom-utils.js';
 import { elementNames, readNames } from '../linkedom-reads.js';
-import { computeTextStats, type TextStats } from './text-stats.js';
+import { countElements, type ElementCounts } from './segment-page.js';
+import type { TextStats } from './text-stats.js';
 
 const BOILERPLATE_WORDS =
   /(?:^|[-_\s])(nav|navbar|navigation|menu|breadcrumbs?|sidebar|side-bar|footer|masthead|cookies?|consent|gdpr|newsletter|subscribe|subscription|signup|sign-up|social|share|sharing|sharedaddy|related|recommended|recommendations|promo|promotion|advert|advertisement|ads|adsbygoogle|ad-slot|popup|modal|overlay|toolbar|pagination|pager|skip-link|sponsor|sponsored|outbrain|taboola|disqus|author-bio|print|login|searchform|search-form)(?:[-_\s]|$)/i;
@@ -30,13 +31,30 @@ export function looksLikeBoilerplate(el: Element): boolean {
 
 /** looksLikeBoilerplate, given el's class and id ('' for none). */
 function namedLikeBoilerplate(el: Element, cls: string, id: string): boolean {
+  return classLikeBoilerplate(cls) || idLikeBoilerplate(el.localName, id);
+}
+
+/**
+ * The class's part of looksLikeBoilerplate (a class value's answer, which callers keep per value):
+ * one of its tokens names a widget and is no state modifier.
+ */
+export function classLikeBoilerplate(cls: string): boolean {
   // A token can only match where the whole attribute does (token edges are spaces or its ends):
-  // most elements are rejected here without splitting.
-  if (!BOILERPLATE_WORDS.test(cls) && !BOILERPLATE_WORDS.test(id)) return false;
-  const tokens = cls.split(/\s+/);
+  // most values are rejected here without splitting.
+  if (!BOILERPLATE_WORDS.test(cls)) return false;
+  return cls.split(/\s+/).some((t) => t !== '' && !STATE_TOKEN.test(t) && BOILERPLATE_WORDS.test(t));
+}
+
+/** The id's part of looksLikeBoilerplate for an element named `localName` (its parts counted in place, not split). */
+export function idLikeBoilerplate(localName: string, id: string): boolean {
+  if (id === '' || ANCHOR_TAGS.has(localName) || !BOILERPLATE_WORDS.test(id)) return false;
   // An id of many words is a slug or heading anchor ("menu-innovation-strategies-…"), not a widget.
-  if (id && !ANCHOR_TAGS.has(el.localName) && id.split(/[-_]/).length <= 3) tokens.push(id);
-  return tokens.some((t) => t !== '' && !STATE_TOKEN.test(t) && BOILERPLATE_WORDS.test(t));
+  let parts = 1;
+  for (let i = 0; i < id.length; i++) {
+    const c = id.charCodeAt(i);
+    if (c === 45 || c === 95) parts++;
+  }
+  return parts <= 3 && !STATE_TOKEN.test(id);
 }
 
 /** Share of an element's words that sit inside links. */
@@ -73,61 +91,52 @@ export function findBoilerplate(
   root: Element,
   options: BoilerplateOptions = {},
   all: readonly Element[] = descendants(root),
-  stats: Map<Element, TextStats> = computeTextStats(root, all),
 ): Set<Element> {
-  return boilerplateCover(root, options, all, stats).found;
+  return boilerplateCover(countElements(root, [], all), options).found;
 }
 
 /**
- * findBoilerplate's elements (`found`) and every element of `all` inside one of them (`covered`,
- * the found ones too): whether an element is inside boilerplate is one look-up, not a walk up.
+ * findBoilerplate's elements (`found`) and, by element number (ElementCounts), every element inside
+ * one of them (`covered`, the found ones too: 1): whether an element is inside boilerplate is one
+ * look-up, not a walk up.
  */
-export function boilerplateCover(
-  root: Element,
-  options: BoilerplateOptions,
-  all: readonly Element[],
-  stats: Map<Element, TextStats>,
-): { found: Set<Element>; covered: Set<Element> } {
-  const zero: TextStats = { words: 0, linkWords: 0, links: 0 };
-  const st = (el: Element) => stats.get(el) ?? zero;
-  const total = Math.max(1, st(root).words);
+export function boilerplateCover(counts: ElementCounts, options: BoilerplateOptions): { found: Set<Element>; covered: Uint8Array } {
+  const { elements: all, words, linkWords, links, last } = counts;
+  const total = Math.max(1, words[0]!);
   const { chrome = true, hints = true, phrases = true, linkLists = true } = options;
   const found = new Set<Element>();
-  // What was found and everything below it: an element inside is neither tested nor found (what
-  // the page loses is the union of the found subtrees, whichever test found each). One pass in
-  // document order (a parent before its children), where four passes each walked the page and
-  // walked up from every hit.
-  const covered = new Set<Element>();
+  // What was found and everything below it (its subtree, numbers n to last[n]): an element inside
+  // is neither tested nor found (what the page loses is the union of the found subtrees, whichever
+  // test found each). One pass in document order (a parent before its children), where four passes
+  // each walked the page and walked up from every hit.
+  const covered = new Uint8Array(all.length + 1);
   // Each element's class, id and role from one read (the tests below ask up to five times).
   const names = elementNames();
-  for (const el of all) {
-    // parentNode, not the parentElement getter: they differ only above the root, never covered.
-    const parent = el.parentNode as Element | null;
-    if (parent !== null && covered.has(parent)) {
-      covered.add(el);
-      continue;
-    }
-    if (boilerplateHere(el)) {
+  for (let n = 1; n <= all.length; n++) {
+    const el = all[n - 1]!;
+    if (boilerplateHere(el, n)) {
       found.add(el);
-      covered.add(el);
+      covered.fill(1, n, last[n]! + 1);
+      n = last[n]!;
     }
   }
   return { found, covered };
 
-  function boilerplateHere(el: Element): boolean {
+  function boilerplateHere(el: Element, n: number): boolean {
     const tag = tagOf(el);
-    const s = st(el);
+    const w = words[n]!;
     // An element holding most of the page's words is never boilerplate, whatever its name says.
-    if (s.words <= 0.4 * total) {
+    if (w <= 0.4 * total) {
       const { className, hasClass, id, role } = readNames(el, names);
       if (chrome && isChrome(el, role)) return true;
       if (hints && (hasClass || id !== null) && !NEVER_BY_HINT.has(tag) && namedLikeBoilerplate(el, className, id ?? '')) return true;
       // Menus and link farms: nearly all link text, and every link short.
-      if (linkLists && LINK_LIST_TAGS.has(tag) && s.words > 0 && s.links > 0 && linkDensity(s) > 0.8 && s.linkWords / s.links < 6)
-        return true;
+      const l = links[n]!;
+      const lw = linkWords[n]!;
+      if (linkLists && LINK_LIST_TAGS.has(tag) && w > 0 && l > 0 && Math.min(1, lw / w) > 0.8 && lw / l < 6) return true;
     }
     if (!phrases || !PHRASE_TAGS.has(tag)) return false;
-    if (s.words === 0 || s.words > 5 || (el.firstElementChild && el.firstElementChild.localName !== 'span')) return false;
+    if (w === 0 || w > 5 || (el.firstElementChild && el.firstElementChild.localName !== 'span')) return false;
     return CONTROL_TEXT.test((el.textContent ?? '').replace(/\s+/g, ' ').trim());
   }
 }

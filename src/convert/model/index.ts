@@ -11,6 +11,6 @@ export { segmentBlocks } from './blocks.js';
 export { boilerplateCover, findBoilerplate, insideAny } from './boilerplate.js';
 export { dropChoiceLabels, findChoiceLabels } from './choice-labels.js';
 export { dropHiddenCopies } from './hidden-copy.js';
-export { type PageText, segmentPage } from './segment-page.js';
+export { countElements, type ElementCounts, type PageText, segmentPage } from './segment-page.js';
 export type { TextStats } from './text-stats.js';
 export { computeTextStats, wordsOf } from './text-stats.js';
