@@ -249,7 +249,7 @@ describe('page metadata in a shared content cache', () => {
 describe('the html format when the metadata cannot be read', () => {
   it('a page over the conversion heap limit is still delivered as fetched, with final_url only', async () => {
     const big = articleOfSize(8 * 1024 * 1024);
-    const s = await extractSetup({ '/big': html(big) }, { conversionMemoryMb: 32, conversionThreads: 1 });
+    const s = await extractSetup({ '/big': html(big) }, { conversionMemoryMb: 16, conversionThreads: 1 });
     try {
       await withOrgs(s.engine, 10);
       const res = await s.engine.extract({ urls: [s.server.url('/big')], format: 'html' }, ORG);
