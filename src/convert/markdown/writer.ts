@@ -238,20 +238,13 @@ class Writer {
     let firstSeparator = 0;
     for (let c = parent.firstChild; c; c = c.nextSibling) {
       const type = c.nodeType;
-      let core: string;
-      let start: number;
-      let end: number;
-      if (type === 1) {
-        core = this.element(c as Element, inCode);
-        start = this.lead;
-        end = this.trail;
-      } else {
-        // Text is flat: read as it is.
-        const r = type === 3 ? (inCode ? (c as Text).data : this.escapeText((c as Text).data)) : '';
-        start = leadingNewlines(r);
-        end = start === r.length ? start : trailingNewlines(r);
-        core = start === r.length ? '' : start === 0 && end === 0 ? r : r.slice(start, r.length - end);
-      }
+      // Text is flat: read as it is.
+      const core =
+        type === 1
+          ? this.element(c as Element, inCode)
+          : this.edges(type === 3 ? (inCode ? (c as Text).data : this.escapeText((c as Text).data)) : '');
+      const start = this.lead;
+      const end = this.trail;
       const separator = Math.min(2, Math.max(newlines, start));
       if (core === '') {
         newlines = separator;
@@ -325,9 +318,9 @@ class Writer {
       const out = rule.replacement(content, el, this.rules.options);
       // Another rule's Markdown is read (flattened) here once, not again by each ancestor.
       if (out !== content) {
-        lead = leadingNewlines(out);
-        trail = lead === out.length ? lead : trailingNewlines(out);
-        core = lead === out.length ? '' : lead === 0 && trail === 0 ? out : out.slice(lead, out.length - trail);
+        core = this.edges(out);
+        lead = this.lead;
+        trail = this.trail;
       }
     }
     if (leading === '' && trailing === '') {
@@ -337,14 +330,27 @@ class Writer {
     }
     // leading + out + trailing. Edge white space is short (and holds a newline only from a <pre>'s
     // text at an inline element's edge): read as it is.
-    const la = leadingNewlines(leading);
-    const lt = la === leading.length ? la : trailingNewlines(leading);
-    const lc = la === leading.length ? '' : leading.slice(la, leading.length - lt);
-    const ta = leadingNewlines(trailing);
-    const tt = ta === trailing.length ? ta : trailingNewlines(trailing);
-    const tc = ta === trailing.length ? '' : trailing.slice(ta, trailing.length - tt);
+    const lc = this.edges(leading);
+    const la = this.lead;
+    const lt = this.trail;
+    const tc = this.edges(trailing);
+    const ta = this.lead;
+    const tt = this.trail;
     core = this.join(lc, la, lt, core, lead, trail);
     return this.join(core, this.lead, this.trail, tc, ta, tt);
+  }
+
+  /** A flat string as a result: returns its core, its counts of edge newlines in `lead` and `trail`. */
+  private edges(s: string): string {
+    const lead = leadingNewlines(s);
+    if (lead === s.length) {
+      this.lead = this.trail = lead;
+      return '';
+    }
+    const trail = trailingNewlines(s);
+    this.lead = lead;
+    this.trail = trail;
+    return lead === 0 && trail === 0 ? s : s.slice(lead, s.length - trail);
   }
 
   /** Two results (core, lead, trail) one after the other: returns the core, the counts in `lead` and `trail`. */
