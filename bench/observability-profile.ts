@@ -3,7 +3,8 @@
 // CPU-profiled (inspector, 100 µs sampling) around exactly its measured requests; then self time per
 // function per request, B minus A, largest first. Profiles are sampled: read the large rows.
 //   npx tsx bench/observability-profile.ts [--a 'off (no log, no metrics, no tracing)'] [--b 'empty subscribers on every channel']
-//     [--requests 2000] [--rounds 6] [--top 30]
+//     [--requests 2000] [--rounds 6] [--top 30] [--forced-gc]
+// --forced-gc: one full GC forced a round in the variant servers (bench/observability.ts's option; by default V8's own only).
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -15,6 +16,7 @@ const { values } = parseArgs({
     requests: { type: 'string' },
     rounds: { type: 'string' },
     top: { type: 'string' },
+    'forced-gc': { type: 'boolean' },
   },
 });
 const A = values.a ?? 'off (no log, no metrics, no tracing)';
@@ -39,7 +41,7 @@ const client = child(['--client'], []);
 const servers = Object.fromEntries(
   await Promise.all(
     [A, B].map(async (name) => {
-      const s = child(['--variant-server', name], ['--expose-gc']);
+      const s = child(['--variant-server', name, ...(values['forced-gc'] ? ['--forced-gc'] : [])], ['--expose-gc']);
       return [name, { s, ready: await s.next<{ url: string; headers: Record<string, string> }>() }] as const;
     }),
   ),

@@ -11,25 +11,30 @@
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
-//   npx tsx bench/observability.ts [--requests 2000] [--rounds 16] [--warmup 3000] [--connections 16] [--outages 5]
-//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations] [--tree-b DIR] [--processes K]
+//   npx tsx bench/observability.ts [--requests 1000] [--rounds 300] [--warmup 10000] [--connections 16] [--outages 5]
+//     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations] [--tree-b DIR] [--processes 6] [--dump FILE]
+// Since 2026-12-07 the defaults are short rounds (1,000 requests, ~0.1 s) many times over (300), V8's own GCs
+// only, in 6 processes per variant: the forced full GC of the earlier method cost ~75 µs a request, as much
+// as the search itself, and diluted every ratio (docs/benchmarks.md, "Observability: V8's own GCs").
 // --processes K: part 1's rounds in K fresh processes per variant, one after another, the interval drawn over
 // processes (one process's ±3–5 % of its own, which its rounds share, then counts).
+// --dump FILE: every round's µs per request (all threads, the main thread, a forced GC's) by variant, as JSON.
 // --tree-b DIR: every chosen variant of part 1 twice, from this tree and from DIR's (rows `B: …`), in the
 // same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
 // verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
-// --natural-gc: no forced GC (the fourth round's method); --idle-gc: forced before and after each round's
-// requests, none in flight (the fifth round's, which made V8 recompile its hot code every round:
-// docs/benchmarks.md, seventh round); default: one forced midway through each round's requests, under load.
+// --forced-gc: one full GC forced midway through each round's requests, under load (the method from 2026-11-28
+// to 2026-12-06, with --requests 2000); --idle-gc: forced before and after each round's requests, none in
+// flight (the fifth round's, which made V8 recompile its hot code every round: docs/benchmarks.md, seventh
+// round); default: none forced (`--natural-gc`, its old name, is accepted).
 // VARIANT_FLAGS='--trace-opt --trace-deopt' (Node flags for the variant processes; VARIANT_FLAGS_FOR=<part of
 // a variant's name>: that one only): its output marks each round's start with `ROUND-BEGIN <pid>`.
 // Part 3 needs PostgreSQL at WEBSIFT_TEST_DATABASE_URL (default postgres://postgres@127.0.0.1:5432/test).
 
 import { type ChildProcess, fork } from 'node:child_process';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import { resolve as resolvePath } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
@@ -63,10 +68,12 @@ const { values } = parseArgs({
     'skip-inprocess': { type: 'boolean' },
     only: { type: 'string' },
     allocations: { type: 'boolean' },
-    'natural-gc': { type: 'boolean' },
+    'natural-gc': { type: 'boolean' }, // the default since 2026-12-07; accepted for older commands
+    'forced-gc': { type: 'boolean' },
     'idle-gc': { type: 'boolean' },
     'tree-b': { type: 'string' },
     processes: { type: 'string' },
+    dump: { type: 'string' },
   },
 });
 
@@ -113,19 +120,19 @@ function childOf(
   };
 }
 
-const REQUESTS = Number(values.requests ?? 2000);
+const REQUESTS = Number(values.requests ?? 1000);
 const CONNECTIONS = Number(values.connections ?? 16);
-const ROUNDS = Number(values.rounds ?? 16);
+const ROUNDS = Number(values.rounds ?? 300);
 const OUTAGES = Number(values.outages ?? 5);
 /** Requests each variant's server answers before the rounds (part 1), so V8 has compiled its hot code. */
-const WARMUP = Number(values.warmup ?? 3000);
+const WARMUP = Number(values.warmup ?? 10_000);
 /**
  * --processes K (part 1): each variant's server replaced by a fresh process, warmed up again, K − 1 times at
  * equal steps of the rounds, and the 95 % interval drawn over those processes (their runs of rounds), not
  * over single rounds: one process carries ±3–5 % of its own that its rounds share (docs/benchmarks.md,
  * obs10), which an interval over one process's rounds leaves out.
  */
-const PROCESSES = Math.max(1, Math.min(ROUNDS, Number(values.processes ?? 1)));
+const PROCESSES = Math.max(1, Math.min(ROUNDS, Number(values.processes ?? 6)));
 /** The process (0 … blocks − 1) that round r of `rounds` ran in. */
 const blockOf = (r: number, rounds: number, blocks: number) => Math.floor((r * blocks) / rounds);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
@@ -261,6 +268,10 @@ const ALL_VARIANTS: Record<string, readonly Part[]> = {
   // Every channel traced (contexts made, settlements chained) but only `start` published: the
   // publishing against the rest.
   "empty subscribers on every channel's start only": ['empty-start'],
+  // Two of websift's three together: which pair makes all three cost more than each alone.
+  'log + metrics': ['log', 'metrics'],
+  'log + otel no-op tracer': ['log', 'otel-noop'],
+  'metrics + otel no-op tracer (over HTTP)': ['metrics', 'otel-noop'],
 };
 /** Part 1b's variants: no access log (it is node:http's), and metrics with otel no-op together. */
 const IN_PROCESS_VARIANTS: Record<string, readonly Part[]> = {
@@ -351,23 +362,25 @@ interface SampleNode {
  * the same code: "off" too goes through a request log, one that opens no record and writes nothing.
  * Part 1 (`http`): it serves over HTTP and answers `begin`/`end` around the requests the load client sends
  * it. Part 1b (`fetch`): it answers `{ run: n }` by calling the fetch handler n times in-process.
- * Either way every round holds one full GC (`--expose-gc`), forced when half of its requests have
- * arrived, i.e. under load with ~16 requests in flight, as V8's own major GCs come in a loaded server.
- * Without a forced one, a natural major GC (every few thousand requests) fell in some rounds and not others
- * and decided them (single rounds 0.5–2× of off). Until 2026-11-28 07:45 (the fifth round's method) the
- * GCs were forced before and after the requests, none in flight: every per-request object then died, with
- * it the hidden classes only such objects used (transitions hold their maps weakly), and V8 threw away the
- * optimized code that embedded them ("weak objects", ~30–60 hot functions per GC) and recompiled it in the
- * next window: ~25 % of every variant's CPU was TurboFan's, and more for the variants with more code on
- * the request's path (docs/benchmarks.md, seventh round).
+ * Since 2026-12-07 no GC is forced: V8 collects as it would in a server (a major GC every ~50,000 requests
+ * here), and the rounds are short (1,000 requests) and many, so the few a major GC lands in fall to the
+ * trimmed mean's cut. From 2026-11-28 to 2026-12-06 (`--forced-gc`) every round of 2,000 held one full GC
+ * forced under load: against 2,000-request rounds, natural major GCs had decided single rounds (0.5–2× of
+ * off), but the forced one and what followed it (V8's helper threads, recompiled code) cost ~75 µs a
+ * request, as much as the search, and halved every ratio's distance from 1. Before 2026-11-28 07:45 (the
+ * fifth round's method, `--idle-gc`) the GCs were forced before and after the requests, none in flight:
+ * every per-request object then died, with it the hidden classes only such objects used (transitions hold
+ * their maps weakly), and V8 threw away the optimized code that embedded them ("weak objects", ~30–60 hot
+ * functions per GC) and recompiled it in the next window (docs/benchmarks.md, seventh round).
  */
 async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): Promise<never> {
-  // --natural-gc: no forced GC (the fourth round's method); --idle-gc: forced before and after the
-  // requests, with none in flight (the fifth round's method); else one forced under load, midway.
+  // By default no forced GC (V8's own, as a server runs); --forced-gc: one forced under load, midway
+  // through each round (the method from 2026-11-28 to 2026-12-06); --idle-gc: forced before and after the
+  // requests, with none in flight (the fifth round's method).
   const exposed = (globalThis as { gc?: () => void }).gc;
   if (!exposed) throw new Error('a variant process needs --expose-gc');
   const idleGc = values['idle-gc'] ? exposed : () => {};
-  const loadGc = values['natural-gc'] || values['idle-gc'] ? () => {} : exposed;
+  const loadGc = values['forced-gc'] ? exposed : () => {};
   const on = turnOn(parts);
   process.on('disconnect', () => process.exit(0)); // the parent gone (killed, timed out): no orphan server
   // Major GCs that V8 started by itself inside a measured window (the forced ones excluded): the method
@@ -417,12 +430,14 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     if (process.env.VARIANT_FLAGS) console.log(`ROUND-BEGIN ${process.pid}`);
     idleGc();
     seen = 0;
+    gcAtBegin = gcUs;
     windowStart = performance.now();
     mainBefore = mainThreadNs();
     before = process.cpuUsage();
   };
   // CPU of the forced GCs inside the windows, and the heap they left, for the parent's diagnostics.
   let gcUs = 0;
+  let gcAtBegin = 0;
   let heapAfter = 0;
   // Of the windows' CPU, how much the main thread ran (the rest: V8's compiler and GC helpers, libuv's pool).
   let mainUs = 0;
@@ -438,8 +453,10 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     gcUs += gcCpu.user + gcCpu.system;
     if (values['idle-gc']) heapAfter = process.memoryUsage().heapUsed;
     cpuUs += cpu.user + cpu.system;
+    lastRound = { main: (mainThreadNs() - mainBefore) / 1000, gc: gcUs - gcAtBegin };
     return cpu.user + cpu.system;
   };
+  let lastRound = { main: 0, gc: 0 };
   const stats = () => {
     countNatural();
     return { natural, gcUs, heapAfter, mainUs, cpuUs, scavenges, scavengeMs };
@@ -500,7 +517,7 @@ async function variantProcess(parts: readonly Part[], mode: 'http' | 'fetch'): P
     else if (m === 'begin') {
       begin();
       process.send!({ us: 0 });
-    } else process.send!({ us: end() });
+    } else process.send!({ us: end(), ...lastRound });
   });
   process.send!({ url: `${server.url}/api/search?q=term+`, headers: auth });
   return new Promise<never>(() => {});
@@ -545,7 +562,7 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
         // The options a variant process reads itself (it parses its own argv).
         const forwarded = [
           ...(values.requests ? ['--requests', values.requests] : []),
-          ...(values['natural-gc'] ? ['--natural-gc'] : []),
+          ...(values['forced-gc'] ? ['--forced-gc'] : []),
           ...(values['idle-gc'] ? ['--idle-gc'] : []),
         ];
         const fromB = TREE_B !== undefined && name.startsWith(B);
@@ -602,9 +619,14 @@ async function round(name: string): Promise<number> {
   const { child } = servers[name]!;
   await child.ask('begin');
   await send(name, REQUESTS);
-  const { us } = await child.ask<{ us: number }>('end');
+  const { us, main, gc } = await child.ask<{ us: number; main?: number; gc?: number }>('end');
+  // main and gc are undefined from an older tree's processes (--tree-b)
+  (dumped[name] ??= []).push({ process: processNo, us: us / REQUESTS, main: (main ?? 0) / REQUESTS, gc: (gc ?? 0) / REQUESTS });
   return us / REQUESTS;
 }
+/** --dump FILE: every round's figures (µs/request: all threads, the main thread, the forced GC), by variant. */
+const dumped: Record<string, { process: number; us: number; main: number; gc: number }[]> = {};
+let processNo = 0;
 
 /**
  * Rounds interleave the variants in rotating order, each ratio against the same round's "off"; prints
@@ -695,6 +717,7 @@ const addStats = (a: Stats | undefined, b: Stats): Stats =>
         cpuUs: a.cpuUs + b.cpuUs,
       };
 async function replaceServers(): Promise<void> {
+  processNo++;
   for (const name of Object.keys(VARIANTS)) {
     earlier[name] = addStats(earlier[name], await servers[name]!.child.ask<Stats>('stats'));
     servers[name]!.child.close();
@@ -703,7 +726,7 @@ async function replaceServers(): Promise<void> {
   for (const name of Object.keys(VARIANTS)) await send(name, WARMUP);
 }
 const off = await interleaved(
-  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, ${PROCESSES === 1 ? 'one process' : `${PROCESSES} processes one after another`} per variant, a full GC forced midway through each round's requests (under load), ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
+  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, ${PROCESSES === 1 ? 'one process' : `${PROCESSES} processes one after another`} per variant, ${values['forced-gc'] ? "a full GC forced midway through each round's requests (under load)" : values['idle-gc'] ? 'a full GC forced before and after each round' : "V8's own GCs only"}, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
   Object.keys(VARIANTS),
   round,
   async (name) => addStats(earlier[name], await servers[name]!.child.ask<Stats>('stats')),
@@ -711,6 +734,7 @@ const off = await interleaved(
 );
 client.close();
 for (const { child } of Object.values(servers)) child.close();
+if (values.dump) writeFileSync(values.dump, JSON.stringify(dumped));
 
 // 1b. The same without sockets: the fetch handler called in-process (16 requests in flight), so the
 // kernel's and node:http's work leave the figure; one process per variant as in part 1 (until
