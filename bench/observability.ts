@@ -22,7 +22,8 @@
 // --tree-b DIR: every chosen variant of part 1 twice, from this tree and from DIR's (rows `B: …`), in the
 // same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
-// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only).
+// verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only;
+// 12–14: two of websift's three together).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
 // --forced-gc: one full GC forced midway through each round's requests, under load (the method from 2026-11-28
 // to 2026-12-06, with --requests 2000); --idle-gc: forced before and after each round's requests, none in
