@@ -563,7 +563,8 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
         // The options a variant process reads itself (it parses its own argv).
         const forwarded = [
           ...(values.requests ? ['--requests', values.requests] : []),
-          ...(values['forced-gc'] ? ['--forced-gc'] : []),
+          // --natural-gc too: an older tree's servers (--tree-b) forced a GC a round unless told not to.
+          ...(values['forced-gc'] ? ['--forced-gc'] : values['idle-gc'] ? [] : ['--natural-gc']),
           ...(values['idle-gc'] ? ['--idle-gc'] : []),
         ];
         const fromB = TREE_B !== undefined && name.startsWith(B);
