@@ -23,7 +23,7 @@
 // same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
 // By default part 1 runs rows 1–4 (websift's: the log, metrics, otel no-op, the three together) and prints a
 // verdict line for each; --only picks rows (5–6: otel with the SDK; 7–11: where the cost goes: 9–10 empty subscribers on half the channels, 11 on every start only;
-// 12–14: two of websift's three together).
+// 12–14: two of websift's three together; 15: all websift's events, starts and notes with empty handlers).
 // --allocations: instead of parts 1–3, bytes allocated per request by function, each variant against off.
 // --forced-gc: one full GC forced midway through each round's requests, under load (the method from 2026-11-28
 // to 2026-12-06, with --requests 2000); --idle-gc: forced before and after each round's requests, none in
@@ -43,7 +43,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { trace } from '@opentelemetry/api';
 import { BasicTracerProvider, BatchSpanProcessor } from '@opentelemetry/sdk-trace-base';
-import { CHANNEL_NAMES, traced } from '../src/channels.js';
+import { CHANNEL_NAMES, readCallWork, traced, wantRequestStarts } from '../src/channels.js';
 import { bufferedLines, lineDestination } from '../src/cli/buffered-lines.js';
 import { createRequestLog, type RequestLog } from '../src/cli/request-log.js';
 import { startServer } from '../src/cli/server.js';
@@ -188,7 +188,17 @@ const verdictOf = ({ low, high }: { low: number; high: number }) =>
 const { engine, key } = await searchBenchEngine();
 const auth = { authorization: `Bearer ${key}` };
 
-type Part = 'log' | 'metrics' | 'otel' | 'log-unwritten' | 'otel-noop' | 'empty' | 'empty-http' | 'empty-engine' | 'empty-start';
+type Part =
+  | 'log'
+  | 'metrics'
+  | 'otel'
+  | 'log-unwritten'
+  | 'otel-noop'
+  | 'empty'
+  | 'empty-http'
+  | 'empty-engine'
+  | 'empty-start'
+  | 'plumbing';
 /** What one variant turned on, to turn off after its round. */
 interface On {
   requestLog?: RequestLog;
@@ -226,7 +236,9 @@ function turnOn(parts: readonly Part[]): On {
         ? subscribeEmpty((n) => n !== CHANNEL_NAMES.http)
         : on.has('empty-start')
           ? subscribeEmpty(() => true, ['start'])
-          : undefined;
+          : on.has('plumbing')
+            ? websiftsPlumbing()
+            : undefined;
   return {
     ...(requestLog ? { requestLog } : {}),
     async close() {
@@ -237,6 +249,29 @@ function turnOn(parts: readonly Part[]): On {
       empty?.();
       await provider?.shutdown();
     },
+  };
+}
+
+/**
+ * What the log, metrics and otel together make the engine and the bindings do, with handlers that do
+ * nothing: a listener on each event one of them listens to, the request starts asked for (metrics), and a
+ * reader of the call notes that wants their times (otel). The plumbing of all websift's, without its handlers.
+ */
+function websiftsPlumbing(): () => void {
+  const nothing = () => {};
+  const events = [
+    ...['start', 'asyncEnd', 'error'].map((e) => `tracing:${CHANNEL_NAMES.http}:${e}`),
+    ...[CHANNEL_NAMES.search, CHANNEL_NAMES.extract, CHANNEL_NAMES.page].flatMap((n) =>
+      ['start', 'asyncEnd', 'error'].map((e) => `tracing:${n}:${e}`),
+    ),
+  ];
+  for (const name of events) subscribe(name, nothing);
+  const stopStarts = wantRequestStarts();
+  const stopReading = readCallWork({ attempt: nothing, charge: nothing });
+  return () => {
+    for (const name of events) unsubscribe(name, nothing);
+    stopStarts();
+    stopReading();
   };
 }
 
@@ -273,6 +308,8 @@ const ALL_VARIANTS: Record<string, readonly Part[]> = {
   'log + metrics': ['log', 'metrics'],
   'log + otel no-op tracer': ['log', 'otel-noop'],
   'metrics + otel no-op tracer (over HTTP)': ['metrics', 'otel-noop'],
+  // The events, request starts and notes all websift's turn on, every handler doing nothing.
+  "all websift's plumbing, handlers empty": ['plumbing'],
 };
 /** Part 1b's variants: no access log (it is node:http's), and metrics with otel no-op together. */
 const IN_PROCESS_VARIANTS: Record<string, readonly Part[]> = {
