@@ -24,7 +24,8 @@ const B = values.b ?? 'empty subscribers on every channel';
 const REQUESTS = Number(values.requests ?? 2000);
 const ROUNDS = Number(values.rounds ?? 6);
 const TOP = Number(values.top ?? 30);
-const bench = fileURLToPath(new URL('./observability.ts', import.meta.url));
+// Its sibling as this file runs: TypeScript under tsx, or compiled (bench/compiled.mjs).
+const bench = fileURLToPath(new URL(import.meta.url.endsWith('.js') ? './observability.js' : './observability.ts', import.meta.url));
 
 function child(args: string[], flags: string[]) {
   const c: ChildProcess = fork(bench, args, { execArgv: [...process.execArgv, ...flags] });

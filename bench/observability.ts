@@ -37,7 +37,7 @@ import { type ChildProcess, fork } from 'node:child_process';
 import { subscribe, tracingChannel, unsubscribe } from 'node:diagnostics_channel';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
-import { resolve as resolvePath } from 'node:path';
+import { basename, resolve as resolvePath } from 'node:path';
 import { constants, PerformanceObserver } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
@@ -600,7 +600,8 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
           ...(values['idle-gc'] ? ['--idle-gc'] : []),
         ];
         const fromB = TREE_B !== undefined && name.startsWith(B);
-        const script = fromB ? resolvePath(TREE_B, 'bench/observability.ts') : undefined;
+        // This file in tree B, as this one runs: TypeScript (tsx), or compiled (bench/compiled.mjs hands DIR's output).
+        const script = fromB ? resolvePath(TREE_B, 'bench', basename(fileURLToPath(import.meta.url))) : undefined;
         const child = childOf([flag, fromB ? name.slice(B.length) : name, ...forwarded], ['--expose-gc', ...extra], script);
         return [name, { child, ready: await child.next<T>() }] as const;
       }),
