@@ -4,6 +4,7 @@
 // function per request, B minus A, largest first. Profiles are sampled: read the large rows.
 //   npx tsx bench/observability-profile.ts [--a 'off (no log, no metrics, no tracing)'] [--b 'empty subscribers on every channel']
 //     [--requests 2000] [--rounds 6] [--top 30] [--forced-gc]
+// On the code as it ships: node bench/compiled.mjs observability-profile [the same options].
 // --forced-gc: one full GC forced a round in the variant servers (bench/observability.ts's option; by default V8's own only).
 import { type ChildProcess, fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -11,13 +11,19 @@
 //    traced calls of one charged search, against that search's CPU.
 // 3. /readyz over PostgreSQL behind a fault proxy: its latency, and how long after the database goes
 //    away (stopped, or partitioned) it answers 503, and after it comes back 200 (polled every 20 ms).
+// On the code as it ships (tsc's output; tsx's esbuild renames every function made at run time, ~27 µs a search:
+// docs/benchmarks.md, "Observability: the code as it ships"): node bench/compiled.mjs observability [options].
 //   npx tsx bench/observability.ts [--requests 1000] [--rounds 300] [--warmup 10000] [--connections 16] [--outages 5]
 //     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations] [--tree-b DIR] [--processes 6] [--dump FILE]
+//     [--upstream searxng]
 // Since 2026-12-07 the defaults are short rounds (1,000 requests, ~0.1 s) many times over (300), V8's own GCs
 // only, in 6 processes per variant: the forced full GC of the earlier method cost ~75 µs a request, as much
 // as the search itself, and diluted every ratio (docs/benchmarks.md, "Observability: V8's own GCs").
 // --processes K: part 1's rounds in K fresh processes per variant, one after another, the interval drawn over
 // processes (one process's ±3–5 % of its own, which its rounds share, then counts).
+// --upstream searxng: the servers' engine searches a SearXNG instance over loopback HTTP (websift's `searxng`
+// source; the instance a child process answering ten results) instead of the scripted source: a charged search
+// with its upstream call, as in production.
 // --dump FILE: every round's µs per request (all threads, the main thread, a forced GC's) by variant, as JSON.
 // --tree-b DIR: every chosen variant of part 1 twice, from this tree and from DIR's (rows `B: …`), in the
 // same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
@@ -51,9 +57,10 @@ import { createEngine } from '../src/engine/create-engine.js';
 import { createFetchHandler } from '../src/http/fetch-handler.js';
 import { websiftMetrics } from '../src/metrics/index.js';
 import { websiftTracing } from '../src/otel/index.js';
+import { searxng } from '../src/sources/searxng.js';
 import { dropSchema, freshSchema, postgresProxy } from '../test/support/postgres.js';
 import { sendCounted } from './lib/load-client.js';
-import { searchBenchEngine } from './lib/search-bench.js';
+import { searchBenchEngine, searxngUpstream } from './lib/search-bench.js';
 
 const { values } = parseArgs({
   options: {
@@ -75,6 +82,8 @@ const { values } = parseArgs({
     'tree-b': { type: 'string' },
     processes: { type: 'string' },
     dump: { type: 'string' },
+    upstream: { type: 'string' },
+    'upstream-child': { type: 'boolean' },
   },
 });
 
@@ -185,7 +194,22 @@ const verdictOf = ({ low, high }: { low: number; high: number }) =>
 
 // ---- 1. On vs off over HTTP ----
 
-const { engine, key } = await searchBenchEngine();
+/**
+ * `--upstream searxng`: the variant servers' engine searches a SearXNG instance (websift's `searxng` source,
+ * undici to a loopback server in a child process of its own: `--upstream-child`) instead of the scripted
+ * source: a search as it runs in production, its upstream call in the server's CPU. The parent starts the
+ * upstream and hands its address to the variant processes (`--upstream http://…`).
+ */
+if (values['upstream-child']) {
+  process.on('disconnect', () => process.exit(0));
+  const { url } = await searxngUpstream();
+  process.send!({ url });
+  await new Promise(() => {});
+}
+const UPSTREAM = values.upstream;
+if (UPSTREAM !== undefined && UPSTREAM !== 'searxng' && !UPSTREAM.startsWith('http://')) throw new Error('--upstream: searxng');
+const upstreamUrl = UPSTREAM?.startsWith('http://') ? UPSTREAM : undefined;
+const { engine, key } = await searchBenchEngine(upstreamUrl ? { sources: [searxng({ baseUrl: upstreamUrl })] } : {});
 const auth = { authorization: `Bearer ${key}` };
 
 type Part =
@@ -583,6 +607,9 @@ function mainThreadNs(): number {
   }
 }
 
+/** --upstream searxng: the upstream's process, for the whole run, and its address for the variant processes. */
+const upstreamAddress = UPSTREAM === 'searxng' ? (await childOf(['--upstream-child']).next<{ url: string }>()).url : undefined;
+
 /** Starts one process per variant (`--variant-server`/`--variant-fetch` NAME), with --expose-gc, and waits for each to be ready. */
 async function startVariants<T>(flag: string, names: readonly string[]) {
   return Object.fromEntries(
@@ -598,6 +625,7 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
           // --natural-gc too: an older tree's servers (--tree-b) forced a GC a round unless told not to.
           ...(values['forced-gc'] ? ['--forced-gc'] : values['idle-gc'] ? [] : ['--natural-gc']),
           ...(values['idle-gc'] ? ['--idle-gc'] : []),
+          ...(upstreamAddress ? ['--upstream', upstreamAddress] : []),
         ];
         const fromB = TREE_B !== undefined && name.startsWith(B);
         // This file in tree B, as this one runs: TypeScript (tsx), or compiled (bench/compiled.mjs hands DIR's output).
