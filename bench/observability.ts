@@ -23,7 +23,7 @@
 // processes (one process's ±3–5 % of its own, which its rounds share, then counts).
 // --upstream searxng: the servers' engine searches a SearXNG instance over loopback HTTP (websift's `searxng`
 // source; the instance a child process answering ten results) instead of the scripted source: a charged search
-// with its upstream call, as in production.
+// with its upstream call, as in production (--upstream http://…: an instance of one's own).
 // --dump FILE: every round's µs per request (all threads, the main thread, a forced GC's) by variant, as JSON.
 // --tree-b DIR: every chosen variant of part 1 twice, from this tree and from DIR's (rows `B: …`), in the
 // same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
@@ -196,9 +196,10 @@ const verdictOf = ({ low, high }: { low: number; high: number }) =>
 
 /**
  * `--upstream searxng`: the variant servers' engine searches a SearXNG instance (websift's `searxng` source,
- * undici to a loopback server in a child process of its own: `--upstream-child`) instead of the scripted
+ * its `fetch` to a loopback server in a child process of its own: `--upstream-child`) instead of the scripted
  * source: a search as it runs in production, its upstream call in the server's CPU. The parent starts the
- * upstream and hands its address to the variant processes (`--upstream http://…`).
+ * upstream and hands its address to the variant processes (`--upstream http://…`, which also names an
+ * instance of one's own).
  */
 if (values['upstream-child']) {
   process.on('disconnect', () => process.exit(0));
@@ -207,7 +208,8 @@ if (values['upstream-child']) {
   await new Promise(() => {});
 }
 const UPSTREAM = values.upstream;
-if (UPSTREAM !== undefined && UPSTREAM !== 'searxng' && !UPSTREAM.startsWith('http://')) throw new Error('--upstream: searxng');
+if (UPSTREAM !== undefined && UPSTREAM !== 'searxng' && !UPSTREAM.startsWith('http://'))
+  throw new Error('--upstream: searxng, or http://…');
 const upstreamUrl = UPSTREAM?.startsWith('http://') ? UPSTREAM : undefined;
 const { engine, key } = await searchBenchEngine(upstreamUrl ? { sources: [searxng({ baseUrl: upstreamUrl })] } : {});
 const auth = { authorization: `Bearer ${key}` };
@@ -607,8 +609,8 @@ function mainThreadNs(): number {
   }
 }
 
-/** --upstream searxng: the upstream's process, for the whole run, and its address for the variant processes. */
-const upstreamAddress = UPSTREAM === 'searxng' ? (await childOf(['--upstream-child']).next<{ url: string }>()).url : undefined;
+/** --upstream: the instance's address for the variant processes (searxng: a child process's, for the whole run). */
+const upstreamAddress = UPSTREAM === 'searxng' ? (await childOf(['--upstream-child']).next<{ url: string }>()).url : upstreamUrl;
 
 /** Starts one process per variant (`--variant-server`/`--variant-fetch` NAME), with --expose-gc, and waits for each to be ready. */
 async function startVariants<T>(flag: string, names: readonly string[]) {
