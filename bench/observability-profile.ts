@@ -3,7 +3,7 @@
 // CPU-profiled (inspector, 100 µs sampling) around exactly its measured requests; then self time per
 // function per request, B minus A, largest first. Profiles are sampled: read the large rows.
 //   npx tsx bench/observability-profile.ts [--a 'off (no log, no metrics, no tracing)'] [--b 'empty subscribers on every channel']
-//     [--requests 2000] [--rounds 6] [--top 30] [--forced-gc]
+//     [--requests 2000] [--rounds 6] [--top 30] [--forced-gc] [--upstream searxng]
 // On the code as it ships: node bench/compiled.mjs observability-profile [the same options].
 // --forced-gc: one full GC forced a round in the variant servers (bench/observability.ts's option; by default V8's own only).
 import { type ChildProcess, fork } from 'node:child_process';
@@ -18,6 +18,7 @@ const { values } = parseArgs({
     rounds: { type: 'string' },
     top: { type: 'string' },
     'forced-gc': { type: 'boolean' },
+    upstream: { type: 'string' },
   },
 });
 const A = values.a ?? 'off (no log, no metrics, no tracing)';
@@ -40,10 +41,13 @@ function child(args: string[], flags: string[]) {
 }
 
 const client = child(['--client'], []);
+// --upstream searxng: the servers search a SearXNG instance in a child process (bench/observability.ts's option).
+const upstream = values.upstream === 'searxng' ? (await child(['--upstream-child'], []).next<{ url: string }>()).url : values.upstream;
+const serverArgs = [...(values['forced-gc'] ? ['--forced-gc'] : []), ...(upstream ? ['--upstream', upstream] : [])];
 const servers = Object.fromEntries(
   await Promise.all(
     [A, B].map(async (name) => {
-      const s = child(['--variant-server', name, ...(values['forced-gc'] ? ['--forced-gc'] : [])], ['--expose-gc']);
+      const s = child(['--variant-server', name, ...serverArgs], ['--expose-gc']);
       return [name, { s, ready: await s.next<{ url: string; headers: Record<string, string> }>() }] as const;
     }),
   ),
