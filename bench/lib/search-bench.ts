@@ -27,7 +27,7 @@ export async function searchBenchEngine(options: Partial<EngineOptions> = {}) {
 }
 
 /** SearXNG's JSON answer with the ten results (what `searxngUpstream` serves for every query). */
-export const SEARXNG_BENCH_BODY = JSON.stringify({
+const SEARXNG_BENCH_BODY = JSON.stringify({
   query: 'bench',
   number_of_results: BENCH_RESULTS.length,
   results: BENCH_RESULTS.map((r) => ({ url: r.url, title: r.title, content: r.snippet, engine: 'bench', engines: ['bench'], score: 1 })),
