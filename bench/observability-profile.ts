@@ -3,7 +3,7 @@
 // CPU-profiled (inspector, 100 µs sampling) around exactly its measured requests; then self time per
 // function per request, B minus A, largest first. Profiles are sampled: read the large rows.
 //   npx tsx bench/observability-profile.ts [--a 'off (no log, no metrics, no tracing)'] [--b 'empty subscribers on every channel']
-//     [--requests 2000] [--rounds 6] [--top 30] [--forced-gc] [--upstream searxng]
+//     [--requests 2000] [--rounds 6] [--top 30] [--forced-gc] [--upstream searxng|scripted|http://…]
 // On the code as it ships: node bench/compiled.mjs observability-profile [the same options].
 // --forced-gc: one full GC forced a round in the variant servers (bench/observability.ts's option; by default V8's own only).
 import { type ChildProcess, fork } from 'node:child_process';
@@ -41,9 +41,10 @@ function child(args: string[], flags: string[]) {
 }
 
 const client = child(['--client'], []);
-// --upstream searxng: the servers search a SearXNG instance in a child process (bench/observability.ts's option).
-const upstream = values.upstream === 'searxng' ? (await child(['--upstream-child'], []).next<{ url: string }>()).url : values.upstream;
-const serverArgs = [...(values['forced-gc'] ? ['--forced-gc'] : []), ...(upstream ? ['--upstream', upstream] : [])];
+// --upstream (bench/observability.ts's option, its default searxng): the servers search a SearXNG instance in a child process.
+const upstream =
+  (values.upstream ?? 'searxng') === 'searxng' ? (await child(['--upstream-child'], []).next<{ url: string }>()).url : values.upstream!;
+const serverArgs = [...(values['forced-gc'] ? ['--forced-gc'] : []), '--upstream', upstream];
 const servers = Object.fromEntries(
   await Promise.all(
     [A, B].map(async (name) => {

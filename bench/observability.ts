@@ -15,15 +15,19 @@
 // docs/benchmarks.md, "Observability: the code as it ships"): node bench/compiled.mjs observability [options].
 //   npx tsx bench/observability.ts [--requests 1000] [--rounds 300] [--warmup 10000] [--connections 16] [--outages 5]
 //     [--skip-readyz] [--skip-inprocess] [--only 1,2,…] [--allocations] [--tree-b DIR] [--processes 6] [--dump FILE]
-//     [--upstream searxng]
+//     [--upstream searxng|scripted|http://…]
 // Since 2026-12-07 the defaults are short rounds (1,000 requests, ~0.1 s) many times over (300), V8's own GCs
 // only, in 6 processes per variant: the forced full GC of the earlier method cost ~75 µs a request, as much
 // as the search itself, and diluted every ratio (docs/benchmarks.md, "Observability: V8's own GCs").
 // --processes K: part 1's rounds in K fresh processes per variant, one after another, the interval drawn over
 // processes (one process's ±3–5 % of its own, which its rounds share, then counts).
-// --upstream searxng: the servers' engine searches a SearXNG instance over loopback HTTP (websift's `searxng`
-// source; the instance a child process answering ten results) instead of the scripted source: a charged search
-// with its upstream call, as in production (--upstream http://…: an instance of one's own).
+// --upstream searxng (the default since 2026-12-07's third session): the servers' engine searches a SearXNG
+// instance over loopback HTTP (websift's `searxng` source; the instance a child process answering ten results):
+// a charged search with its upstream call, as in production, the search issue 30's goal is read on
+// (docs/benchmarks.md, "Observability: the goal read on a search as the service makes it"); --upstream
+// http://…: an instance of one's own; --upstream scripted: the in-memory scripted source, a search without
+// its upstream call (the floor of a search's cost; the default before). A --tree-b tree from before that
+// session knows no `scripted`: give it searxng or an address.
 // --dump FILE: every round's µs per request (all threads, the main thread, a forced GC's) by variant, as JSON.
 // --tree-b DIR: every chosen variant of part 1 twice, from this tree and from DIR's (rows `B: …`), in the
 // same interleaved rounds; prints each tree's on/off and B/A per variant (a cut against its base).
@@ -195,11 +199,11 @@ const verdictOf = ({ low, high }: { low: number; high: number }) =>
 // ---- 1. On vs off over HTTP ----
 
 /**
- * `--upstream searxng`: the variant servers' engine searches a SearXNG instance (websift's `searxng` source,
- * its `fetch` to a loopback server in a child process of its own: `--upstream-child`) instead of the scripted
- * source: a search as it runs in production, its upstream call in the server's CPU. The parent starts the
- * upstream and hands its address to the variant processes (`--upstream http://…`, which also names an
- * instance of one's own).
+ * `--upstream searxng` (the default): the variant servers' engine searches a SearXNG instance (websift's
+ * `searxng` source, its `fetch` to a loopback server in a child process of its own: `--upstream-child`): a
+ * search as it runs in production, its upstream call in the server's CPU. The parent starts the upstream
+ * and hands its address to the variant processes (`--upstream http://…`, which also names an instance of
+ * one's own). `--upstream scripted`: the scripted source, answering from memory.
  */
 if (values['upstream-child']) {
   process.on('disconnect', () => process.exit(0));
@@ -207,10 +211,10 @@ if (values['upstream-child']) {
   process.send!({ url });
   await new Promise(() => {});
 }
-const UPSTREAM = values.upstream;
-if (UPSTREAM !== undefined && UPSTREAM !== 'searxng' && !UPSTREAM.startsWith('http://'))
-  throw new Error('--upstream: searxng, or http://…');
-const upstreamUrl = UPSTREAM?.startsWith('http://') ? UPSTREAM : undefined;
+const UPSTREAM = values.upstream ?? 'searxng';
+if (UPSTREAM !== 'searxng' && UPSTREAM !== 'scripted' && !UPSTREAM.startsWith('http://'))
+  throw new Error('--upstream: searxng, scripted, or http://…');
+const upstreamUrl = UPSTREAM.startsWith('http://') ? UPSTREAM : undefined;
 const { engine, key } = await searchBenchEngine(upstreamUrl ? { sources: [searxng({ baseUrl: upstreamUrl })] } : {});
 const auth = { authorization: `Bearer ${key}` };
 
@@ -609,8 +613,8 @@ function mainThreadNs(): number {
   }
 }
 
-/** --upstream: the instance's address for the variant processes (searxng: a child process's, for the whole run). */
-const upstreamAddress = UPSTREAM === 'searxng' ? (await childOf(['--upstream-child']).next<{ url: string }>()).url : upstreamUrl;
+/** --upstream as the variant processes get it: searxng's instance is a child process's, for the whole run. */
+const upstreamAddress = UPSTREAM === 'searxng' ? (await childOf(['--upstream-child']).next<{ url: string }>()).url : UPSTREAM;
 
 /** Starts one process per variant (`--variant-server`/`--variant-fetch` NAME), with --expose-gc, and waits for each to be ready. */
 async function startVariants<T>(flag: string, names: readonly string[]) {
@@ -627,7 +631,8 @@ async function startVariants<T>(flag: string, names: readonly string[]) {
           // --natural-gc too: an older tree's servers (--tree-b) forced a GC a round unless told not to.
           ...(values['forced-gc'] ? ['--forced-gc'] : values['idle-gc'] ? [] : ['--natural-gc']),
           ...(values['idle-gc'] ? ['--idle-gc'] : []),
-          ...(upstreamAddress ? ['--upstream', upstreamAddress] : []),
+          '--upstream',
+          upstreamAddress,
         ];
         const fromB = TREE_B !== undefined && name.startsWith(B);
         // This file in tree B, as this one runs: TypeScript (tsx), or compiled (bench/compiled.mjs hands DIR's output).
@@ -792,7 +797,7 @@ async function replaceServers(): Promise<void> {
   for (const name of Object.keys(VARIANTS)) await send(name, WARMUP);
 }
 const off = await interleaved(
-  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, ${PROCESSES === 1 ? 'one process' : `${PROCESSES} processes one after another`} per variant, ${values['forced-gc'] ? "a full GC forced midway through each round's requests (under load)" : values['idle-gc'] ? 'a full GC forced before and after each round' : "V8's own GCs only"}, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), Node ${process.version}`,
+  `1. Charged searches over HTTP (loopback, keep-alive): server CPU per request, ${PROCESSES === 1 ? 'one process' : `${PROCESSES} processes one after another`} per variant, ${values['forced-gc'] ? "a full GC forced midway through each round's requests (under load)" : values['idle-gc'] ? 'a full GC forced before and after each round' : "V8's own GCs only"}, ${REQUESTS} requests per variant per round, ${ROUNDS} interleaved rounds, warm-up ${WARMUP}, ${CONNECTIONS} connections (client in a child process), the engine's source ${UPSTREAM === 'scripted' ? 'scripted, in memory (no upstream call)' : UPSTREAM === 'searxng' ? 'searxng, its instance a loopback server in a child process' : `searxng at ${UPSTREAM}`}, Node ${process.version}`,
   Object.keys(VARIANTS),
   round,
   async (name) => addStats(earlier[name], await servers[name]!.child.ask<Stats>('stats')),
