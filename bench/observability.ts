@@ -214,6 +214,10 @@ if (values['upstream-child']) {
 const UPSTREAM = values.upstream ?? 'searxng';
 if (UPSTREAM !== 'searxng' && UPSTREAM !== 'scripted' && !UPSTREAM.startsWith('http://'))
   throw new Error('--upstream: searxng, scripted, or http://…');
+// A variant process is handed `scripted` or the instance's address (startVariants): with `searxng`, which names an
+// instance to start (the parent's job), it would build the scripted engine under the searxng source's name.
+if (UPSTREAM === 'searxng' && (values['variant-server'] !== undefined || values['variant-fetch'] !== undefined))
+  throw new Error('a variant process needs --upstream scripted or http://…');
 const upstreamUrl = UPSTREAM.startsWith('http://') ? UPSTREAM : undefined;
 const { engine, key } = await searchBenchEngine(upstreamUrl ? { sources: [searxng({ baseUrl: upstreamUrl })] } : {});
 const auth = { authorization: `Bearer ${key}` };
